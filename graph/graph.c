@@ -1,0 +1,1 @@
+/* graph.c: stub, to be written. */

@@ -1,0 +1,1 @@
+/* py_array.c: stub, to be written. */

@@ -1,0 +1,1 @@
+/* py_device.c: stub, to be written. */

@@ -1,0 +1,1 @@
+/* cachefile.c: stub, to be written. */

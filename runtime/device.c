@@ -1,0 +1,1 @@
+/* device.c: stub, to be written. */

@@ -1,0 +1,1 @@
+/* filter.c: stub, to be written. */

@@ -1,0 +1,1 @@
+/* poolclass.c: stub, to be written. */

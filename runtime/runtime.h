@@ -1,0 +1,242 @@
+/* runtime.h: devices, queues, pooled buffers, program build + kernel cache, launches.
+ *
+ * The runtime knows nothing of graphs: it turns OpenCL C text into kernels
+ * and runs them with arguments. It is the only layer that includes OpenCL,
+ * and it does so only in its .c files: this header is OpenCL-free so that
+ * engine/ and python/ can use it.
+ *
+ * Thread safety: every function may be called from any thread. Devices are
+ * discovered once (lc_runtime_init, idempotent) and live until exit.
+ */
+#ifndef LC_RUNTIME_H
+#define LC_RUNTIME_H
+
+#include "lazycl.h"
+
+#include <stdint.h>
+#include <stddef.h>
+
+typedef struct lc_device *lc_device_t;  /* lives until process exit; never freed */
+typedef struct lc_queue *lc_queue_t;    /* refcounted; holds its device */
+typedef struct lc_buffer *lc_buffer_t;  /* refcounted; returns to its device's pool at 0 */
+typedef struct lc_kernel *lc_kernel_t;  /* owned by the device's kernel cache; never freed by users */
+
+enum lc_device_type { LC_DEVICE_CPU = 1, LC_DEVICE_GPU = 2, LC_DEVICE_ACCELERATOR = 4, LC_DEVICE_OTHER = 8 };
+
+struct lc_device_info {
+    char name[256];
+    char vendor[256];
+    char platform_name[256];
+    char platform_version[256];
+    char driver_version[256];
+    char opencl_c_version[256];
+    char il_version[256];            /* CL_DEVICE_IL_VERSION, "" when none */
+    int type;                        /* enum lc_device_type */
+    int takes_spirv;                 /* il_version lists SPIR-V */
+    int fp64;                        /* double precision supported */
+    uint32_t compute_units;
+    uint64_t global_mem;
+    uint64_t local_mem;
+    uint64_t max_alloc;
+    size_t max_work_group;
+    uint32_t pref_vec_char, pref_vec_short, pref_vec_int, pref_vec_long, pref_vec_float, pref_vec_double;
+    uint32_t mem_base_addr_align;    /* bits, as OpenCL reports it */
+    int platform_index;              /* index of its platform in discovery order */
+    int index_in_type;               /* index among devices of its type (on any platform) */
+    int index;                       /* index in lc_device_get order */
+};
+
+/* ---- discovery and selection ---------------------------------------------------- */
+
+/* Discover every platform and device through the ICD loader. Idempotent and
+ * thread-safe. Finding no device at all is LC_ERR_DEVICE. */
+lc_status lc_runtime_init(struct lc_error *e);
+size_t lc_device_count(void);
+lc_device_t lc_device_get(size_t i);
+const struct lc_device_info *lc_device_info(lc_device_t d);
+
+/* A parsed device filter string: `[platform:]type[:index]`, or the
+ * shorthand `platform` alone is NOT allowed; `type` is one of cpu, gpu,
+ * accelerator (alias accel), all/any (alias *). Platform is a
+ * case-insensitive substring of the platform name. Index >= 0, or -1 when
+ * absent. Examples: "cpu", "gpu:0", "pocl:cpu", "nvidia:gpu:1", "intel:cpu". */
+struct lc_filter {
+    char platform[128];   /* "" when absent */
+    int type;             /* mask of enum lc_device_type */
+    int index;            /* -1 when absent */
+};
+/* Parse a filter string (pure: no OpenCL). A bad string is LC_ERR_INVALID
+ * with a message saying what is wrong and what the form is. */
+lc_status lc_filter_parse(const char *s, struct lc_filter *f, struct lc_error *e);
+/* Does the device match the filter, counting `index` among the matches
+ * of platform+type in discovery order? `nth` is the device's rank among the
+ * devices that match platform+type. Pure helper used by lc_device_select. */
+int lc_filter_match(const struct lc_filter *f, const char *platform_name, int type);
+
+/* Select the device a filter string names. No match is LC_ERR_INVALID with a
+ * message listing the devices that exist (as filter strings with names). */
+lc_status lc_device_select(const char *filter, lc_device_t *out, struct lc_error *e);
+/* The default device: LAZYCL_DEVICE when set (a bad value is an error), else
+ * the first GPU, else the first CPU, else the first device. */
+lc_status lc_device_default(lc_device_t *out, struct lc_error *e);
+/* A filter string that names exactly this device, e.g. "portable:cpu:0". */
+void lc_device_filter_string(lc_device_t d, char *buf, size_t n);
+
+/* ---- queues --------------------------------------------------------------------- */
+
+/* The device's canonical in-order queue (created on first use). Borrowed:
+ * it lives as long as the device; retain it to keep your own reference. */
+lc_status lc_device_queue(lc_device_t d, lc_queue_t *out, struct lc_error *e);
+/* A new in-order queue, with profiling when asked. Caller owns one reference. */
+lc_status lc_queue_create(lc_device_t d, int profiling, lc_queue_t *out, struct lc_error *e);
+void lc_queue_retain(lc_queue_t q);
+void lc_queue_release(lc_queue_t q);
+lc_device_t lc_queue_device(lc_queue_t q);
+int lc_queue_profiling(lc_queue_t q);
+/* Wait until everything enqueued on q has finished. Does not touch Python:
+ * callers release the GIL around it. */
+lc_status lc_queue_finish(lc_queue_t q, struct lc_error *e);
+
+/* ---- buffers (pooled) ----------------------------------------------------------- */
+
+/* A device buffer of at least `bytes` bytes (0 is allowed and gives a valid
+ * buffer of the smallest size class), from the device's caching pool. The
+ * caller owns one reference. Out of device memory is LC_ERR_NOMEM. */
+lc_status lc_buffer_alloc(lc_device_t d, size_t bytes, lc_buffer_t *out, struct lc_error *e);
+void lc_buffer_retain(lc_buffer_t b);
+/* Drop a reference; at zero the buffer returns to its device's pool. */
+void lc_buffer_release(lc_buffer_t b);
+size_t lc_buffer_size(lc_buffer_t b);     /* the size asked for */
+lc_device_t lc_buffer_device(lc_buffer_t b);
+
+/* Host -> device. With blocking == 0 the caller keeps `src` alive and
+ * unchanged until the queue has finished. */
+lc_status lc_buffer_write(lc_queue_t q, lc_buffer_t b, size_t offset, const void *src, size_t n,
+                          int blocking, struct lc_error *e);
+/* Device -> host, blocking. */
+lc_status lc_buffer_read(lc_queue_t q, lc_buffer_t b, size_t offset, void *dst, size_t n,
+                         struct lc_error *e);
+/* Device -> device on q (asynchronous, ordered on the queue). */
+lc_status lc_buffer_copy(lc_queue_t q, lc_buffer_t src, size_t src_off, lc_buffer_t dst,
+                         size_t dst_off, size_t n, struct lc_error *e);
+/* Map for host reading (zero-copy on CPU devices where the driver allows it);
+ * blocking. Unmap with lc_buffer_unmap before the buffer is used again. */
+lc_status lc_buffer_map_read(lc_queue_t q, lc_buffer_t b, size_t offset, size_t n, void **ptr,
+                             struct lc_error *e);
+lc_status lc_buffer_unmap(lc_queue_t q, lc_buffer_t b, void *ptr, struct lc_error *e);
+/* Drop every cached (unused) buffer of the pool back to the driver. */
+void lc_pool_trim(lc_device_t d);
+
+/* Pool size classes (pure; runtime/poolclass.c): sizes below 4 KiB round up to
+ * a power of two (min 64 bytes); above, to a quarter-power-of-two step (so
+ * waste stays under 25%). lc_pool_class returns the class index, and
+ * lc_pool_class_size the bytes of that class. */
+unsigned lc_pool_class(size_t bytes);
+size_t lc_pool_class_size(unsigned cls);
+
+/* ---- programs and kernels ------------------------------------------------------- */
+
+enum lc_build_mode { LC_BUILD_AUTO = 0, LC_BUILD_SOURCE, LC_BUILD_SPIRV };
+
+/* Get the kernel `name` of the OpenCL C program `source` built for device d
+ * with `options`. Looks in the memory cache, then the disk cache, then
+ * builds (SPIR-V through clang-15 + llvm-spirv-15 when the device takes IL
+ * and LAZYCL_BUILD allows, else from source). The kernel is owned by the
+ * device's cache. A build failure is LC_ERR_COMPILE with the source and the
+ * build log in e->detail. */
+lc_status lc_kernel_get(lc_device_t d, const char *source, const char *name, const char *options,
+                        lc_kernel_t *out, struct lc_error *e);
+
+enum lc_arg_kind { LC_ARG_BUFFER, LC_ARG_I32, LC_ARG_U32, LC_ARG_I64, LC_ARG_U64, LC_ARG_F32,
+                   LC_ARG_F64, LC_ARG_LOCAL, LC_ARG_I8, LC_ARG_U8, LC_ARG_I16, LC_ARG_U16 };
+struct lc_arg {
+    enum lc_arg_kind kind;
+    union {
+        lc_buffer_t buf;
+        int8_t i8; uint8_t u8; int16_t i16; uint16_t u16;
+        int32_t i32; uint32_t u32; int64_t i64; uint64_t u64;
+        float f32; double f64;
+        size_t local_bytes;   /* LC_ARG_LOCAL: bytes of __local memory */
+    } v;
+};
+
+/* Set the arguments and enqueue an NDRange (asynchronous). `local` may be
+ * NULL. A launch with any global size 0 does nothing and succeeds. The
+ * kernel's argument setting and enqueue are done under the kernel's lock, so
+ * one kernel may be launched from several threads. Counts a launch. */
+lc_status lc_kernel_launch(lc_queue_t q, lc_kernel_t k, unsigned work_dim, const size_t *global,
+                           const size_t *local, const struct lc_arg *args, size_t nargs,
+                           struct lc_error *e);
+/* As lc_kernel_launch, then wait and return the kernel's device time in
+ * nanoseconds (needs a profiling queue, else LC_ERR_INVALID). */
+lc_status lc_kernel_launch_timed(lc_queue_t q, lc_kernel_t k, unsigned work_dim,
+                                 const size_t *global, const size_t *local,
+                                 const struct lc_arg *args, size_t nargs, uint64_t *ns,
+                                 struct lc_error *e);
+/* The device's preferred work-group size multiple for this kernel. */
+size_t lc_kernel_wg_multiple(lc_kernel_t k);
+size_t lc_kernel_max_wg(lc_kernel_t k);
+
+/* ---- cache key and file format (pure; runtime/cachefile.c) ----------------------- */
+
+#define LC_CACHE_FORMAT_VERSION 1u
+
+struct lc_cache_key { uint64_t lo, hi; };  /* XXH3-128 */
+
+/* The key of a build: XXH3-128 over every field, each length-prefixed so
+ * that ("ab","c") and ("a","bc") differ. Debug and dump settings are not
+ * inputs. `compiler` names the compiler path ("source" or the clang +
+ * llvm-spirv versions). */
+struct lc_cache_key lc_cache_key_make(const char *source, const char *options,
+                                      const char *device_name, const char *platform_version,
+                                      const char *driver_version, const char *compiler);
+/* "0123...ef" (32 hex digits + NUL). */
+void lc_cache_key_hex(struct lc_cache_key k, char out[33]);
+
+/* An entry file: header {magic "LZCLCACH", u32 format version, u32 kind
+ * (0 = device binary, 1 = SPIR-V), key (16 bytes), u64 payload size, u64
+ * XXH3-64 checksum of the payload}, then the payload. All little-endian.
+ * lc_cache_entry_encode returns a malloc'd blob of *n bytes.
+ * lc_cache_entry_decode checks magic, version, key, size and checksum and
+ * returns LC_ERR_IO (with why) for any mismatch; on success *payload points
+ * into `blob` and *payload_n is its size. */
+void *lc_cache_entry_encode(struct lc_cache_key k, uint32_t kind, const void *payload,
+                            size_t payload_n, size_t *n);
+lc_status lc_cache_entry_decode(const void *blob, size_t n, struct lc_cache_key k,
+                                uint32_t *kind, const void **payload, size_t *payload_n,
+                                struct lc_error *e);
+/* The path of an entry: <dir>/<first 2 hex digits>/<32 hex digits>.bin */
+void lc_cache_entry_path(const char *dir, struct lc_cache_key k, char *out, size_t n);
+/* The cache directory: LAZYCL_CACHE_DIR, else $XDG_CACHE_HOME/lazycl, else
+ * $HOME/.cache/lazycl. Returns 0 when the disk cache is off (LAZYCL_CACHE=0). */
+int lc_cache_dir(char *out, size_t n);
+
+/* ---- statistics ------------------------------------------------------------------ */
+
+struct lc_stats {
+    uint64_t kernels_compiled;     /* programs built (source or SPIR-V) in this process */
+    uint64_t memory_cache_hits;
+    uint64_t disk_cache_hits;
+    uint64_t launches;
+    uint64_t buffers_allocated;    /* new driver allocations */
+    uint64_t pool_hits;            /* allocations served from the pool */
+    uint64_t bytes_in_use;         /* over all devices, bytes of live buffers (class sizes) */
+    uint64_t bytes_cached;         /* bytes sitting unused in pools */
+    uint64_t peak_bytes;           /* peak of bytes_in_use since the last reset */
+    uint64_t bytes_to_device;
+    uint64_t bytes_from_device;
+    uint64_t spirv_builds;         /* of kernels_compiled, those built through SPIR-V */
+};
+void lc_stats_get(struct lc_stats *out);
+/* Zero the counters; bytes_in_use and bytes_cached are levels and stay;
+ * peak_bytes restarts at bytes_in_use. */
+void lc_stats_reset(void);
+
+/* ---- debugging ------------------------------------------------------------------- */
+
+/* LAZYCL_DEBUG level (0 when unset), read once. */
+int lc_debug_level(void);
+/* LAZYCL_DUMP directory or NULL. */
+const char *lc_dump_dir(void);
+
+#endif
