@@ -195,7 +195,8 @@ void lc_cache_key_hex(struct lc_cache_key k, char out[33]);
 
 /* An entry file: header {magic "LZCLCACH", u32 format version, u32 kind
  * (0 = device binary, 1 = SPIR-V), key (16 bytes), u64 payload size, u64
- * XXH3-64 checksum of the payload}, then the payload. All little-endian.
+ * XXH3-64 checksum of the first 40 header bytes followed by the payload},
+ * then the payload. All little-endian.
  * lc_cache_entry_encode returns a malloc'd blob of *n bytes.
  * lc_cache_entry_decode checks magic, version, key, size and checksum and
  * returns LC_ERR_IO (with why) for any mismatch; on success *payload points
