@@ -1,0 +1,127 @@
+/* cl_util.h: the runtime's internal header: OpenCL, the structs behind the handles, helpers.
+ *
+ * Only the .c files of runtime/ include this file. It defines what lc_device, lc_queue,
+ * lc_buffer and lc_kernel are, the LC_CL_CHECK error macro, the statistics
+ * counters and the debug log.
+ */
+#ifndef LC_CL_UTIL_H
+#define LC_CL_UTIL_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+#include "runtime/runtime.h"
+
+/* ---- the structs behind the handles --------------------------------------------- */
+
+struct lc_pool;          /* buffer.c */
+struct lc_kcache;        /* program.c */
+
+struct lc_device {
+    struct lc_device_info info;
+    cl_platform_id platform;
+    cl_device_id id;
+    cl_context ctx;            /* one context per device, created at discovery */
+    int platform_cl_major;     /* platform's OpenCL version (queue creation API) */
+    int platform_cl_minor;
+    unsigned address_bits;     /* 32 or 64: picks spir or spir64 */
+    char platform_vendor[256];
+    char filter[160];          /* the filter string that names exactly this device */
+
+    pthread_mutex_t lock;      /* guards queue creation */
+    struct lc_queue *queue;    /* the canonical queue, NULL until first use */
+
+    struct lc_pool *pool;      /* buffer.c: size-class free lists */
+    struct lc_kcache *kcache;  /* program.c: the in-memory kernel cache */
+};
+
+struct lc_queue {
+    atomic_long refs;
+    struct lc_device *dev;
+    cl_command_queue q;
+    int profiling;
+};
+
+struct lc_buffer {
+    atomic_long refs;
+    struct lc_device *dev;
+    cl_mem mem;
+    size_t size;               /* bytes asked for */
+    size_t cap;                /* bytes allocated (the class size, or `size` when unpooled) */
+    unsigned cls;              /* size class */
+    int pooled;                /* returns to the pool at refcount 0 */
+    struct lc_buffer *next;    /* free-list link while cached */
+};
+
+struct lc_kernel {
+    struct lc_device *dev;
+    cl_kernel k;
+    pthread_mutex_t lock;      /* serialises clSetKernelArg + enqueue */
+    char *name;
+    size_t wg_multiple;
+    size_t max_wg;
+    struct lc_kernel *next;    /* the program's list of kernels */
+};
+
+/* ---- errors --------------------------------------------------------------------- */
+
+/* "CL_INVALID_VALUE" etc., or "CL error -N" for codes we do not know. */
+const char *lc_cl_strerror(cl_int rc);
+
+/* Record a failed OpenCL call: which call, which code, which device. */
+lc_status lc_cl_fail(struct lc_error *e, cl_int rc, const char *call, const struct lc_device *d);
+
+/* Evaluate an OpenCL call; on failure record it and return LC_ERR_DEVICE
+ * from the enclosing function. `dev` may be NULL. */
+#define LC_CL_CHECK(e, dev, call)                                                     \
+    do {                                                                              \
+        cl_int rc_ = (call);                                                          \
+        if (rc_ != CL_SUCCESS)                                                        \
+            return lc_cl_fail((e), rc_, #call, (dev));                                \
+    } while (0)
+
+/* Is this an out-of-memory code (allocation failure, resources, host memory)? */
+int lc_cl_is_oom(cl_int rc);
+
+/* ---- statistics (stats.c) ------------------------------------------------------- */
+
+struct lc_stats_atomic {
+    atomic_ullong kernels_compiled, memory_cache_hits, disk_cache_hits, launches;
+    atomic_ullong buffers_allocated, pool_hits, bytes_in_use, bytes_cached, peak_bytes;
+    atomic_ullong bytes_to_device, bytes_from_device, spirv_builds;
+};
+extern struct lc_stats_atomic lc_stats_g;
+
+#define LC_STAT_ADD(field, n) atomic_fetch_add_explicit(&lc_stats_g.field, (n), memory_order_relaxed)
+#define LC_STAT_SUB(field, n) atomic_fetch_sub_explicit(&lc_stats_g.field, (n), memory_order_relaxed)
+/* Add to bytes_in_use and keep peak_bytes up to date. */
+void lc_stats_in_use_add(unsigned long long n);
+
+/* ---- debug (debug.c) ------------------------------------------------------------ */
+
+/* Print a line to stderr prefixed "lazycl: " when lc_debug_level() >= level. */
+void lc_log(int level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+#define LC_LOG(level, ...) do { if (lc_debug_level() >= (level)) lc_log((level), __VA_ARGS__); } while (0)
+
+/* Monotonic time in nanoseconds. */
+unsigned long long lc_now_ns(void);
+
+/* ---- internal cross-file helpers ------------------------------------------------ */
+
+/* buffer.c: set up the device's pool (at discovery). */
+lc_status lc_pool_init(struct lc_device *d, struct lc_error *e);
+/* program.c: set up the device's kernel cache (at discovery). */
+lc_status lc_kcache_init(struct lc_device *d, struct lc_error *e);
+
+#endif

@@ -1,0 +1,49 @@
+/* stats.c: the process-wide counters behind lc_stats_get (atomics, no locks). */
+#include "runtime/cl_util.h"
+
+struct lc_stats_atomic lc_stats_g;
+
+void lc_stats_in_use_add(unsigned long long n)
+{
+    unsigned long long now = atomic_fetch_add_explicit(&lc_stats_g.bytes_in_use, n,
+                                                       memory_order_relaxed) + n;
+    unsigned long long peak = atomic_load_explicit(&lc_stats_g.peak_bytes, memory_order_relaxed);
+    while (now > peak && !atomic_compare_exchange_weak_explicit(&lc_stats_g.peak_bytes, &peak, now,
+                                                                 memory_order_relaxed,
+                                                                 memory_order_relaxed))
+        ;
+}
+
+#define LD(f) atomic_load_explicit(&lc_stats_g.f, memory_order_relaxed)
+
+void lc_stats_get(struct lc_stats *out)
+{
+    out->kernels_compiled = LD(kernels_compiled);
+    out->memory_cache_hits = LD(memory_cache_hits);
+    out->disk_cache_hits = LD(disk_cache_hits);
+    out->launches = LD(launches);
+    out->buffers_allocated = LD(buffers_allocated);
+    out->pool_hits = LD(pool_hits);
+    out->bytes_in_use = LD(bytes_in_use);
+    out->bytes_cached = LD(bytes_cached);
+    out->peak_bytes = LD(peak_bytes);
+    out->bytes_to_device = LD(bytes_to_device);
+    out->bytes_from_device = LD(bytes_from_device);
+    out->spirv_builds = LD(spirv_builds);
+}
+
+#define Z(f) atomic_store_explicit(&lc_stats_g.f, 0, memory_order_relaxed)
+
+void lc_stats_reset(void)
+{
+    Z(kernels_compiled);
+    Z(memory_cache_hits);
+    Z(disk_cache_hits);
+    Z(launches);
+    Z(buffers_allocated);
+    Z(pool_hits);
+    Z(bytes_to_device);
+    Z(bytes_from_device);
+    Z(spirv_builds);
+    atomic_store_explicit(&lc_stats_g.peak_bytes, LD(bytes_in_use), memory_order_relaxed);
+}
