@@ -13,6 +13,9 @@
  * The checksum covers the header as well as the payload, so that any flipped
  * bit anywhere in the file is caught (a kind flipped from 0 to 1 included).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* strcasecmp and friends under -std=c11 too */
+#endif
 #include "runtime/runtime.h"
 
 #include <stdio.h>

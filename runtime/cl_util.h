@@ -7,6 +7,10 @@
 #ifndef LC_CL_UTIL_H
 #define LC_CL_UTIL_H
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* POSIX (mkdtemp, posix_spawn, strdup) under -std=c11 too; include this first */
+#endif
+
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
 #endif

@@ -1,4 +1,7 @@
 /* filter.c: device filter strings `[platform:]type[:index]` (pure: no OpenCL). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* strcasecmp and friends under -std=c11 too */
+#endif
 #include "runtime/runtime.h"
 
 #include <ctype.h>
