@@ -1,1 +1,477 @@
-/* graph.c: stub, to be written. */
+/* graph.c: nodes, reference counting, hashing, the ops table and topological walks. */
+#include "graph/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+static const struct {
+    const char *name, *enum_name, *tmpl;
+    unsigned char arity, kind, rule;
+} lc_ops[LC_OP_COUNT] = {
+#define X(name, npname, arity, kind, rule, tmpl) \
+    {npname, #name, tmpl, arity, LC_KIND_##kind, LC_RULE_##rule},
+#include "graph/ops.def"
+#undef X
+};
+
+const char *lc_op_name(int op) { return lc_ops[op].name; }
+const char *lc_op_enum_name(int op) { return lc_ops[op].enum_name; }
+int lc_op_arity(int op) { return lc_ops[op].arity; }
+enum lc_kind lc_op_kind(int op) { return (enum lc_kind)lc_ops[op].kind; }
+const char *lc_op_template(int op) { return lc_ops[op].tmpl; }
+int lc_op_rule(int op) { return lc_ops[op].rule; }
+
+int lc_op_is_elementwise(int op)
+{
+    switch (lc_op_kind(op)) {
+    case LC_KIND_CAST: case LC_KIND_UNARY: case LC_KIND_BINARY: case LC_KIND_TERNARY:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+union lc_scalar lc_scalar_cast(union lc_scalar v, int from, int to)
+{
+    union lc_scalar r;
+    char kf = lc_dtype_kind(from), kt = lc_dtype_kind(to);
+    if (kt == 'b') {
+        r.i = kf == 'f' ? v.f != 0.0 : v.u != 0;
+        return r;
+    }
+    if (kt == 'f') {
+        if (kf == 'f')
+            r.f = to == LC_FLOAT32 ? (double)(float)v.f : v.f;
+        else if (kf == 'u')
+            r.f = to == LC_FLOAT32 ? (double)(float)v.u : (double)v.u;
+        else
+            r.f = to == LC_FLOAT32 ? (double)(float)v.i : (double)v.i;
+        return r;
+    }
+    /* To an integer: from float truncates (values out of range are the
+     * caller's to avoid), from an integer wraps to the target width. */
+    uint64_t bits;
+    if (kf == 'f')
+        bits = v.f < 0 ? (uint64_t)(int64_t)v.f : (uint64_t)v.f;
+    else
+        bits = v.u;
+    switch (to) {
+    case LC_INT8: r.i = (int8_t)bits; break;
+    case LC_INT16: r.i = (int16_t)bits; break;
+    case LC_INT32: r.i = (int32_t)bits; break;
+    case LC_INT64: r.i = (int64_t)bits; break;
+    case LC_UINT8: r.u = (uint8_t)bits; break;
+    case LC_UINT16: r.u = (uint16_t)bits; break;
+    case LC_UINT32: r.u = (uint32_t)bits; break;
+    default: r.u = bits; break;
+    }
+    return r;
+}
+
+/* ---- storage -------------------------------------------------------------------- */
+
+struct lc_storage *lc_storage_new(void *handle, void (*release)(void *), size_t nbytes)
+{
+    struct lc_storage *s = malloc(sizeof *s);
+    if (!s)
+        return NULL;
+    atomic_init(&s->refcount, 1);
+    s->handle = handle;
+    s->release = release;
+    s->nbytes = nbytes;
+    return s;
+}
+
+void lc_storage_retain(struct lc_storage *s)
+{
+    atomic_fetch_add_explicit(&s->refcount, 1, memory_order_relaxed);
+}
+
+void lc_storage_release(struct lc_storage *s)
+{
+    if (!s)
+        return;
+    if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) == 1) {
+        if (s->release)
+            s->release(s->handle);
+        free(s);
+    }
+}
+
+/* ---- nodes ---------------------------------------------------------------------- */
+
+static atomic_uint_fast64_t lc_node_serial;
+
+int64_t lc_shape_size(int ndim, const int64_t *shape)
+{
+    int64_t n = 1;
+    for (int i = 0; i < ndim; i++)
+        n *= shape[i];
+    return n;
+}
+
+void lc_shape_strides(int ndim, const int64_t *shape, int64_t *strides)
+{
+    int64_t s = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = s;
+        s *= shape[i] > 0 ? shape[i] : 1;
+    }
+}
+
+struct lc_node *lc_node_new(int op, int dtype, int ndim, const int64_t *shape,
+                            struct lc_node *const *in, int n_in, struct lc_error *e)
+{
+    if (ndim > LC_MAXDIM) {
+        lc_error_set(e, LC_ERR_INVALID, "lazycl arrays have at most %d dimensions, got %d",
+                     LC_MAXDIM, ndim);
+        return NULL;
+    }
+    struct lc_node *n = calloc(1, sizeof *n);
+    if (!n) {
+        lc_error_set(e, LC_ERR_NOMEM, "out of host memory building a graph node");
+        return NULL;
+    }
+    atomic_init(&n->refcount, 1);
+    n->op = (uint16_t)op;
+    n->dtype = n->cdtype = (uint8_t)dtype;
+    n->ndim = (uint8_t)ndim;
+    if (ndim)
+        memcpy(n->shape, shape, (size_t)ndim * sizeof *shape);
+    n->size = lc_shape_size(ndim, shape);
+    n->n_in = (uint8_t)n_in;
+    for (int i = 0; i < n_in; i++) {
+        n->in[i] = in[i];
+        lc_node_retain(in[i]);
+        n->owner = in[i]->owner;
+    }
+    n->serial = atomic_fetch_add_explicit(&lc_node_serial, 1, memory_order_relaxed);
+    return n;
+}
+
+void lc_node_seal(struct lc_node *n)
+{
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    uint32_t head[4] = {n->op, n->dtype, n->cdtype, (uint32_t)n->ndim | ((uint32_t)n->flags << 8)};
+    XXH3_64bits_update(&st, head, sizeof head);
+    XXH3_64bits_update(&st, n->shape, (size_t)n->ndim * sizeof n->shape[0]);
+    for (int i = 0; i < n->n_in; i++)
+        XXH3_64bits_update(&st, &n->in[i]->hash, sizeof n->in[i]->hash);
+    switch (lc_op_kind(n->op)) {
+    case LC_KIND_SOURCE:
+        XXH3_64bits_update(&st, &n->offset, sizeof n->offset);
+        XXH3_64bits_update(&st, n->strides, (size_t)n->ndim * sizeof n->strides[0]);
+        XXH3_64bits_update(&st, &n->value, sizeof n->value);
+        XXH3_64bits_update(&st, &n->step, sizeof n->step);
+        break;
+    default:
+        XXH3_64bits_update(&st, &n->p, sizeof n->p);
+        break;
+    }
+    n->hash = XXH3_64bits_digest(&st);
+}
+
+void lc_node_retain(struct lc_node *n)
+{
+    atomic_fetch_add_explicit(&n->refcount, 1, memory_order_relaxed);
+}
+
+void lc_node_release(struct lc_node *n)
+{
+    /* Iterative: a chain of a million nodes must not recurse a million deep. */
+    struct lc_node *small[64];
+    struct lc_node **stack = small;
+    size_t cap = 64, top = 0;
+    if (!n)
+        return;
+    stack[top++] = n;
+    while (top) {
+        struct lc_node *x = stack[--top];
+        if (atomic_fetch_sub_explicit(&x->refcount, 1, memory_order_acq_rel) != 1)
+            continue;
+        for (int i = 0; i < x->n_in; i++) {
+            if (top == cap) {
+                size_t ncap = cap * 2;
+                struct lc_node **ns = malloc(ncap * sizeof *ns);
+                if (!ns) {
+                    /* Leak rather than crash: nothing better can be done here. */
+                    continue;
+                }
+                memcpy(ns, stack, top * sizeof *ns);
+                if (stack != small)
+                    free(stack);
+                stack = ns;
+                cap = ncap;
+            }
+            stack[top++] = x->in[i];
+        }
+        lc_storage_release(x->storage);
+        free(x);
+    }
+    if (stack != small)
+        free(stack);
+}
+
+int lc_node_is_leaf(const struct lc_node *n)
+{
+    return lc_op_kind(n->op) == LC_KIND_SOURCE;
+}
+
+int lc_node_is_contiguous(const struct lc_node *n)
+{
+    if (n->op != LC_OP_BUFFER)
+        return 0;
+    int64_t s = 1;
+    for (int i = n->ndim - 1; i >= 0; i--) {
+        if (n->shape[i] != 1 && n->strides[i] != s)
+            return 0;
+        s *= n->shape[i];
+    }
+    return 1;
+}
+
+void lc_node_realize(struct lc_node *n, struct lc_storage *storage)
+{
+    struct lc_node *in[3] = {n->in[0], n->in[1], n->in[2]};
+    int n_in = n->n_in;
+    lc_storage_retain(storage);
+    lc_storage_release(n->storage);
+    n->storage = storage;
+    n->op = LC_OP_BUFFER;
+    n->cdtype = n->dtype;
+    n->offset = 0;
+    lc_shape_strides(n->ndim, n->shape, n->strides);
+    memset(&n->p, 0, sizeof n->p);
+    n->n_in = 0;
+    n->in[0] = n->in[1] = n->in[2] = NULL;
+    for (int i = 0; i < n_in; i++)
+        lc_node_release(in[i]);
+}
+
+/* ---- sources -------------------------------------------------------------------- */
+
+static int lc_check_shape(int ndim, const int64_t *shape, struct lc_error *e)
+{
+    if (ndim < 0 || ndim > LC_MAXDIM) {
+        lc_error_set(e, LC_ERR_INVALID, "lazycl arrays have at most %d dimensions, got %d",
+                     LC_MAXDIM, ndim);
+        return -1;
+    }
+    for (int i = 0; i < ndim; i++)
+        if (shape[i] < 0) {
+            lc_error_set(e, LC_ERR_INVALID, "negative dimensions are not allowed");
+            return -1;
+        }
+    return 0;
+}
+
+struct lc_node *lc_node_buffer(void *owner, int dtype, int ndim, const int64_t *shape,
+                               struct lc_storage *storage, int64_t offset,
+                               const int64_t *strides, struct lc_error *e)
+{
+    if (lc_check_shape(ndim, shape, e) < 0)
+        return NULL;
+    struct lc_node *n = lc_node_new(LC_OP_BUFFER, dtype, ndim, shape, NULL, 0, e);
+    if (!n)
+        return NULL;
+    n->owner = owner;
+    n->storage = storage;
+    lc_storage_retain(storage);
+    n->offset = offset;
+    if (strides)
+        memcpy(n->strides, strides, (size_t)ndim * sizeof *strides);
+    else
+        lc_shape_strides(ndim, shape, n->strides);
+    lc_node_seal(n);
+    return n;
+}
+
+struct lc_node *lc_node_const(void *owner, int dtype, union lc_scalar v, int ndim,
+                              const int64_t *shape, unsigned flags, struct lc_error *e)
+{
+    if (lc_check_shape(ndim, shape, e) < 0)
+        return NULL;
+    struct lc_node *n = lc_node_new(LC_OP_CONST, dtype, ndim, shape, NULL, 0, e);
+    if (!n)
+        return NULL;
+    n->owner = owner;
+    n->value = v;
+    n->flags = (uint16_t)flags;
+    lc_node_seal(n);
+    return n;
+}
+
+struct lc_node *lc_node_iota(void *owner, int dtype, union lc_scalar start, union lc_scalar step,
+                             int64_t count, struct lc_error *e)
+{
+    if (count < 0) {
+        lc_error_set(e, LC_ERR_INVALID, "negative dimensions are not allowed");
+        return NULL;
+    }
+    struct lc_node *n = lc_node_new(LC_OP_IOTA, dtype, 1, &count, NULL, 0, e);
+    if (!n)
+        return NULL;
+    n->owner = owner;
+    n->value = start;
+    n->step = step;
+    n->strides[0] = 1;
+    lc_node_seal(n);
+    return n;
+}
+
+/* ---- walks ---------------------------------------------------------------------- */
+
+/* An open-addressing set of node pointers, for walks. */
+struct lc_ptrset {
+    const void **slots;
+    size_t cap, n;
+};
+
+static size_t lc_ptr_hash(const void *p, size_t cap)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return (size_t)x & (cap - 1);
+}
+
+static int lc_ptrset_grow(struct lc_ptrset *s)
+{
+    size_t ncap = s->cap ? s->cap * 2 : 256;
+    const void **ns = calloc(ncap, sizeof *ns);
+    if (!ns)
+        return -1;
+    for (size_t i = 0; i < s->cap; i++) {
+        if (!s->slots[i])
+            continue;
+        size_t h = lc_ptr_hash(s->slots[i], ncap);
+        while (ns[h])
+            h = (h + 1) & (ncap - 1);
+        ns[h] = s->slots[i];
+    }
+    free(s->slots);
+    s->slots = ns;
+    s->cap = ncap;
+    return 0;
+}
+
+/* 1 if added, 0 if present, -1 on no memory. */
+static int lc_ptrset_add(struct lc_ptrset *s, const void *p)
+{
+    if ((s->n + 1) * 2 > s->cap && lc_ptrset_grow(s) < 0)
+        return -1;
+    size_t h = lc_ptr_hash(p, s->cap);
+    while (s->slots[h]) {
+        if (s->slots[h] == p)
+            return 0;
+        h = (h + 1) & (s->cap - 1);
+    }
+    s->slots[h] = p;
+    s->n++;
+    return 1;
+}
+
+struct lc_node **lc_graph_topo(struct lc_node *const *outs, size_t n_outs, size_t *n_res,
+                               struct lc_error *e)
+{
+    struct lc_ptrset seen = {0};
+    struct lc_node **order = NULL;
+    size_t n_order = 0, cap_order = 0;
+    /* Stack of (node, next input to visit). */
+    struct frame { struct lc_node *n; int next; } *stack = NULL;
+    size_t top = 0, cap = 0;
+
+    for (size_t r = 0; r < n_outs; r++) {
+        int added = lc_ptrset_add(&seen, outs[r]);
+        if (added < 0)
+            goto nomem;
+        if (!added)
+            continue;
+        if (top == cap) {
+            cap = cap ? cap * 2 : 64;
+            void *ns = realloc(stack, cap * sizeof *stack);
+            if (!ns)
+                goto nomem;
+            stack = ns;
+        }
+        stack[top++] = (struct frame){outs[r], 0};
+        while (top) {
+            struct frame *f = &stack[top - 1];
+            if (f->next < f->n->n_in) {
+                struct lc_node *c = f->n->in[f->next++];
+                int a = lc_ptrset_add(&seen, c);
+                if (a < 0)
+                    goto nomem;
+                if (a) {
+                    if (top == cap) {
+                        cap *= 2;
+                        void *ns = realloc(stack, cap * sizeof *stack);
+                        if (!ns)
+                            goto nomem;
+                        stack = ns;
+                    }
+                    stack[top++] = (struct frame){c, 0};
+                }
+                continue;
+            }
+            if (n_order == cap_order) {
+                cap_order = cap_order ? cap_order * 2 : 64;
+                void *no = realloc(order, cap_order * sizeof *order);
+                if (!no)
+                    goto nomem;
+                order = no;
+            }
+            order[n_order++] = f->n;
+            top--;
+        }
+    }
+    free(stack);
+    free(seen.slots);
+    *n_res = n_order;
+    if (!order)
+        order = malloc(sizeof *order);
+    return order;
+nomem:
+    free(stack);
+    free(seen.slots);
+    free(order);
+    lc_error_set(e, LC_ERR_NOMEM, "out of host memory walking the graph");
+    return NULL;
+}
+
+void lc_node_describe(const struct lc_node *n, char *buf, size_t len)
+{
+    char shape[256];
+    size_t o = 0;
+    shape[0] = '\0';
+    for (int i = 0; i < n->ndim && o < sizeof shape; i++)
+        o += (size_t)snprintf(shape + o, sizeof shape - o, "%s%lld", i ? "," : "",
+                              (long long)n->shape[i]);
+    int w = snprintf(buf, len, "%%%llu = %s %s[%s]", (unsigned long long)n->serial,
+                     lc_op_name(n->op), lc_dtype_short(n->dtype), shape);
+    if (w < 0 || (size_t)w >= len)
+        return;
+    size_t used = (size_t)w;
+    if (n->op == LC_OP_CONST) {
+        if (lc_dtype_is_float(n->dtype))
+            snprintf(buf + used, len - used, " value=%g", n->value.f);
+        else if (lc_dtype_kind(n->dtype) == 'u')
+            snprintf(buf + used, len - used, " value=%llu", (unsigned long long)n->value.u);
+        else
+            snprintf(buf + used, len - used, " value=%lld", (long long)n->value.i);
+        return;
+    }
+    for (int i = 0; i < n->n_in && used < len; i++) {
+        w = snprintf(buf + used, len - used, "%s%%%llu", i ? ", " : " (",
+                     (unsigned long long)n->in[i]->serial);
+        if (w < 0)
+            return;
+        used += (size_t)w;
+    }
+    if (n->n_in && used < len)
+        snprintf(buf + used, len - used, ")");
+}

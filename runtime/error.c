@@ -23,7 +23,13 @@ void lc_error_set_detail(struct lc_error *e, const char *detail)
     if (!e)
         return;
     free(e->detail);
-    e->detail = detail ? strdup(detail) : NULL;
+    e->detail = NULL;
+    if (detail) {
+        size_t n = strlen(detail) + 1;
+        e->detail = malloc(n);
+        if (e->detail)
+            memcpy(e->detail, detail, n);
+    }
 }
 
 void lc_error_clear(struct lc_error *e)

@@ -1,0 +1,939 @@
+/* fuse.c: lc_fuse, grouping a DAG into kernels, with views pushed down to the leaves. */
+#include "fusion/fusion.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int lc_layout_reshape(int *ndim, int64_t *shape, int64_t *strides, int nndim,
+                      const int64_t *nshape);
+
+/* ---- a small u64 -> int map (open addressing) ------------------------------------- */
+
+struct lc_map {
+    uint64_t *keys;   /* key + 1; 0 = empty */
+    int *vals;
+    size_t cap, n;
+};
+
+static uint64_t lc_mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static int lc_map_grow(struct lc_map *m)
+{
+    size_t ncap = m->cap ? m->cap * 2 : 256;
+    uint64_t *nk = calloc(ncap, sizeof *nk);
+    int *nv = malloc(ncap * sizeof *nv);
+    if (!nk || !nv) {
+        free(nk);
+        free(nv);
+        return -1;
+    }
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->keys[i])
+            continue;
+        size_t h = lc_mix(m->keys[i]) & (ncap - 1);
+        while (nk[h])
+            h = (h + 1) & (ncap - 1);
+        nk[h] = m->keys[i];
+        nv[h] = m->vals[i];
+    }
+    free(m->keys);
+    free(m->vals);
+    m->keys = nk;
+    m->vals = nv;
+    m->cap = ncap;
+    return 0;
+}
+
+static int lc_map_get(const struct lc_map *m, uint64_t key, int *val)
+{
+    if (!m->cap)
+        return 0;
+    key += 1;
+    size_t h = lc_mix(key) & (m->cap - 1);
+    while (m->keys[h]) {
+        if (m->keys[h] == key) {
+            *val = m->vals[h];
+            return 1;
+        }
+        h = (h + 1) & (m->cap - 1);
+    }
+    return 0;
+}
+
+static int lc_map_put(struct lc_map *m, uint64_t key, int val)
+{
+    if ((m->n + 1) * 2 > m->cap && lc_map_grow(m) < 0)
+        return -1;
+    key += 1;
+    size_t h = lc_mix(key) & (m->cap - 1);
+    while (m->keys[h] && m->keys[h] != key)
+        h = (h + 1) & (m->cap - 1);
+    if (!m->keys[h])
+        m->n++;
+    m->keys[h] = key;
+    m->vals[h] = val;
+    return 0;
+}
+
+static void lc_map_free(struct lc_map *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+#define LC_GROW(arr, n, cap)                                                  \
+    (((n) < (cap)) ? 0 : lc_grow((void **)&(arr), &(cap), sizeof *(arr)))
+
+static int lc_grow(void **arr, int *cap, size_t elem)
+{
+    int ncap = *cap ? *cap * 2 : 8;
+    void *na = realloc(*arr, (size_t)ncap * elem);
+    if (!na)
+        return -1;
+    *arr = na;
+    *cap = ncap;
+    return 0;
+}
+
+/* ---- the pass's state -------------------------------------------------------------- */
+
+struct lc_nodeinfo {
+    int mat;          /* written by a kernel (or a leaf copied contiguous) */
+    int forced;
+    int consumers;
+    int depth;        /* fused elementwise depth below, within its kernel */
+    int cost;         /* fused op count below (capped) */
+    int expensive;    /* has a transcendental op in its fused subtree */
+    int kernel;       /* kernel that computes it when mat, else -1 */
+    int buffer;       /* plan buffer when written, else -1 */
+    int slot;         /* reduce nodes: reduction slot in their kernel */
+};
+
+struct lc_fuse {
+    struct lc_node **topo;
+    size_t n;
+    struct lc_map index;       /* node pointer -> topo index */
+    struct lc_nodeinfo *info;
+    struct lc_map stacks;      /* (view node index, parent stack) -> stack id */
+    struct { int view, parent; } *stack;
+    int n_stacks, cap_stacks;
+    struct lc_map *memo;       /* per kernel: (node, stack, phase) -> expr */
+    int cap_memo;
+    struct lc_map inputs;      /* storage pointer -> plan input */
+    int fail_node;             /* a node to materialize before trying again, or -1 */
+    struct lc_plan *plan;
+    struct lc_error *e;
+};
+
+static int lc_idx(struct lc_fuse *f, const struct lc_node *n)
+{
+    int i = -1;
+    lc_map_get(&f->index, (uint64_t)(uintptr_t)n, &i);
+    return i;
+}
+
+static int lc_is_expensive_op(int op)
+{
+    switch (op) {
+    case LC_OP_EXP: case LC_OP_EXPM1: case LC_OP_EXP2: case LC_OP_LOG: case LC_OP_LOG1P:
+    case LC_OP_LOG2: case LC_OP_LOG10: case LC_OP_CBRT: case LC_OP_SIN: case LC_OP_COS:
+    case LC_OP_TAN: case LC_OP_ARCSIN: case LC_OP_ARCCOS: case LC_OP_ARCTAN: case LC_OP_SINH:
+    case LC_OP_COSH: case LC_OP_TANH: case LC_OP_ARCSINH: case LC_OP_ARCCOSH:
+    case LC_OP_ARCTANH: case LC_OP_POW: case LC_OP_ARCTAN2: case LC_OP_HYPOT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Decide which nodes are written to memory. */
+static void lc_mark(struct lc_fuse *f, struct lc_node *const *outs, size_t n_outs)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        struct lc_node *x = f->topo[i];
+        for (int k = 0; k < x->n_in; k++)
+            f->info[lc_idx(f, x->in[k])].consumers++;
+    }
+    for (size_t r = 0; r < n_outs; r++) {
+        struct lc_nodeinfo *ni = &f->info[lc_idx(f, outs[r])];
+        ni->forced = 1;
+        if (!lc_node_is_leaf(outs[r]))
+            ni->mat = 1;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        struct lc_node *x = f->topo[i];
+        struct lc_nodeinfo *ni = &f->info[i];
+        enum lc_kind k = lc_op_kind(x->op);
+        if (k == LC_KIND_SOURCE)
+            continue;
+        if (k == LC_KIND_REDUCE || k == LC_KIND_SCAN) {
+            ni->mat = 1;
+            continue;
+        }
+        int depth = 0, cost = 1, expensive = lc_is_expensive_op(x->op);
+        for (int j = 0; j < x->n_in; j++) {
+            struct lc_nodeinfo *c = &f->info[lc_idx(f, x->in[j])];
+            if (c->mat || lc_node_is_leaf(x->in[j]))
+                continue;
+            if (c->depth > depth)
+                depth = c->depth;
+            cost += c->cost;
+            expensive |= c->expensive;
+        }
+        ni->depth = depth + 1;
+        ni->cost = cost > 1 << 20 ? 1 << 20 : cost;
+        ni->expensive = expensive;
+        if (ni->depth >= LC_KERNEL_MAX_DEPTH)
+            ni->mat = 1;
+        if (ni->consumers >= 2 && (ni->cost > LC_RECOMPUTE_MAX_OPS ||
+                                   (ni->expensive && ni->cost > LC_RECOMPUTE_MAX_OPS / 4)))
+            ni->mat = 1;
+        if (ni->mat) {
+            ni->depth = 0;
+            ni->cost = 0;
+            ni->expensive = 0;
+        }
+    }
+}
+
+/* ---- view stacks -------------------------------------------------------------------- */
+
+static int lc_stack_push(struct lc_fuse *f, int stack, int view)
+{
+    uint64_t key = ((uint64_t)(uint32_t)view << 32) | (uint32_t)stack;
+    int id;
+    if (lc_map_get(&f->stacks, key, &id))
+        return id;
+    if (LC_GROW(f->stack, f->n_stacks, f->cap_stacks) < 0)
+        return -1;
+    id = f->n_stacks++;
+    f->stack[id].view = view;
+    f->stack[id].parent = stack;
+    if (lc_map_put(&f->stacks, key, id) < 0)
+        return -1;
+    return id;
+}
+
+struct lc_layout {
+    int ndim;
+    int64_t shape[LC_MAXDIM];
+    int64_t strides[LC_MAXDIM];
+    int64_t offset;
+};
+
+/* Apply the views of `stack` (innermost first) to a leaf layout. Returns 0,
+ * or -1 after recording in f->fail_node the input of a reshape that no
+ * strided layout can express. */
+static int lc_apply_stack(struct lc_fuse *f, int stack, struct lc_layout *L)
+{
+    int order[4 * LC_KERNEL_MAX_DEPTH + 64];
+    int n = 0;
+    for (int s = stack; s > 0; s = f->stack[s].parent) {
+        if (n == (int)(sizeof order / sizeof order[0]))
+            return lc_error_set(f->e, LC_ERR_INVALID, "too many nested views"), -2;
+        order[n++] = f->stack[s].view;
+    }
+    /* order[0] is the outermost view; apply from the innermost. */
+    for (int k = n - 1; k >= 0; k--) {
+        const struct lc_node *v = f->topo[order[k]];
+        switch (v->op) {
+        case LC_OP_RESHAPE:
+            if (lc_layout_reshape(&L->ndim, L->shape, L->strides, v->ndim, v->shape) < 0) {
+                f->fail_node = lc_idx(f, v->in[0]);
+                return -1;
+            }
+            break;
+        case LC_OP_PERMUTE: {
+            int64_t sh[LC_MAXDIM], st[LC_MAXDIM];
+            for (int i = 0; i < v->ndim; i++) {
+                sh[i] = L->shape[v->p.perm[i]];
+                st[i] = L->strides[v->p.perm[i]];
+            }
+            memcpy(L->shape, sh, sizeof sh);
+            memcpy(L->strides, st, sizeof st);
+            break;
+        }
+        case LC_OP_BROADCAST: {
+            int64_t st[LC_MAXDIM];
+            int lead = v->ndim - L->ndim;
+            for (int i = 0; i < v->ndim; i++) {
+                int j = i - lead;
+                st[i] = j < 0 || L->shape[j] != v->shape[i] ? 0 : L->strides[j];
+            }
+            L->ndim = v->ndim;
+            memcpy(L->shape, v->shape, (size_t)v->ndim * sizeof v->shape[0]);
+            memcpy(L->strides, st, sizeof st);
+            break;
+        }
+        case LC_OP_SLICE:
+            for (int i = 0; i < v->ndim; i++) {
+                if (v->shape[i] > 0)
+                    L->offset += v->p.slice.start[i] * L->strides[i];
+                L->strides[i] *= v->p.slice.step[i];
+                L->shape[i] = v->shape[i];
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
+/* ---- building kernels ------------------------------------------------------------- */
+
+static int lc_add_fused(struct lc_kernel *k, const struct lc_node *n)
+{
+    if (LC_GROW(k->fused, k->n_fused, k->cap_fused) < 0)
+        return -1;
+    k->fused[k->n_fused++] = n;
+    return 0;
+}
+
+static int lc_new_expr(struct lc_fuse *f, struct lc_kernel *k, int op, int dtype, int cdtype,
+                       const struct lc_node *node)
+{
+    if (LC_GROW(k->exprs, k->n_exprs, k->cap_exprs) < 0) {
+        lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory planning kernels");
+        return -1;
+    }
+    struct lc_expr *x = &k->exprs[k->n_exprs];
+    memset(x, 0, sizeof *x);
+    x->op = op;
+    x->dtype = dtype;
+    x->cdtype = cdtype;
+    x->access = -1;
+    x->slot = -1;
+    x->node = node;
+    return k->n_exprs++;
+}
+
+static int lc_plan_buffer_for(struct lc_fuse *f, int idx)
+{
+    struct lc_nodeinfo *ni = &f->info[idx];
+    if (ni->buffer >= 0)
+        return ni->buffer;
+    struct lc_plan *p = f->plan;
+    if (LC_GROW(p->buffers, p->n_buffers, p->cap_buffers) < 0)
+        return -1;
+    const struct lc_node *n = f->topo[idx];
+    struct lc_plan_buffer *b = &p->buffers[p->n_buffers];
+    memset(b, 0, sizeof *b);
+    b->dtype = n->dtype;
+    b->size = n->size;
+    b->nbytes = (size_t)n->size * lc_dtype_size(n->dtype);
+    b->producer = ni->kernel;
+    b->last_use = ni->kernel;
+    b->is_output = ni->forced;
+    b->node = n;
+    ni->buffer = p->n_buffers++;
+    return ni->buffer;
+}
+
+static int lc_plan_input_for(struct lc_fuse *f, struct lc_storage *s)
+{
+    int id;
+    if (lc_map_get(&f->inputs, (uint64_t)(uintptr_t)s, &id))
+        return id;
+    struct lc_plan *p = f->plan;
+    if (LC_GROW(p->inputs, p->n_inputs, p->cap_inputs) < 0)
+        return -1;
+    id = p->n_inputs;
+    p->inputs[p->n_inputs++] = s;
+    if (lc_map_put(&f->inputs, (uint64_t)(uintptr_t)s, id) < 0)
+        return -1;
+    return id;
+}
+
+/* A load of leaf or materialized node `idx` seen through `stack`. */
+static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int phase)
+{
+    struct lc_kernel *k = &f->plan->kernels[kid];
+    const struct lc_node *n = f->topo[idx];
+    struct lc_nodeinfo *ni = &f->info[idx];
+    struct lc_layout L;
+    L.ndim = n->ndim;
+    memcpy(L.shape, n->shape, sizeof L.shape);
+    struct lc_access a;
+    memset(&a, 0, sizeof a);
+    a.dtype = n->dtype;
+    a.epilogue = phase;
+    if (ni->mat) {
+        if (ni->kernel < 0 || ni->kernel >= kid) {
+            lc_error_set(f->e, LC_ERR_INVALID, "internal: kernel order violated in fusion");
+            return -2;
+        }
+        a.kind = LC_ACCESS_TEMP;
+        a.source = lc_plan_buffer_for(f, idx);
+        if (a.source < 0)
+            goto nomem;
+        if (f->plan->buffers[a.source].last_use < kid)
+            f->plan->buffers[a.source].last_use = kid;
+        L.offset = 0;
+        lc_shape_strides(n->ndim, n->shape, L.strides);
+    } else {
+        L.offset = n->offset;
+        memcpy(L.strides, n->strides, sizeof L.strides);
+        a.value = n->value;
+        a.step = n->step;
+        switch (n->op) {
+        case LC_OP_BUFFER:
+            a.kind = LC_ACCESS_INPUT;
+            a.source = lc_plan_input_for(f, n->storage);
+            if (a.source < 0)
+                goto nomem;
+            break;
+        case LC_OP_CONST: a.kind = LC_ACCESS_CONST; break;
+        default: a.kind = LC_ACCESS_IOTA; break;
+        }
+    }
+    int rc = lc_apply_stack(f, stack, &L);
+    if (rc < 0)
+        return rc == -1 ? -3 : -2;
+    a.offset = L.offset;
+    memcpy(a.strides, L.strides, sizeof a.strides);
+    if (LC_GROW(k->access, k->n_access, k->cap_access) < 0)
+        goto nomem;
+    k->access[k->n_access] = a;
+    int x = lc_new_expr(f, k, n->op == LC_OP_CONST || n->op == LC_OP_IOTA ? n->op : LC_OP_BUFFER,
+                        n->dtype, n->dtype, n);
+    if (x < 0)
+        return -2;
+    k->exprs[x].access = k->n_access++;
+    k->exprs[x].epilogue = phase;
+    return x;
+nomem:
+    lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory planning kernels");
+    return -2;
+}
+
+/* The expression computing node `idx` seen through `stack` in kernel `kid`.
+ * Returns the expr index, -2 on error (e set), -3 when a reshape needs its
+ * input materialized first (f->fail_node set). `top` says the node is the
+ * kernel's own root, computed here even though it is materialized. */
+static int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, int top)
+{
+    struct lc_kernel *k = &f->plan->kernels[kid];
+    const struct lc_node *n = f->topo[idx];
+    struct lc_nodeinfo *ni = &f->info[idx];
+    uint64_t key = ((uint64_t)(uint32_t)idx << 32) | ((uint64_t)(uint32_t)stack << 1) |
+                   (uint64_t)phase;
+    int x;
+    if (lc_map_get(&f->memo[kid], key, &x))
+        return x;
+    if (lc_op_kind(n->op) == LC_KIND_REDUCE && ni->kernel == kid && phase == 1 && stack == 0) {
+        x = lc_new_expr(f, k, LC_EXPR_REDUCED, n->dtype, n->dtype, n);
+        if (x < 0)
+            return -2;
+        k->exprs[x].slot = ni->slot;
+        k->exprs[x].epilogue = 1;
+    } else if (lc_node_is_leaf(n) || (ni->mat && !top)) {
+        x = lc_build_load(f, kid, idx, stack, phase);
+        if (x < 0)
+            return x;
+    } else if (lc_op_kind(n->op) == LC_KIND_VIEW) {
+        int s = lc_stack_push(f, stack, idx);
+        if (s < 0)
+            return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
+        x = lc_build(f, kid, lc_idx(f, n->in[0]), s, phase, 0);
+        if (x < 0)
+            return x;
+        k = &f->plan->kernels[kid];
+        if (lc_add_fused(k, n) < 0)
+            return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
+    } else if (lc_op_is_elementwise(n->op)) {
+        int in[3];
+        for (int j = 0; j < n->n_in; j++) {
+            in[j] = lc_build(f, kid, lc_idx(f, n->in[j]), stack, phase, 0);
+            if (in[j] < 0)
+                return in[j];
+        }
+        x = lc_new_expr(f, &f->plan->kernels[kid], n->op, n->dtype, n->cdtype, n);
+        if (x < 0)
+            return -2;
+        k = &f->plan->kernels[kid];
+        k->exprs[x].n_in = n->n_in;
+        memcpy(k->exprs[x].in, in, sizeof in);
+        k->exprs[x].epilogue = phase;
+        if (lc_add_fused(k, n) < 0)
+            return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
+    } else {
+        lc_error_set(f->e, LC_ERR_INVALID, "internal: node %s reached unmaterialized in fusion",
+                     lc_op_name(n->op));
+        return -2;
+    }
+    if (lc_map_put(&f->memo[kid], key, x) < 0)
+        return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
+    return x;
+}
+
+/* What the fused subtree of `idx` reads: the latest kernel among the
+ * materialized nodes it reads (-1 if none), and the kernel of the reduce
+ * nodes it reads with no view in between (-1 none, -2 several kernels or a
+ * reduce also read through a view). */
+static int lc_deps(struct lc_fuse *f, int root, int *max_dep, int *epi_kernel)
+{
+    struct item { int idx, via_view; } *st = NULL;
+    int top = 0, cap = 0;
+    struct lc_map seen = {0};
+    *max_dep = -1;
+    *epi_kernel = -1;
+    int via_view_kernel = -1;
+    const struct lc_node *r = f->topo[root];
+    for (int j = 0; j < r->n_in; j++) {
+        if (LC_GROW(st, top, cap) < 0)
+            goto nomem;
+        st[top++] = (struct item){lc_idx(f, r->in[j]), lc_op_kind(r->op) == LC_KIND_VIEW};
+    }
+    while (top) {
+        struct item it = st[--top];
+        uint64_t key = ((uint64_t)(uint32_t)it.idx << 1) | (uint64_t)it.via_view;
+        int dummy;
+        if (lc_map_get(&seen, key, &dummy))
+            continue;
+        if (lc_map_put(&seen, key, 1) < 0)
+            goto nomem;
+        const struct lc_node *n = f->topo[it.idx];
+        struct lc_nodeinfo *ni = &f->info[it.idx];
+        if (ni->mat) {
+            if (lc_op_kind(n->op) == LC_KIND_REDUCE) {
+                if (it.via_view) {
+                    if (ni->kernel > via_view_kernel)
+                        via_view_kernel = ni->kernel;
+                } else if (*epi_kernel == -1) {
+                    *epi_kernel = ni->kernel;
+                } else if (*epi_kernel != ni->kernel) {
+                    *epi_kernel = -2;
+                }
+            }
+            if (ni->kernel > *max_dep)
+                *max_dep = ni->kernel;
+            continue;
+        }
+        if (lc_node_is_leaf(n))
+            continue;
+        int vv = it.via_view || lc_op_kind(n->op) == LC_KIND_VIEW;
+        for (int j = 0; j < n->n_in; j++) {
+            if (LC_GROW(st, top, cap) < 0)
+                goto nomem;
+            st[top++] = (struct item){lc_idx(f, n->in[j]), vv};
+        }
+    }
+    if (*epi_kernel >= 0 && via_view_kernel >= *epi_kernel)
+        *epi_kernel = -2;
+    free(st);
+    lc_map_free(&seen);
+    return 0;
+nomem:
+    free(st);
+    lc_map_free(&seen);
+    lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory planning kernels");
+    return -1;
+}
+
+static int lc_new_kernel(struct lc_fuse *f, enum lc_kernel_kind kind, int ndim,
+                         const int64_t *shape)
+{
+    struct lc_plan *p = f->plan;
+    if (LC_GROW(p->kernels, p->n_kernels, p->cap_kernels) < 0) {
+        lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory planning kernels");
+        return -1;
+    }
+    if (p->n_kernels >= f->cap_memo) {
+        int ncap = f->cap_memo ? f->cap_memo * 2 : 8;
+        struct lc_map *nm = realloc(f->memo, (size_t)ncap * sizeof *nm);
+        if (!nm) {
+            lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory planning kernels");
+            return -1;
+        }
+        memset(nm + f->cap_memo, 0, (size_t)(ncap - f->cap_memo) * sizeof *nm);
+        f->memo = nm;
+        f->cap_memo = ncap;
+    }
+    struct lc_kernel *k = &p->kernels[p->n_kernels];
+    memset(k, 0, sizeof *k);
+    k->kind = kind;
+    k->ndim = ndim;
+    k->nkept = ndim;
+    memcpy(k->shape, shape, (size_t)ndim * sizeof *shape);
+    return p->n_kernels++;
+}
+
+static int lc_same_dims(int na, const int64_t *a, int nb, const int64_t *b)
+{
+    return na == nb && memcmp(a, b, (size_t)na * sizeof *a) == 0;
+}
+
+/* The reduce kernel's original input shape and axes, remembered per kernel. */
+struct lc_redspace {
+    int ndim;
+    int64_t shape[LC_MAXDIM];
+    uint32_t axes;
+};
+
+static int lc_add_output(struct lc_fuse *f, int kid, int idx, int expr)
+{
+    struct lc_kernel *k = &f->plan->kernels[kid];
+    int b = lc_plan_buffer_for(f, idx);
+    if (b < 0 || LC_GROW(k->outputs, k->n_outputs, k->cap_outputs) < 0) {
+        lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory planning kernels");
+        return -1;
+    }
+    const struct lc_node *n = f->topo[idx];
+    struct lc_output *o = &k->outputs[k->n_outputs++];
+    memset(o, 0, sizeof *o);
+    o->expr = expr;
+    o->buffer = b;
+    o->dtype = n->dtype;
+    o->node = n;
+    lc_shape_strides(n->ndim, n->shape, o->strides);
+    return 0;
+}
+
+/* One attempt at a plan; -3 asks the caller to retry with f->fail_node
+ * materialized. */
+static int lc_plan_once(struct lc_fuse *f)
+{
+    struct lc_plan *p = f->plan;
+    struct lc_redspace *rs = NULL;
+    int cap_rs = 0;
+    int *root_expr = calloc(f->n ? f->n : 1, sizeof *root_expr);
+    if (!root_expr)
+        return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
+    int rc = 0;
+
+    for (size_t i = 0; i < f->n && rc == 0; i++) {
+        struct lc_nodeinfo *ni = &f->info[i];
+        const struct lc_node *n = f->topo[i];
+        if (!ni->mat)
+            continue;
+        int max_dep, epi;
+        if (lc_deps(f, (int)i, &max_dep, &epi) < 0) {
+            rc = -2;
+            break;
+        }
+        enum lc_kind kind = lc_op_kind(n->op);
+        int kid = -1;
+        if (kind == LC_KIND_REDUCE) {
+            const struct lc_node *in = n->in[0];
+            for (int c = max_dep + 1; c < p->n_kernels && kid < 0; c++)
+                if (p->kernels[c].kind == LC_KERNEL_REDUCE && rs[c].axes == n->p.red.axes &&
+                    lc_same_dims(rs[c].ndim, rs[c].shape, in->ndim, in->shape))
+                    kid = c;
+            if (kid < 0) {
+                kid = lc_new_kernel(f, LC_KERNEL_REDUCE, in->ndim, in->shape);
+                if (kid < 0 || LC_GROW(rs, kid, cap_rs) < 0) {
+                    rc = -2;
+                    break;
+                }
+                rs[kid].ndim = in->ndim;
+                memcpy(rs[kid].shape, in->shape, sizeof rs[kid].shape);
+                rs[kid].axes = n->p.red.axes;
+            }
+            ni->kernel = kid;
+            int x = lc_build(f, kid, lc_idx(f, in), 0, 0, 0);
+            if (x < 0) {
+                rc = x;
+                break;
+            }
+            struct lc_kernel *k = &p->kernels[kid];
+            if (LC_GROW(k->reds, k->n_reds, k->cap_reds) < 0 || lc_add_fused(k, n) < 0) {
+                lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory");
+                rc = -2;
+                break;
+            }
+            struct lc_reduction *red = &k->reds[k->n_reds];
+            memset(red, 0, sizeof *red);
+            red->op = n->op;
+            red->expr = x;
+            red->dtype = n->dtype;
+            red->in_dtype = in->dtype;
+            red->ddof = n->p.red.ddof;
+            red->kind = n->p.red.kind;
+            red->flat_index = in->ndim > 1 && n->ndim == 0;
+            red->node = n;
+            ni->slot = k->n_reds++;
+            continue;
+        }
+        if (kind == LC_KIND_SCAN) {
+            const struct lc_node *in = n->in[0];
+            kid = lc_new_kernel(f, LC_KERNEL_SCAN, in->ndim, in->shape);
+            if (kid < 0 || LC_GROW(rs, kid, cap_rs) < 0) {
+                rc = -2;
+                break;
+            }
+            rs[kid].ndim = in->ndim;
+            memcpy(rs[kid].shape, in->shape, sizeof rs[kid].shape);
+            rs[kid].axes = n->p.red.axes;
+            ni->kernel = kid;
+            int x = lc_build(f, kid, lc_idx(f, in), 0, 0, 0);
+            if (x < 0) {
+                rc = x;
+                break;
+            }
+            struct lc_kernel *k = &p->kernels[kid];
+            k->scan_op = n->op;
+            if (lc_add_fused(k, n) < 0 || lc_add_output(f, kid, (int)i, x) < 0) {
+                rc = -2;
+                break;
+            }
+            continue;
+        }
+        /* An elementwise (or view, or copied leaf) root. */
+        if (epi >= 0 && max_dep <= epi && p->kernels[epi].kind == LC_KERNEL_REDUCE) {
+            /* An epilogue needs the output shape to be the kept shape. */
+            const struct lc_redspace *r = &rs[epi];
+            int64_t kept[LC_MAXDIM];
+            int nk = 0;
+            for (int d = 0; d < r->ndim; d++)
+                if (!(r->axes & (1u << d)))
+                    kept[nk++] = r->shape[d];
+            if (lc_same_dims(nk, kept, n->ndim, n->shape))
+                kid = epi;
+        }
+        int phase = 0;
+        if (kid >= 0) {
+            phase = 1;
+        } else {
+            for (int c = max_dep + 1; c < p->n_kernels && kid < 0; c++)
+                if (p->kernels[c].kind == LC_KERNEL_MAP &&
+                    lc_same_dims(p->kernels[c].ndim, p->kernels[c].shape, n->ndim, n->shape))
+                    kid = c;
+            if (kid < 0) {
+                kid = lc_new_kernel(f, LC_KERNEL_MAP, n->ndim, n->shape);
+                if (kid < 0 || LC_GROW(rs, kid, cap_rs) < 0) {
+                    rc = -2;
+                    break;
+                }
+                memset(&rs[kid], 0, sizeof rs[kid]);
+            }
+        }
+        ni->kernel = kid;
+        int x = lc_build(f, kid, (int)i, 0, phase, 1);
+        if (x < 0) {
+            rc = x;
+            break;
+        }
+        root_expr[i] = x;
+    }
+
+    /* Outputs: every materialized node read elsewhere or forced is written. */
+    for (size_t i = 0; i < f->n && rc == 0; i++) {
+        struct lc_nodeinfo *ni = &f->info[i];
+        const struct lc_node *n = f->topo[i];
+        if (!ni->mat || lc_op_kind(n->op) == LC_KIND_SCAN)
+            continue;
+        if (!ni->forced && ni->buffer < 0)
+            continue;
+        int x = root_expr[i];
+        if (lc_op_kind(n->op) == LC_KIND_REDUCE) {
+            struct lc_kernel *k = &p->kernels[ni->kernel];
+            x = lc_new_expr(f, k, LC_EXPR_REDUCED, n->dtype, n->dtype, n);
+            if (x < 0) {
+                rc = -2;
+                break;
+            }
+            k->exprs[x].slot = ni->slot;
+            k->exprs[x].epilogue = 1;
+        }
+        if (lc_add_output(f, ni->kernel, (int)i, x) < 0)
+            rc = -2;
+    }
+
+    /* Reduce and scan kernels: order dims as [kept..., reduced...] (scans:
+     * the scanned axis last) and permute prologue strides to match. */
+    for (int c = 0; c < p->n_kernels && rc == 0; c++) {
+        struct lc_kernel *k = &p->kernels[c];
+        if (k->kind == LC_KERNEL_MAP)
+            continue;
+        int perm[LC_MAXDIM], np = 0;
+        for (int d = 0; d < rs[c].ndim; d++)
+            if (!(rs[c].axes & (1u << d)))
+                perm[np++] = d;
+        k->nkept = np;
+        for (int d = 0; d < rs[c].ndim; d++)
+            if (rs[c].axes & (1u << d))
+                perm[np++] = d;
+        for (int d = 0; d < k->ndim; d++)
+            k->shape[d] = rs[c].shape[perm[d]];
+        for (int a = 0; a < k->n_access; a++) {
+            struct lc_access *acc = &k->access[a];
+            if (acc->epilogue)
+                continue;
+            int64_t st[LC_MAXDIM];
+            for (int d = 0; d < k->ndim; d++)
+                st[d] = acc->strides[perm[d]];
+            memcpy(acc->strides, st, sizeof st);
+        }
+        if (k->kind == LC_KERNEL_SCAN) {
+            for (int o = 0; o < k->n_outputs; o++) {
+                int64_t st[LC_MAXDIM];
+                for (int d = 0; d < k->ndim; d++)
+                    st[d] = k->outputs[o].strides[perm[d]];
+                memcpy(k->outputs[o].strides, st, sizeof st);
+            }
+            k->nkept = k->ndim;
+        }
+    }
+    free(rs);
+    free(root_expr);
+    return rc;
+}
+
+void lc_plan_free(struct lc_plan *p)
+{
+    for (int i = 0; i < p->n_kernels; i++) {
+        struct lc_kernel *k = &p->kernels[i];
+        free(k->exprs);
+        free(k->access);
+        free(k->outputs);
+        free(k->reds);
+        free(k->fused);
+    }
+    free(p->kernels);
+    free(p->buffers);
+    free(p->inputs);
+    free(p->out_buffer);
+    memset(p, 0, sizeof *p);
+}
+
+lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, struct lc_plan *plan,
+                  struct lc_error *e)
+{
+    struct lc_fuse f;
+    memset(&f, 0, sizeof f);
+    f.e = e;
+    f.plan = plan;
+    memset(plan, 0, sizeof *plan);
+    f.topo = lc_graph_topo(outs, n_outs, &f.n, e);
+    if (!f.topo)
+        return e->code;
+    lc_status st = LC_OK;
+    f.info = calloc(f.n ? f.n : 1, sizeof *f.info);
+    if (!f.info) {
+        st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory planning kernels");
+        goto done;
+    }
+    for (size_t i = 0; i < f.n; i++)
+        if (lc_map_put(&f.index, (uint64_t)(uintptr_t)f.topo[i], (int)i) < 0) {
+            st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory planning kernels");
+            goto done;
+        }
+    lc_mark(&f, outs, n_outs);
+    /* Stack 0 is the empty stack. */
+    if (lc_stack_push(&f, 0, -1) != 0) {
+        st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory planning kernels");
+        goto done;
+    }
+    for (int attempt = 0;; attempt++) {
+        for (size_t i = 0; i < f.n; i++) {
+            f.info[i].kernel = -1;
+            f.info[i].buffer = -1;
+            f.info[i].slot = -1;
+        }
+        f.fail_node = -1;
+        for (int m = 0; m < f.cap_memo; m++)
+            lc_map_free(&f.memo[m]);
+        lc_map_free(&f.inputs);
+        int rc = lc_plan_once(&f);
+        if (rc == 0)
+            break;
+        lc_plan_free(plan);
+        f.plan = plan;
+        if (rc != -3 || f.fail_node < 0 || f.info[f.fail_node].mat || attempt > (int)f.n) {
+            if (rc != -2)
+                lc_error_set(e, LC_ERR_INVALID, "internal: fusion could not place a reshape");
+            st = e->code ? e->code : LC_ERR_INVALID;
+            goto done;
+        }
+        f.info[f.fail_node].mat = 1;
+    }
+    plan->out_buffer = malloc((n_outs ? n_outs : 1) * sizeof *plan->out_buffer);
+    if (!plan->out_buffer) {
+        st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory planning kernels");
+        goto done;
+    }
+    plan->n_out = (int)n_outs;
+    for (size_t r = 0; r < n_outs; r++)
+        plan->out_buffer[r] = f.info[lc_idx(&f, outs[r])].buffer;
+done:
+    if (st != LC_OK)
+        lc_plan_free(plan);
+    free(f.topo);
+    free(f.info);
+    free(f.stack);
+    for (int m = 0; m < f.cap_memo; m++)
+        lc_map_free(&f.memo[m]);
+    free(f.memo);
+    lc_map_free(&f.index);
+    lc_map_free(&f.stacks);
+    lc_map_free(&f.inputs);
+    return st;
+}
+
+char *lc_plan_describe(const struct lc_plan *p)
+{
+    size_t cap = 4096, len = 0;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+#define APPEND(...)                                                             \
+    do {                                                                        \
+        int w_ = snprintf(s + len, cap - len, __VA_ARGS__);                     \
+        if (w_ < 0)                                                             \
+            break;                                                              \
+        if ((size_t)w_ >= cap - len) {                                          \
+            size_t nc_ = (cap + (size_t)w_) * 2;                                \
+            char *ns_ = realloc(s, nc_);                                        \
+            if (!ns_) {                                                         \
+                free(s);                                                        \
+                return NULL;                                                    \
+            }                                                                   \
+            s = ns_;                                                            \
+            cap = nc_;                                                          \
+            snprintf(s + len, cap - len, __VA_ARGS__);                          \
+        }                                                                       \
+        len += (size_t)w_;                                                      \
+    } while (0)
+    static const char *kinds[] = {"map", "reduce", "scan"};
+    APPEND("plan: %d kernel%s, %d buffer%s\n", p->n_kernels, p->n_kernels == 1 ? "" : "s",
+           p->n_buffers, p->n_buffers == 1 ? "" : "s");
+    for (int i = 0; i < p->n_kernels; i++) {
+        const struct lc_kernel *k = &p->kernels[i];
+        APPEND("kernel %d: %s over [", i, kinds[k->kind]);
+        for (int d = 0; d < k->ndim; d++)
+            APPEND("%s%lld", d ? "," : "", (long long)k->shape[d]);
+        APPEND("]");
+        if (k->kind == LC_KERNEL_REDUCE)
+            APPEND(" keeping %d dim%s", k->nkept, k->nkept == 1 ? "" : "s");
+        APPEND(", %d op%s fused, %d read%s, %d output%s\n", k->n_fused,
+               k->n_fused == 1 ? "" : "s", k->n_access, k->n_access == 1 ? "" : "s",
+               k->n_outputs, k->n_outputs == 1 ? "" : "s");
+        for (int j = 0; j < k->n_fused; j++) {
+            char line[512];
+            lc_node_describe(k->fused[j], line, sizeof line);
+            APPEND("    %s\n", line);
+        }
+        for (int o = 0; o < k->n_outputs; o++)
+            APPEND("    -> buffer %d\n", k->outputs[o].buffer);
+    }
+    for (int b = 0; b < p->n_buffers; b++) {
+        const struct lc_plan_buffer *pb = &p->buffers[b];
+        APPEND("buffer %d: %s[%lld] %zu bytes, written by kernel %d, last read by kernel %d%s\n",
+               b, lc_dtype_name(pb->dtype), (long long)pb->size, pb->nbytes, pb->producer,
+               pb->last_use, pb->is_output ? ", output" : ", temporary");
+    }
+#undef APPEND
+    return s;
+}

@@ -1,0 +1,144 @@
+/* fusion.h: the pass that cuts a graph into kernels and plans their buffers.
+ *
+ * lc_fuse reads the sub-DAG under the forced outputs and returns a plan: an
+ * ordered list of kernels, each a small SSA program over the kernel's index
+ * space, and the buffers they write. After lc_fuse every pending node under
+ * the outputs is either computed inside exactly one kernel's expression
+ * (possibly recomputed in several, when cheap) or written by exactly one
+ * kernel to a plan buffer.
+ *
+ * Rules (each proven by kernel counts in tests/c/test_fusion.c):
+ * - elementwise ops and views fuse into their consumer; views become index
+ *   arithmetic on the leaves (offset and strides), never copies, except a
+ *   reshape that no strided layout can express, whose input is then written
+ *   contiguously first (NumPy copies there too);
+ * - elementwise producers fuse into reductions and scans (prologue);
+ *   elementwise consumers over a reduction's output index space fuse into its
+ *   final stage (epilogue);
+ * - reductions over the same index space and axes share one kernel (siblings),
+ *   as do elementwise outputs over the same index space;
+ * - an elementwise node needed by several kernels is recomputed in each unless
+ *   its fused cost is above LC_RECOMPUTE_MAX_OPS or it has a transcendental
+ *   op with more than LC_RECOMPUTE_MAX_OPS / 4 ops; then it is materialized;
+ * - a fused expression longer than LC_KERNEL_MAX_DEPTH ops is cut (its node
+ *   at that depth is materialized), bounding kernel size and build time.
+ */
+#ifndef LC_FUSION_H
+#define LC_FUSION_H
+
+#include "lazycl.h"
+#include "graph/graph.h"
+
+#define LC_RECOMPUTE_MAX_OPS 16
+#define LC_KERNEL_MAX_DEPTH 200
+
+enum lc_kernel_kind { LC_KERNEL_MAP, LC_KERNEL_REDUCE, LC_KERNEL_SCAN };
+
+/* Where an access reads from. */
+enum lc_access_kind {
+    LC_ACCESS_INPUT,   /* a realized leaf's storage: plan->inputs[source] */
+    LC_ACCESS_TEMP,    /* a buffer this plan writes: plan->buffers[source] */
+    LC_ACCESS_CONST,   /* a constant: value */
+    LC_ACCESS_IOTA,    /* value + step * (offset + sum strides * idx) */
+};
+
+/* A read of one leaf at every point of the kernel's index space (or of its
+ * output space, for epilogue reads of reduce kernels): element offset and
+ * per-dim strides over that space. */
+struct lc_access {
+    enum lc_access_kind kind;
+    int source;
+    int dtype;
+    int epilogue;                  /* reduce kernels: indexed by output dims */
+    int64_t offset;
+    int64_t strides[LC_MAXDIM];
+    union lc_scalar value, step;
+};
+
+/* One SSA value of a kernel. Loads have op BUFFER/CONST/IOTA and `access`;
+ * LC_EXPR_REDUCED reads reduction slot `slot`'s final value. */
+#define LC_EXPR_REDUCED (-1)
+struct lc_expr {
+    int op;                        /* enum lc_op, or LC_EXPR_REDUCED */
+    int dtype, cdtype;
+    int in[3];
+    int n_in;
+    int access;                    /* loads */
+    int slot;                      /* LC_EXPR_REDUCED: which reduction */
+    int epilogue;                  /* reduce kernels: 1 when evaluated per output */
+    const struct lc_node *node;    /* the node it computes (for comments) */
+};
+
+/* A reduction of a reduce kernel: op over the prologue value `expr`. */
+struct lc_reduction {
+    int op;                        /* SUM, PROD, RMIN, ..., MEANVAR */
+    int expr;                      /* prologue value reduced */
+    int dtype;                     /* result dtype */
+    int in_dtype;                  /* dtype of the reduced values */
+    int ddof, kind;                /* MEANVAR */
+    int flat_index;                /* ARGMIN/ARGMAX over every axis: flat index */
+    const struct lc_node *node;
+};
+
+/* An output: the value of `expr` written contiguously to plan buffer
+ * `buffer`. For reduce kernels, outputs are epilogue values (per output). */
+struct lc_output {
+    int expr;
+    int buffer;
+    int dtype;
+    int64_t strides[LC_MAXDIM];    /* element strides over the kernel's output
+                                      dims (MAP, SCAN: all dims; REDUCE: kept) */
+    const struct lc_node *node;
+};
+
+struct lc_kernel {
+    enum lc_kernel_kind kind;
+    /* Index space. MAP: the output shape. REDUCE: the input shape reordered
+     * as [kept dims..., reduced dims...] with `nkept` kept dims; outputs are
+     * over the kept dims. SCAN: the input shape with the scanned axis last. */
+    int ndim, nkept;
+    int64_t shape[LC_MAXDIM];
+    struct lc_expr *exprs;
+    int n_exprs, cap_exprs;
+    struct lc_access *access;
+    int n_access, cap_access;
+    struct lc_output *outputs;
+    int n_outputs, cap_outputs;
+    struct lc_reduction *reds;
+    int n_reds, cap_reds;
+    int scan_op;                   /* SCAN: CUMSUM ... */
+    const struct lc_node **fused;  /* every node computed here, for explain */
+    int n_fused, cap_fused;
+};
+
+struct lc_plan_buffer {
+    size_t nbytes;
+    int dtype;
+    int64_t size;
+    int producer;                  /* kernel that writes it */
+    int last_use;                  /* last kernel that reads it (or producer) */
+    int is_output;                 /* a forced output: lives past the plan */
+    const struct lc_node *node;
+};
+
+struct lc_plan {
+    struct lc_kernel *kernels;
+    int n_kernels, cap_kernels;
+    struct lc_plan_buffer *buffers;
+    int n_buffers, cap_buffers;
+    struct lc_storage **inputs;    /* borrowed from leaves under the outputs */
+    int n_inputs, cap_inputs;
+    int *out_buffer;               /* per forced output: its buffer, or -1 when a leaf */
+    int n_out;
+};
+
+/* Cut the sub-DAG under `outs` into kernels. Reads the graph; fills `plan`
+ * (zero it first). Outputs that are leaves need no kernel (out_buffer -1). */
+lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, struct lc_plan *plan,
+                  struct lc_error *e);
+void lc_plan_free(struct lc_plan *plan);
+/* A human-readable dump of the plan (kernels, nodes each fuses, buffers).
+ * Returns a malloc'd string. */
+char *lc_plan_describe(const struct lc_plan *plan);
+
+#endif

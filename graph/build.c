@@ -1,0 +1,645 @@
+/* build.c: the node builders: dtype rules, broadcasting, views, reductions, scans. */
+#include "graph/internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* "(2,3)", "(4,)", "()" as NumPy prints shapes. */
+static const char *lc_fmt_shape(int ndim, const int64_t *shape, char *buf, size_t n)
+{
+    size_t o = 0;
+    o += (size_t)snprintf(buf + o, n - o, "(");
+    for (int i = 0; i < ndim && o < n; i++)
+        o += (size_t)snprintf(buf + o, n - o, "%s%lld", i ? "," : "", (long long)shape[i]);
+    if (o < n)
+        snprintf(buf + o, n - o, ndim == 1 ? ",)" : ")");
+    return buf;
+}
+
+lc_status lc_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout,
+                              int64_t *out, struct lc_error *e)
+{
+    int n = na > nb ? na : nb;
+    for (int i = 0; i < n; i++) {
+        int64_t da = i < n - na ? 1 : a[i - (n - na)];
+        int64_t db = i < n - nb ? 1 : b[i - (n - nb)];
+        if (da != db && da != 1 && db != 1) {
+            char sa[256], sb[256];
+            return lc_error_set(e, LC_ERR_SHAPE,
+                                "operands could not be broadcast together with shapes %s %s",
+                                lc_fmt_shape(na, a, sa, sizeof sa),
+                                lc_fmt_shape(nb, b, sb, sizeof sb));
+        }
+        out[i] = da == 1 ? db : da;
+    }
+    *nout = n;
+    return LC_OK;
+}
+
+static int lc_same_shape(const struct lc_node *a, int ndim, const int64_t *shape)
+{
+    return a->ndim == ndim && memcmp(a->shape, shape, (size_t)ndim * sizeof *shape) == 0;
+}
+
+/* A new leaf that shares `a`'s storage (or constant) with another layout. */
+static struct lc_node *lc_leaf_view(const struct lc_node *a, int ndim, const int64_t *shape,
+                                    int64_t offset, const int64_t *strides, struct lc_error *e)
+{
+    struct lc_node *n = lc_node_new(a->op, a->dtype, ndim, shape, NULL, 0, e);
+    if (!n)
+        return NULL;
+    n->owner = a->owner;
+    n->storage = a->storage;
+    if (n->storage)
+        lc_storage_retain(n->storage);
+    n->value = a->value;
+    n->step = a->step;
+    n->flags = a->flags;
+    n->offset = offset;
+    memcpy(n->strides, strides, (size_t)ndim * sizeof *strides);
+    lc_node_seal(n);
+    return n;
+}
+
+static struct lc_node *lc_view_node(int op, struct lc_node *a, int ndim, const int64_t *shape,
+                                    struct lc_error *e)
+{
+    struct lc_node *n = lc_node_new(op, a->dtype, ndim, shape, &a, 1, e);
+    return n;
+}
+
+/* ---- dtype rules ---------------------------------------------------------------- */
+
+static int lc_type_error_ufunc(int op, struct lc_error *e)
+{
+    lc_error_set(e, LC_ERR_TYPE,
+                 "ufunc '%s' not supported for the input types, and the inputs could not be "
+                 "safely coerced to any supported types according to the casting rule ''safe''",
+                 lc_op_name(op));
+    return -1;
+}
+
+static int lc_bool_error(int op, struct lc_error *e)
+{
+    if (op == LC_OP_SUB) {
+        lc_error_set(e, LC_ERR_TYPE,
+                     "numpy boolean subtract, the `-` operator, is not supported, use the "
+                     "bitwise_xor, the `^` operator, or the logical_xor function instead.");
+        return -1;
+    }
+    if (op == LC_OP_NEG) {
+        lc_error_set(e, LC_ERR_TYPE,
+                     "The numpy boolean negative, the `-` operator, is not supported, use the "
+                     "`~` operator or the logical_not function instead.");
+        return -1;
+    }
+    return lc_type_error_ufunc(op, e);
+}
+
+static enum lc_pyscalar lc_weak_kind(const struct lc_node *n)
+{
+    if (n->flags & LC_NODE_WEAK_FLOAT)
+        return LC_PYSCALAR_FLOAT;
+    if (n->flags & LC_NODE_WEAK_BOOL)
+        return LC_PYSCALAR_BOOL;
+    return LC_PYSCALAR_INT;
+}
+
+/* The promoted operand dtype of two nodes, weak scalars included. */
+static int lc_promote_nodes(const struct lc_node *a, const struct lc_node *b)
+{
+    int wa = a->flags & LC_NODE_WEAK, wb = b->flags & LC_NODE_WEAK;
+    if (wa && !wb)
+        return lc_dtype_promote_weak(b->dtype, lc_weak_kind(a));
+    if (wb && !wa)
+        return lc_dtype_promote_weak(a->dtype, lc_weak_kind(b));
+    return lc_dtype_promote(a->dtype, b->dtype);
+}
+
+static int lc_unary_result_dtype(int op, int dt, int *cdtype, struct lc_error *e)
+{
+    *cdtype = dt;
+    switch (lc_op_rule(op)) {
+    case LC_RULE_SAME:
+        return dt;
+    case LC_RULE_NOBOOL:
+        if (dt == LC_BOOL)
+            return lc_bool_error(op, e);
+        return dt;
+    case LC_RULE_INTBOOL:
+        if (lc_dtype_is_float(dt))
+            return lc_type_error_ufunc(op, e);
+        return dt;
+    case LC_RULE_TOBOOL:
+        return LC_BOOL;
+    case LC_RULE_BOOL8:
+        if (dt == LC_BOOL)
+            *cdtype = dt = LC_INT8;
+        return dt;
+    case LC_RULE_FLOAT:
+        *cdtype = lc_dtype_float_of(dt);
+        return *cdtype;
+    case LC_RULE_ROUND:
+        return dt;
+    default:
+        lc_error_set(e, LC_ERR_INVALID, "'%s' is not a unary operation", lc_op_name(op));
+        return -1;
+    }
+}
+
+int lc_binary_result_dtype(int op, const struct lc_node *a, const struct lc_node *b, int *cdtype,
+                           struct lc_error *e)
+{
+    int pt = lc_promote_nodes(a, b);
+    *cdtype = pt;
+    switch (lc_op_rule(op)) {
+    case LC_RULE_ARITH:
+        return pt;
+    case LC_RULE_NOBOOL:
+        if (pt == LC_BOOL)
+            return lc_bool_error(op, e);
+        return pt;
+    case LC_RULE_DIVIDE:
+        *cdtype = lc_dtype_is_float(pt) ? pt : LC_FLOAT64;
+        return *cdtype;
+    case LC_RULE_BOOL8:
+        if (pt == LC_BOOL)
+            *cdtype = pt = LC_INT8;
+        return pt;
+    case LC_RULE_CMP:
+    case LC_RULE_LOGICAL:
+        return LC_BOOL;
+    case LC_RULE_INTBOOL:
+        if (lc_dtype_is_float(pt))
+            return lc_type_error_ufunc(op, e);
+        return pt;
+    case LC_RULE_SHIFT:
+        if (lc_dtype_is_float(pt))
+            return lc_type_error_ufunc(op, e);
+        if (pt == LC_BOOL)
+            *cdtype = pt = LC_INT8;
+        return pt;
+    case LC_RULE_FLOAT:
+        *cdtype = lc_dtype_float_of(pt);
+        return *cdtype;
+    default:
+        lc_error_set(e, LC_ERR_INVALID, "'%s' is not a binary operation", lc_op_name(op));
+        return -1;
+    }
+}
+
+/* A weak scalar operand becomes a constant of the computation dtype, so that
+ * kernels never see a Python float as a double on a device without fp64. */
+static struct lc_node *lc_settle_operand(struct lc_node *x, int cdtype, struct lc_error *e)
+{
+    if (!(x->flags & LC_NODE_WEAK) || x->op != LC_OP_CONST) {
+        lc_node_retain(x);
+        return x;
+    }
+    union lc_scalar v = lc_scalar_cast(x->value, x->dtype, cdtype);
+    return lc_node_const(x->owner, cdtype, v, x->ndim, x->shape, 0, e);
+}
+
+static int lc_check_owner(struct lc_node *const *in, int n, struct lc_error *e)
+{
+    for (int i = 1; i < n; i++)
+        if (in[i]->owner != in[0]->owner) {
+            lc_error_set(e, LC_ERR_PLACEMENT,
+                         "operands are on different devices or queues; use x.to_device(d) to "
+                         "move one of them first");
+            return -1;
+        }
+    return 0;
+}
+
+/* Broadcast every input to `shape` and settle weak scalars; fills `out` with
+ * new references, or returns -1 with nothing held. */
+static int lc_prepare_inputs(struct lc_node *const *in, int n, int cdtype, int ndim,
+                             const int64_t *shape, struct lc_node **out, struct lc_error *e)
+{
+    for (int i = 0; i < n; i++) {
+        struct lc_node *s = lc_settle_operand(in[i], cdtype, e);
+        struct lc_node *b = s ? lc_node_broadcast_to(s, ndim, shape, e) : NULL;
+        lc_node_release(s);
+        if (!b) {
+            for (int j = 0; j < i; j++)
+                lc_node_release(out[j]);
+            return -1;
+        }
+        out[i] = b;
+    }
+    return 0;
+}
+
+static struct lc_node *lc_elementwise(int op, int dtype, int cdtype, struct lc_node *const *in,
+                                      int n_in, struct lc_error *e)
+{
+    int ndim = in[0]->ndim;
+    int64_t shape[LC_MAXDIM];
+    memcpy(shape, in[0]->shape, sizeof shape);
+    for (int i = 1; i < n_in; i++)
+        if (lc_broadcast_shapes(ndim, shape, in[i]->ndim, in[i]->shape, &ndim, shape, e))
+            return NULL;
+    struct lc_node *args[3];
+    /* where's condition keeps its own dtype; only values are settled. */
+    if (op == LC_OP_WHERE) {
+        lc_node_retain(in[0]);
+        struct lc_node *c = lc_node_broadcast_to(in[0], ndim, shape, e);
+        lc_node_release(in[0]);
+        if (!c)
+            return NULL;
+        if (lc_prepare_inputs(in + 1, 2, cdtype, ndim, shape, args + 1, e) < 0) {
+            lc_node_release(c);
+            return NULL;
+        }
+        args[0] = c;
+    } else if (lc_prepare_inputs(in, n_in, cdtype, ndim, shape, args, e) < 0) {
+        return NULL;
+    }
+    struct lc_node *n = lc_node_new(op, dtype, ndim, shape, args, n_in, e);
+    for (int i = 0; i < n_in; i++)
+        lc_node_release(args[i]);
+    if (!n)
+        return NULL;
+    n->cdtype = (uint8_t)cdtype;
+    lc_node_seal(n);
+    return n;
+}
+
+struct lc_node *lc_node_unary(int op, struct lc_node *a, struct lc_error *e)
+{
+    if (lc_op_kind(op) != LC_KIND_UNARY) {
+        lc_error_set(e, LC_ERR_INVALID, "'%s' is not a unary operation", lc_op_name(op));
+        return NULL;
+    }
+    int cdtype, dt = lc_unary_result_dtype(op, a->dtype, &cdtype, e);
+    if (dt < 0)
+        return NULL;
+    if (op == LC_OP_POS) {
+        lc_node_retain(a);
+        return a;
+    }
+    return lc_elementwise(op, dt, cdtype, &a, 1, e);
+}
+
+struct lc_node *lc_node_binary(int op, struct lc_node *a, struct lc_node *b, struct lc_error *e)
+{
+    if (lc_op_kind(op) != LC_KIND_BINARY) {
+        lc_error_set(e, LC_ERR_INVALID, "'%s' is not a binary operation", lc_op_name(op));
+        return NULL;
+    }
+    struct lc_node *in[2] = {a, b};
+    if (lc_check_owner(in, 2, e) < 0)
+        return NULL;
+    int cdtype, dt = lc_binary_result_dtype(op, a, b, &cdtype, e);
+    if (dt < 0)
+        return NULL;
+    return lc_elementwise(op, dt, cdtype, in, 2, e);
+}
+
+struct lc_node *lc_node_where(struct lc_node *c, struct lc_node *a, struct lc_node *b,
+                              struct lc_error *e)
+{
+    struct lc_node *in[3] = {c, a, b};
+    if (lc_check_owner(in, 3, e) < 0)
+        return NULL;
+    int dt = lc_promote_nodes(a, b);
+    return lc_elementwise(LC_OP_WHERE, dt, dt, in, 3, e);
+}
+
+struct lc_node *lc_node_cast(struct lc_node *a, int dtype, struct lc_error *e)
+{
+    if (dtype < 0 || dtype >= LC_NDTYPES) {
+        lc_error_set(e, LC_ERR_TYPE, "unsupported dtype");
+        return NULL;
+    }
+    if (a->dtype == dtype) {
+        lc_node_retain(a);
+        return a;
+    }
+    if (a->op == LC_OP_CONST) {
+        union lc_scalar v = lc_scalar_cast(a->value, a->dtype, dtype);
+        return lc_node_const(a->owner, dtype, v, a->ndim, a->shape, 0, e);
+    }
+    struct lc_node *n = lc_node_new(LC_OP_CAST, dtype, a->ndim, a->shape, &a, 1, e);
+    if (!n)
+        return NULL;
+    n->cdtype = (uint8_t)dtype;
+    lc_node_seal(n);
+    return n;
+}
+
+/* ---- views ---------------------------------------------------------------------- */
+
+/* NumPy's no-copy reshape of a strided layout: new strides for `nshape`, or
+ * -1 when the layout cannot be seen with that shape without a copy. */
+static int lc_reshape_strides(int ondim, const int64_t *oshape, const int64_t *ostrides,
+                              int nndim, const int64_t *nshape, int64_t *nstrides)
+{
+    int64_t od[LC_MAXDIM], os[LC_MAXDIM];
+    int on = 0;
+    for (int i = 0; i < ondim; i++)
+        if (oshape[i] != 1) {
+            od[on] = oshape[i];
+            os[on++] = ostrides[i];
+        }
+    if (lc_shape_size(nndim, nshape) == 0) {
+        lc_shape_strides(nndim, nshape, nstrides);
+        return 0;
+    }
+    int oi = 0, oj = 1, ni = 0, nj = 1;
+    while (ni < nndim && oi < on) {
+        int64_t np = nshape[ni], op = od[oi];
+        while (np != op) {
+            if (np < op)
+                np *= nshape[nj++];
+            else
+                op *= od[oj++];
+        }
+        for (int ok = oi; ok < oj - 1; ok++)
+            if (os[ok] != od[ok + 1] * os[ok + 1])
+                return -1;
+        nstrides[nj - 1] = os[oj - 1];
+        for (int nk = nj - 1; nk > ni; nk--)
+            nstrides[nk - 1] = nstrides[nk] * nshape[nk];
+        ni = nj++;
+        oi = oj++;
+    }
+    /* Trailing ones in the new shape. */
+    int64_t last = ni > 0 ? nstrides[ni - 1] : 1;
+    for (int nk = ni; nk < nndim; nk++)
+        nstrides[nk] = last;
+    return 0;
+}
+
+struct lc_node *lc_node_reshape(struct lc_node *a, int ndim, const int64_t *shape_in,
+                                struct lc_error *e)
+{
+    int64_t shape[LC_MAXDIM];
+    int unknown = -1;
+    int64_t known = 1;
+    if (ndim > LC_MAXDIM || ndim < 0) {
+        lc_error_set(e, LC_ERR_INVALID, "lazycl arrays have at most %d dimensions, got %d",
+                     LC_MAXDIM, ndim);
+        return NULL;
+    }
+    for (int i = 0; i < ndim; i++) {
+        shape[i] = shape_in[i];
+        if (shape[i] == -1) {
+            if (unknown >= 0) {
+                lc_error_set(e, LC_ERR_INVALID, "can only specify one unknown dimension");
+                return NULL;
+            }
+            unknown = i;
+        } else if (shape[i] < 0) {
+            lc_error_set(e, LC_ERR_INVALID, "negative dimensions not allowed");
+            return NULL;
+        } else {
+            known *= shape[i];
+        }
+    }
+    if (unknown >= 0) {
+        if (known == 0 || a->size % known != 0) {
+            char s[256];
+            lc_error_set(e, LC_ERR_INVALID, "cannot reshape array of size %lld into shape %s",
+                         (long long)a->size, lc_fmt_shape(ndim, shape_in, s, sizeof s));
+            return NULL;
+        }
+        shape[unknown] = a->size / known;
+        known *= shape[unknown];
+    }
+    if (known != a->size) {
+        char s[256];
+        lc_error_set(e, LC_ERR_INVALID, "cannot reshape array of size %lld into shape %s",
+                     (long long)a->size, lc_fmt_shape(ndim, shape_in, s, sizeof s));
+        return NULL;
+    }
+    if (lc_same_shape(a, ndim, shape)) {
+        lc_node_retain(a);
+        return a;
+    }
+    if (lc_node_is_leaf(a)) {
+        int64_t strides[LC_MAXDIM];
+        if (lc_reshape_strides(a->ndim, a->shape, a->strides, ndim, shape, strides) == 0)
+            return lc_leaf_view(a, ndim, shape, a->offset, strides, e);
+    }
+    struct lc_node *n = lc_view_node(LC_OP_RESHAPE, a, ndim, shape, e);
+    if (n)
+        lc_node_seal(n);
+    return n;
+}
+
+/* Apply a reshape to a strided layout in place; -1 when it needs a copy. */
+int lc_layout_reshape(int *ndim, int64_t *shape, int64_t *strides, int nndim,
+                      const int64_t *nshape);
+int lc_layout_reshape(int *ndim, int64_t *shape, int64_t *strides, int nndim,
+                      const int64_t *nshape)
+{
+    int64_t ns[LC_MAXDIM];
+    if (lc_reshape_strides(*ndim, shape, strides, nndim, nshape, ns) < 0)
+        return -1;
+    *ndim = nndim;
+    memcpy(shape, nshape, (size_t)nndim * sizeof *nshape);
+    memcpy(strides, ns, (size_t)nndim * sizeof *ns);
+    return 0;
+}
+
+struct lc_node *lc_node_permute(struct lc_node *a, const int64_t *perm_in, struct lc_error *e)
+{
+    int nd = a->ndim;
+    int8_t perm[LC_MAXDIM];
+    int seen = 0, identity = 1;
+    for (int i = 0; i < nd; i++) {
+        int64_t p = perm_in[i];
+        if (p < -nd || p >= nd) {
+            lc_error_set(e, LC_ERR_INDEX, "axis %lld is out of bounds for array of dimension %d",
+                         (long long)p, nd);
+            return NULL;
+        }
+        if (p < 0)
+            p += nd;
+        if (seen & (1 << p)) {
+            lc_error_set(e, LC_ERR_INVALID, "repeated axis in transpose");
+            return NULL;
+        }
+        seen |= 1 << p;
+        perm[i] = (int8_t)p;
+        identity &= p == i;
+    }
+    if (identity) {
+        lc_node_retain(a);
+        return a;
+    }
+    int64_t shape[LC_MAXDIM], strides[LC_MAXDIM];
+    for (int i = 0; i < nd; i++) {
+        shape[i] = a->shape[perm[i]];
+        strides[i] = a->strides[perm[i]];
+    }
+    if (lc_node_is_leaf(a))
+        return lc_leaf_view(a, nd, shape, a->offset, strides, e);
+    struct lc_node *n = lc_view_node(LC_OP_PERMUTE, a, nd, shape, e);
+    if (!n)
+        return NULL;
+    memcpy(n->p.perm, perm, sizeof perm);
+    lc_node_seal(n);
+    return n;
+}
+
+struct lc_node *lc_node_broadcast_to(struct lc_node *a, int ndim, const int64_t *shape,
+                                     struct lc_error *e)
+{
+    if (lc_same_shape(a, ndim, shape)) {
+        lc_node_retain(a);
+        return a;
+    }
+    int lead = ndim - a->ndim;
+    int ok = lead >= 0 && ndim <= LC_MAXDIM;
+    for (int i = 0; ok && i < a->ndim; i++)
+        ok = a->shape[i] == shape[lead + i] || a->shape[i] == 1;
+    for (int i = 0; ok && i < ndim; i++)
+        ok = shape[i] >= 0;
+    if (!ok) {
+        char s1[256], s2[256];
+        lc_error_set(e, LC_ERR_SHAPE,
+                     "operands could not be broadcast together with remapped shapes "
+                     "[original->remapped]: %s and requested shape %s",
+                     lc_fmt_shape(a->ndim, a->shape, s1, sizeof s1),
+                     lc_fmt_shape(ndim, shape, s2, sizeof s2));
+        return NULL;
+    }
+    if (lc_node_is_leaf(a)) {
+        int64_t strides[LC_MAXDIM];
+        for (int i = 0; i < ndim; i++) {
+            int j = i - lead;
+            strides[i] = j < 0 || a->shape[j] != shape[i] ? 0 : a->strides[j];
+        }
+        return lc_leaf_view(a, ndim, shape, a->offset, strides, e);
+    }
+    struct lc_node *n = lc_view_node(LC_OP_BROADCAST, a, ndim, shape, e);
+    if (n)
+        lc_node_seal(n);
+    return n;
+}
+
+struct lc_node *lc_node_slice(struct lc_node *a, const int64_t *start, const int64_t *step,
+                              const int64_t *len, struct lc_error *e)
+{
+    int nd = a->ndim, identity = 1;
+    for (int i = 0; i < nd; i++) {
+        if (step[i] == 0) {
+            lc_error_set(e, LC_ERR_INVALID, "slice step cannot be zero");
+            return NULL;
+        }
+        if (len[i] < 0 || (len[i] > 0 && (start[i] < 0 || start[i] >= a->shape[i] ||
+                                          start[i] + step[i] * (len[i] - 1) < 0 ||
+                                          start[i] + step[i] * (len[i] - 1) >= a->shape[i]))) {
+            lc_error_set(e, LC_ERR_INDEX, "slice out of range on axis %d", i);
+            return NULL;
+        }
+        identity &= start[i] == 0 && step[i] == 1 && len[i] == a->shape[i];
+    }
+    if (identity) {
+        lc_node_retain(a);
+        return a;
+    }
+    if (lc_node_is_leaf(a)) {
+        int64_t strides[LC_MAXDIM], offset = a->offset;
+        for (int i = 0; i < nd; i++) {
+            if (len[i] > 0)
+                offset += start[i] * a->strides[i];
+            strides[i] = a->strides[i] * step[i];
+        }
+        return lc_leaf_view(a, nd, len, offset, strides, e);
+    }
+    struct lc_node *n = lc_view_node(LC_OP_SLICE, a, nd, len, e);
+    if (!n)
+        return NULL;
+    for (int i = 0; i < nd; i++) {
+        n->p.slice.start[i] = len[i] > 0 ? start[i] : 0;
+        n->p.slice.step[i] = step[i];
+    }
+    lc_node_seal(n);
+    return n;
+}
+
+/* ---- reductions and scans ------------------------------------------------------- */
+
+static const char *lc_reduce_ufunc(int op)
+{
+    switch (op) {
+    case LC_OP_RMIN: case LC_OP_NANMIN: return "minimum";
+    case LC_OP_RMAX: case LC_OP_NANMAX: return "maximum";
+    default: return lc_op_name(op);
+    }
+}
+
+struct lc_node *lc_node_reduce(int op, struct lc_node *a, uint32_t axes, int ddof, int kind,
+                               struct lc_error *e)
+{
+    if (lc_op_kind(op) != LC_KIND_REDUCE) {
+        lc_error_set(e, LC_ERR_INVALID, "'%s' is not a reduction", lc_op_name(op));
+        return NULL;
+    }
+    if (a->ndim < 32 && (axes >> a->ndim) != 0) {
+        lc_error_set(e, LC_ERR_INDEX, "axis out of bounds for array of dimension %d", a->ndim);
+        return NULL;
+    }
+    int64_t shape[LC_MAXDIM], nred = 1;
+    int nd = 0;
+    for (int i = 0; i < a->ndim; i++) {
+        if (axes & (1u << i))
+            nred *= a->shape[i];
+        else
+            shape[nd++] = a->shape[i];
+    }
+    if (nred == 0) {
+        switch (op) {
+        case LC_OP_RMIN: case LC_OP_RMAX: case LC_OP_NANMIN: case LC_OP_NANMAX:
+            lc_error_set(e, LC_ERR_INVALID,
+                         "zero-size array to reduction operation %s which has no identity",
+                         lc_reduce_ufunc(op));
+            return NULL;
+        case LC_OP_ARGMIN: case LC_OP_ARGMAX:
+            lc_error_set(e, LC_ERR_INVALID, "attempt to get %s of an empty sequence",
+                         lc_op_name(op));
+            return NULL;
+        default:
+            break;
+        }
+    }
+    int dt = a->dtype;
+    switch (op) {
+    case LC_OP_ANY: case LC_OP_ALL: dt = LC_BOOL; break;
+    case LC_OP_ARGMIN: case LC_OP_ARGMAX: dt = LC_INT64; break;
+    case LC_OP_MEANVAR: dt = lc_dtype_is_float(a->dtype) ? a->dtype : LC_FLOAT64; break;
+    default: break;
+    }
+    struct lc_node *n = lc_node_new(op, dt, nd, shape, &a, 1, e);
+    if (!n)
+        return NULL;
+    n->cdtype = a->dtype;
+    n->p.red.axes = axes;
+    n->p.red.ddof = ddof;
+    n->p.red.kind = kind;
+    lc_node_seal(n);
+    return n;
+}
+
+struct lc_node *lc_node_scan(int op, struct lc_node *a, int axis, struct lc_error *e)
+{
+    if (lc_op_kind(op) != LC_KIND_SCAN) {
+        lc_error_set(e, LC_ERR_INVALID, "'%s' is not a scan", lc_op_name(op));
+        return NULL;
+    }
+    if (axis < 0 || axis >= a->ndim) {
+        lc_error_set(e, LC_ERR_INDEX, "axis %d is out of bounds for array of dimension %d", axis,
+                     a->ndim);
+        return NULL;
+    }
+    struct lc_node *n = lc_node_new(op, a->dtype, a->ndim, a->shape, &a, 1, e);
+    if (!n)
+        return NULL;
+    n->p.red.axes = 1u << axis;
+    lc_node_seal(n);
+    return n;
+}

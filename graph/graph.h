@@ -1,0 +1,190 @@
+/* graph.h: the lazy DAG: nodes, the ops table, builders that validate eagerly.
+ *
+ * A node is pending (an op over input nodes) or a leaf (a realized buffer, a
+ * constant, an arange). Builders check shapes and dtypes the moment a node is
+ * made and fail with NumPy's exception kind and message; nothing is ever
+ * rejected later. Views of leaves fold into a new leaf (offset and strides,
+ * like NumPy); views of pending nodes stay view nodes, which fusion turns
+ * into index arithmetic.
+ *
+ * Ownership: builders return a new reference (refcount 1) or NULL with `e`
+ * set; they never steal references to their inputs. Refcounts are atomic, so
+ * nodes may be retained and released from any thread; building is done by
+ * one thread at a time per graph (the Python layer holds the GIL).
+ */
+#ifndef LC_GRAPH_H
+#define LC_GRAPH_H
+
+#include "lazycl.h"
+#include "graph/dtype.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define LC_MAXDIM 16
+
+enum lc_op {
+#define X(name, npname, arity, kind, rule, tmpl) LC_OP_##name,
+#include "graph/ops.def"
+#undef X
+    LC_OP_COUNT
+};
+
+enum lc_kind { LC_KIND_SOURCE, LC_KIND_VIEW, LC_KIND_CAST, LC_KIND_UNARY, LC_KIND_BINARY,
+               LC_KIND_TERNARY, LC_KIND_REDUCE, LC_KIND_SCAN };
+
+const char *lc_op_name(int op);      /* NumPy name, e.g. "add" */
+const char *lc_op_enum_name(int op); /* "ADD" */
+int lc_op_arity(int op);
+enum lc_kind lc_op_kind(int op);
+const char *lc_op_template(int op);  /* NULL when codegen spells it out */
+int lc_op_is_elementwise(int op);    /* CAST, UNARY, BINARY, TERNARY */
+
+/* A scalar value; which member is meaningful follows the dtype that goes with
+ * it: bool and signed ints in i, unsigned ints in u, floats in f. */
+union lc_scalar {
+    int64_t i;
+    uint64_t u;
+    double f;
+};
+/* Convert a scalar between dtypes as a C cast would (wrapping for ints). */
+union lc_scalar lc_scalar_cast(union lc_scalar v, int from, int to);
+
+/* Device memory as the graph sees it: an opaque handle and how to drop it.
+ * The runtime's buffer goes in `handle`; graph/ never looks inside. */
+struct lc_storage {
+    atomic_int refcount;
+    void *handle;
+    void (*release)(void *handle);
+    size_t nbytes;
+};
+struct lc_storage *lc_storage_new(void *handle, void (*release)(void *), size_t nbytes);
+void lc_storage_retain(struct lc_storage *s);
+void lc_storage_release(struct lc_storage *s);
+
+enum lc_node_flag {
+    LC_NODE_WEAK = 1,       /* a Python scalar: promotes weakly (NEP 50) */
+    LC_NODE_WEAK_FLOAT = 2, /* with WEAK: it was a Python float */
+    LC_NODE_WEAK_BOOL = 4,  /* with WEAK: it was a Python bool */
+};
+
+struct lc_node {
+    atomic_int refcount;
+    uint16_t op;           /* enum lc_op */
+    uint8_t dtype;         /* result dtype */
+    uint8_t cdtype;        /* the dtype the op computes in (inputs are cast to it) */
+    uint8_t ndim;
+    uint8_t n_in;
+    uint16_t flags;
+    int64_t size;          /* product of shape */
+    int64_t shape[LC_MAXDIM];
+    struct lc_node *in[3];
+    void *owner;           /* the queue that owns this graph; equal owners may mix */
+    uint64_t hash;         /* structural: op, dtypes, shape, params, input hashes */
+    uint64_t serial;       /* creation order, for stable dumps */
+
+    /* Leaves (BUFFER, CONST, IOTA): element offset and strides (in elements)
+     * into `storage` (BUFFER) or into the virtual sequence start + step * k
+     * (IOTA); CONST has all strides 0. */
+    struct lc_storage *storage;
+    int64_t offset;
+    int64_t strides[LC_MAXDIM];
+    union lc_scalar value; /* CONST value; IOTA start */
+    union lc_scalar step;  /* IOTA step */
+
+    /* Op parameters. */
+    union {
+        int8_t perm[LC_MAXDIM];           /* PERMUTE */
+        struct {                          /* SLICE: input index = start + step * i */
+            int64_t start[LC_MAXDIM];
+            int64_t step[LC_MAXDIM];
+        } slice;
+        struct {                          /* REDUCE, SCAN */
+            uint32_t axes;                /* bit k: input axis k is reduced (SCAN: one bit) */
+            int32_t ddof;                 /* MEANVAR */
+            int32_t kind;                 /* MEANVAR: 0 var, 1 mean */
+        } red;
+    } p;
+};
+
+/* Reference counting. Releasing the last reference frees the node and, in a
+ * loop (not recursion), every input it held the last reference to. */
+void lc_node_retain(struct lc_node *n);
+void lc_node_release(struct lc_node *n);
+
+int lc_node_is_leaf(const struct lc_node *n);
+/* Contiguous row-major leaf of a buffer, offset 0 allowed? (offset any) */
+int lc_node_is_contiguous(const struct lc_node *n);
+/* Row-major strides of a shape, in elements. */
+void lc_shape_strides(int ndim, const int64_t *shape, int64_t *strides);
+int64_t lc_shape_size(int ndim, const int64_t *shape);
+
+/* ---- sources -------------------------------------------------------------------- */
+
+/* A realized array: `storage` (retained by the node) seen with the given
+ * layout. strides == NULL means row-major contiguous. */
+struct lc_node *lc_node_buffer(void *owner, int dtype, int ndim, const int64_t *shape,
+                               struct lc_storage *storage, int64_t offset,
+                               const int64_t *strides, struct lc_error *e);
+/* A constant of `shape` (every element `v`). With `flags` LC_NODE_WEAK... it
+ * is a Python scalar (ndim 0) that promotes weakly. */
+struct lc_node *lc_node_const(void *owner, int dtype, union lc_scalar v, int ndim,
+                              const int64_t *shape, unsigned flags, struct lc_error *e);
+/* start + step * k for k in [0, n). */
+struct lc_node *lc_node_iota(void *owner, int dtype, union lc_scalar start, union lc_scalar step,
+                             int64_t n, struct lc_error *e);
+/* Make a pending node a leaf: drop its inputs, take `storage` (retained) as
+ * its contiguous buffer. Its op becomes BUFFER; its hash, dtype and shape
+ * stay. */
+void lc_node_realize(struct lc_node *n, struct lc_storage *storage);
+
+/* ---- elementwise ---------------------------------------------------------------- */
+
+struct lc_node *lc_node_unary(int op, struct lc_node *a, struct lc_error *e);
+struct lc_node *lc_node_binary(int op, struct lc_node *a, struct lc_node *b, struct lc_error *e);
+struct lc_node *lc_node_where(struct lc_node *c, struct lc_node *a, struct lc_node *b,
+                              struct lc_error *e);
+struct lc_node *lc_node_cast(struct lc_node *a, int dtype, struct lc_error *e);
+/* The result dtype of a binary op over these operands (weak scalars
+ * included), or -1 with e set to NumPy's TypeError. */
+int lc_binary_result_dtype(int op, const struct lc_node *a, const struct lc_node *b, int *cdtype,
+                           struct lc_error *e);
+/* Broadcast two or more shapes (NumPy rules). */
+lc_status lc_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout,
+                              int64_t *out, struct lc_error *e);
+
+/* ---- views ---------------------------------------------------------------------- */
+
+/* `shape` may hold one -1. */
+struct lc_node *lc_node_reshape(struct lc_node *a, int ndim, const int64_t *shape,
+                                struct lc_error *e);
+/* perm is a permutation of 0..ndim-1 (negative entries allowed, NumPy style). */
+struct lc_node *lc_node_permute(struct lc_node *a, const int64_t *perm, struct lc_error *e);
+struct lc_node *lc_node_broadcast_to(struct lc_node *a, int ndim, const int64_t *shape,
+                                     struct lc_error *e);
+/* Per dim: input index = start + step * i for i < len (already normalized). */
+struct lc_node *lc_node_slice(struct lc_node *a, const int64_t *start, const int64_t *step,
+                              const int64_t *len, struct lc_error *e);
+
+/* ---- reductions and scans ------------------------------------------------------- */
+
+/* Reduce over the axes in `axes` (bit mask over a's dims; 0 with ndim 0 is a
+ * no-op reduction). The result has the kept dims. dtype rules are the
+ * caller's: SUM/PROD keep a's dtype (cast first for NumPy's accumulators),
+ * ARGMIN/ARGMAX give int64 (they need exactly one axis, or all axes meaning
+ * the flat index), ANY/ALL give bool, MEANVAR gives a's float dtype. */
+struct lc_node *lc_node_reduce(int op, struct lc_node *a, uint32_t axes, int ddof, int kind,
+                               struct lc_error *e);
+struct lc_node *lc_node_scan(int op, struct lc_node *a, int axis, struct lc_error *e);
+
+/* ---- walks and dumps ------------------------------------------------------------ */
+
+/* The nodes under `outs` (each once) in topological order, inputs first,
+ * found without recursion. Returns a malloc'd array of *n borrowed pointers,
+ * or NULL with e set. */
+struct lc_node **lc_graph_topo(struct lc_node *const *outs, size_t n_outs, size_t *n,
+                               struct lc_error *e);
+/* A one-line text of a node, e.g. "%12 = add f32[4096] (%10, %11)". */
+void lc_node_describe(const struct lc_node *n, char *buf, size_t len);
+
+#endif

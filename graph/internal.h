@@ -1,0 +1,18 @@
+/* internal.h: what graph/'s own files share and nobody else calls. */
+#ifndef LC_GRAPH_INTERNAL_H
+#define LC_GRAPH_INTERNAL_H
+
+#include "graph/graph.h"
+
+enum lc_rule { LC_RULE_NONE, LC_RULE_SAME, LC_RULE_NOBOOL, LC_RULE_INTBOOL, LC_RULE_TOBOOL,
+               LC_RULE_BOOL8, LC_RULE_FLOAT, LC_RULE_ROUND, LC_RULE_ARITH, LC_RULE_DIVIDE,
+               LC_RULE_CMP, LC_RULE_SHIFT, LC_RULE_LOGICAL, LC_RULE_WHERE };
+
+int lc_op_rule(int op);
+/* A new node holding references to `in`; the caller sets parameters, then seals. */
+struct lc_node *lc_node_new(int op, int dtype, int ndim, const int64_t *shape,
+                            struct lc_node *const *in, int n_in, struct lc_error *e);
+/* Compute the structural hash once the node's fields are final. */
+void lc_node_seal(struct lc_node *n);
+
+#endif
