@@ -1,0 +1,123 @@
+# Makefile: set up, build, test and benchmark lazycl. A user needs two targets: `make test`, `make bench`.
+#
+#   deps      install what is missing (apt-get as root, pip into $(PYTHON)) and register
+#             Intel's CPU OpenCL runtime; installs nothing when everything is there
+#   build     pip-install lazycl into $(PYTHON) (incremental; skipped when no source changed)
+#   ctest     the C tests (no device needed)           in build/ctest
+#   asan      the C tests under ASan + UBSan            in build/asan
+#   valgrind  the C tests under valgrind memcheck       in build/valgrind
+#   pytest    the Python tests against the installed package
+#   test      deps build ctest asan valgrind pytest
+#   bench     deps build, then the benchmark suite
+#   clean     remove build outputs (build/, caches); `distclean` also .deps/
+#
+# Variables: PYTHON (default python3; its own pip is used), PIPFLAGS, PYTEST_ARGS, BENCH_ARGS.
+
+PYTHON ?= python3
+# The interpreter behind $(PYTHON), resolved once (skips wrappers such as
+# pyenv's shims, and makes a relative PYTHON work from any directory).
+ifndef PY_EXE
+PY_EXE := $(shell $(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null)
+endif
+PY := $(or $(PY_EXE),$(PYTHON))
+CMAKE ?= cmake
+CTEST ?= ctest
+PIPFLAGS ?=
+PYTEST_ARGS ?=
+BENCH_ARGS ?=
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+
+# For a non-root user, scripts/intel-opencl.sh registers the Intel runtime in
+# .deps/icd instead of /etc/OpenCL/vendors; every target here then uses it.
+ifeq ($(origin OCL_ICD_VENDORS),undefined)
+ifneq ($(wildcard .deps/icd/intel-cpu.icd),)
+export OCL_ICD_VENDORS := $(CURDIR)/.deps/icd
+endif
+endif
+
+# Everything that goes into the installed package: when one is newer than the
+# stamp, `build` reinstalls. The list itself is kept in build/.install-inputs so
+# that a removed or renamed file also counts as a change.
+SRC := CMakeLists.txt pyproject.toml README.md \
+       $(sort $(shell find include graph fusion codegen runtime engine python \
+                  \( -name __pycache__ -prune \) -o -type f \
+                  \( -name '*.c' -o -name '*.h' -o -name '*.def' -o -path 'python/lazycl/*' \) \
+                  -print 2>/dev/null))
+STAMP := build/.installed
+INPUTS := build/.install-inputs
+
+# The tests are run from tests/ so that the installed package is imported,
+# never the in-tree python/lazycl.
+PYTEST := cd tests && "$(PY)" -m pytest -q -p no:cacheprovider
+
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:check_initialization_order=1 \
+            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+VALGRIND := valgrind;-q;--error-exitcode=1;--leak-check=full
+
+.PHONY: all deps build ctest asan valgrind pytest test bench clean distclean
+
+all: build
+
+deps:
+	@PYTHON="$(PY)" bash scripts/deps.sh
+	@PYTHON="$(PY)" bash scripts/intel-opencl.sh
+
+# Reinstall when a source changed, the list of sources changed, the interpreter
+# changed, or the lazycl installed in it is not this checkout's (pip records
+# where it installed from in direct_url.json; another clone may have installed
+# over ours).
+INSTALLED_HERE := import importlib.metadata as m, json, os, sys, urllib.parse as u; \
+    url = json.loads(m.distribution("lazycl").read_text("direct_url.json") or "{}").get("url", ""); \
+    sys.exit(os.path.realpath(u.unquote(u.urlparse(url).path)) != os.path.realpath(sys.argv[1]))
+
+build: deps
+	@mkdir -p build
+	@printf '%s\n' "$(PY)" $(SRC) > $(INPUTS).new
+	@cmp -s $(INPUTS).new $(INPUTS) && rm -f $(INPUTS).new || mv -f $(INPUTS).new $(INPUTS)
+	@(cd / && "$(PY)" -c '$(INSTALLED_HERE)' "$(CURDIR)") 2>/dev/null || rm -f $(STAMP)
+	@$(MAKE) --no-print-directory PY_EXE="$(PY)" $(STAMP)
+
+$(INPUTS): ;
+$(STAMP): $(SRC) $(INPUTS)
+	"$(PY)" -m pip install --disable-pip-version-check --no-build-isolation --no-deps $(PIPFLAGS) .
+	@cd / && "$(PY)" -c 'import lazycl' || \
+	    { echo "build: lazycl installed, but 'import lazycl' fails (above)" >&2; exit 1; }
+	@touch $@
+
+ctest: deps
+	$(CMAKE) -S . -B build/ctest -DLAZYCL_TESTS=ON -DLAZYCL_PYTHON=OFF
+	$(CMAKE) --build build/ctest -j $(NPROC)
+	cd build/ctest && $(CTEST) --output-on-failure
+
+asan: deps
+	$(CMAKE) -S . -B build/asan -DLAZYCL_TESTS=ON -DLAZYCL_PYTHON=OFF -DLAZYCL_SANITIZE=ON \
+	    -DCMAKE_BUILD_TYPE=Debug
+	$(CMAKE) --build build/asan -j $(NPROC)
+	cd build/asan && $(ASAN_ENV) $(CTEST) --output-on-failure
+
+# ctest runs each test through CMAKE_CROSSCOMPILING_EMULATOR, here valgrind.
+valgrind: deps
+	$(CMAKE) -S . -B build/valgrind -DLAZYCL_TESTS=ON -DLAZYCL_PYTHON=OFF \
+	    -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CROSSCOMPILING_EMULATOR=$(VALGRIND)"
+	$(CMAKE) --build build/valgrind -j $(NPROC)
+	cd build/valgrind && $(CTEST) --output-on-failure
+
+# pytest's exit status 5 means it collected no test: not a failure while the
+# suite is being written.
+pytest: build
+	@$(PYTEST) $(PYTEST_ARGS) .; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; rc=0; fi; exit $$rc
+
+test: deps build ctest asan valgrind pytest
+
+bench: deps build
+	@if [ -f benchmarks/run.py ]; then set -x; "$(PY)" benchmarks/run.py $(BENCH_ARGS); \
+	elif [ -f benchmarks/ceilings.py ]; then set -x; "$(PY)" benchmarks/ceilings.py $(BENCH_ARGS); \
+	else echo "bench: neither benchmarks/run.py nor benchmarks/ceilings.py exists yet" >&2; exit 1; fi
+
+clean:
+	rm -rf build .pytest_cache *.egg-info
+	find python tests benchmarks scripts -name __pycache__ -type d -prune -exec rm -rf {} + 2>/dev/null || true
+
+distclean: clean
+	rm -rf .deps

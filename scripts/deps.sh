@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# deps.sh: install the system and Python packages lazycl builds and tests with (`make deps`).
+#
+# Idempotent: each package is checked first and only what is missing is
+# installed, so on a machine that has everything it installs nothing and asks
+# no registry. System packages come from apt-get when run as root (with one
+# `apt-get update` first, and only when something is missing); a non-root
+# user is told the exact sudo line to run. Python packages go into the
+# interpreter named by $PYTHON (default python3) with its own pip.
+set -euo pipefail
+
+PYTHON=${PYTHON:-python3}
+
+# What the build, the tests and the SPIR-V path need from Debian.
+APT_PKGS=(cmake gcc
+          pocl-opencl-icd ocl-icd-opencl-dev opencl-headers
+          clang-15 llvm-spirv-15 spirv-tools libxxhash-dev
+          clinfo valgrind)
+
+# Python packages: "import-name dist-name min-version" (min-version may be empty).
+PY_PKGS=("numpy numpy 1.26"
+         "scikit_build_core scikit-build-core 0.8"
+         "pytest pytest 7"
+         "hypothesis hypothesis"
+         "numexpr numexpr")
+
+say() { printf 'deps: %s\n' "$*"; }
+die() { printf 'deps: %s\n' "$*" >&2; exit 1; }
+
+# ---- the interpreter --------------------------------------------------------------
+
+command -v "$PYTHON" >/dev/null 2>&1 || die "no '$PYTHON' on PATH (set PYTHON=/path/to/python3)"
+"$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 9))' \
+    || die "$PYTHON is $("$PYTHON" -V 2>&1); lazycl needs Python >= 3.9"
+PY_EXE=$("$PYTHON" -c 'import sys; print(sys.executable)')
+PYTHON=$PY_EXE   # skip wrappers such as pyenv's shims from here on
+
+# Debian's own python3 gets its headers and pip from apt; any other
+# interpreter (pyenv, a venv, conda) brings its own.
+extra_apt=()
+if ! "$PYTHON" -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+    case "$PY_EXE" in
+        /usr/bin/python3*) extra_apt+=(python3-dev) ;;
+        *) die "$PY_EXE has no Python.h (its development headers are missing); install them or use another interpreter with PYTHON=" ;;
+    esac
+fi
+if ! "$PYTHON" -m pip --version >/dev/null 2>&1; then
+    case "$PY_EXE" in
+        /usr/bin/python3*) extra_apt+=(python3-pip python3-venv) ;;
+        *) die "$PY_EXE has no pip: run '$PYTHON -m ensurepip' first" ;;
+    esac
+fi
+
+# ---- system packages ----------------------------------------------------------------
+
+want=("${APT_PKGS[@]}" ${extra_apt[@]+"${extra_apt[@]}"})
+installed=" $(dpkg-query -W -f='${Package}=${db:Status-Status} ' "${want[@]}" 2>/dev/null || true)"
+missing=()
+for p in "${want[@]}"; do
+    case "$installed" in *" $p=installed "*) ;; *) missing+=("$p") ;; esac
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+    if ! command -v apt-get >/dev/null 2>&1; then
+        die "missing system packages: ${missing[*]}; this is not a Debian-like system (no apt-get): install their equivalents by hand"
+    fi
+    if [ "$(id -u)" -ne 0 ]; then
+        printf 'deps: missing system packages: %s\n' "${missing[*]}" >&2
+        printf 'deps: installing them needs root; run this, then `make` again:\n\n' >&2
+        printf '    sudo apt-get update && sudo apt-get install -y --no-install-recommends %s\n\n' "${missing[*]}" >&2
+        exit 1
+    fi
+    say "installing system packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# ---- Python packages ----------------------------------------------------------------
+
+# Prints one pip requirement per missing (or too old) package; imports nothing.
+py_missing=$("$PYTHON" - "${PY_PKGS[@]}" <<'EOF'
+import importlib.metadata as md
+import importlib.util
+import re
+import sys
+
+def vtuple(v):
+    return tuple(int(x) for x in re.findall(r"\d+", v)[:3])
+
+for spec in sys.argv[1:]:
+    mod, dist, *minv = spec.split()
+    req = dist + (">=" + minv[0] if minv else "")
+    if importlib.util.find_spec(mod) is None:
+        print(req)
+        continue
+    if minv:
+        try:
+            have = md.version(dist)
+        except md.PackageNotFoundError:
+            print(req)
+            continue
+        if vtuple(have) < vtuple(minv[0]):
+            print(req)
+EOF
+)
+
+if [ -n "$py_missing" ]; then
+    # shellcheck disable=SC2086 # one requirement per word
+    say "installing Python packages into $PY_EXE: $(echo $py_missing)"
+    # shellcheck disable=SC2086
+    if ! "$PYTHON" -m pip install --disable-pip-version-check -q $py_missing; then
+        printf 'deps: pip could not install into %s.\n' "$PY_EXE" >&2
+        printf 'deps: if it says "externally-managed-environment" (Debian'"'"'s own python3), use a virtual environment:\n\n' >&2
+        printf '    python3 -m venv .venv && make PYTHON=.venv/bin/python test\n\n' >&2
+        exit 1
+    fi
+fi
+
+say "ok (system and Python packages present for $PY_EXE)"
