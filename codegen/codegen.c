@@ -1,0 +1,1171 @@
+/* codegen.c: plan kernels -> OpenCL C (map, reduce and scan schedules per device kind). */
+#include "codegen/codegen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+/* Stride classes, part of the kernel's structure (and so of its source). */
+enum { LC_ST_ZERO = 0, LC_ST_UNIT = 1, LC_ST_ANY = 2 };
+
+struct lc_cg {
+    const struct lc_plan *p;
+    const struct lc_kernel *k;
+    const struct lc_target *t;
+    struct lc_error *e;
+    /* The index space after collapsing: dims [0, nk) kept, [nk, nd) reduced
+     * (REDUCE) or the scanned axis (SCAN, nd - 1). MAP: nk == nd. */
+    int nd, nk;
+    int64_t shape[LC_MAXDIM];
+    struct lc_access *acc;              /* copies, strides collapsed */
+    int64_t (*ostr)[LC_MAXDIM];         /* output strides, collapsed */
+    struct lc_helpers h;
+    int f64;                            /* the source needs doubles */
+    const char *acc_float;              /* float accumulator type: "double" or "float" */
+};
+
+static const char *lc_T(int dt) { return lc_dtype_cl(dt); }
+
+/* ---- collapsing dims ---------------------------------------------------------------- */
+
+/* Remove dim d from every stride vector that covers it. */
+static void lc_drop_dim(struct lc_cg *g, int d)
+{
+    const struct lc_kernel *k = g->k;
+    for (int a = 0; a < k->n_access; a++) {
+        int cover = g->acc[a].epilogue ? g->nk : g->nd;
+        if (d < cover)
+            memmove(&g->acc[a].strides[d], &g->acc[a].strides[d + 1],
+                    (size_t)(cover - d - 1) * sizeof(int64_t));
+    }
+    int ocover = k->kind == LC_KERNEL_REDUCE ? g->nk : g->nd;
+    for (int o = 0; o < k->n_outputs; o++)
+        if (d < ocover)
+            memmove(&g->ostr[o][d], &g->ostr[o][d + 1], (size_t)(ocover - d - 1) * sizeof(int64_t));
+    memmove(&g->shape[d], &g->shape[d + 1], (size_t)(g->nd - d - 1) * sizeof(int64_t));
+    g->nd--;
+    if (d < g->nk)
+        g->nk--;
+}
+
+/* Can dims d and d+1 (same group) merge for every vector covering them? */
+static int lc_mergeable(struct lc_cg *g, int d)
+{
+    const struct lc_kernel *k = g->k;
+    for (int a = 0; a < k->n_access; a++) {
+        int cover = g->acc[a].epilogue ? g->nk : g->nd;
+        if (d + 1 < cover && g->acc[a].strides[d] != g->acc[a].strides[d + 1] * g->shape[d + 1])
+            return 0;
+    }
+    int ocover = k->kind == LC_KERNEL_REDUCE ? g->nk : g->nd;
+    for (int o = 0; o < k->n_outputs; o++)
+        if (d + 1 < ocover && g->ostr[o][d] != g->ostr[o][d + 1] * g->shape[d + 1])
+            return 0;
+    return 1;
+}
+
+static void lc_collapse_group(struct lc_cg *g, int lo, int *hi)
+{
+    /* Drop dims of extent 1 (their index is always 0), keeping at least none. */
+    for (int d = *hi - 1; d >= lo; d--)
+        if (g->shape[d] == 1) {
+            lc_drop_dim(g, d);
+            (*hi)--;
+        }
+    for (int d = *hi - 2; d >= lo; d--) {
+        if (!lc_mergeable(g, d))
+            continue;
+        int64_t inner = g->shape[d + 1];
+        /* Merge d+1 into d: the merged stride is the inner one. */
+        const struct lc_kernel *k = g->k;
+        for (int a = 0; a < k->n_access; a++) {
+            int cover = g->acc[a].epilogue ? g->nk : g->nd;
+            if (d + 1 < cover)
+                g->acc[a].strides[d] = g->acc[a].strides[d + 1];
+        }
+        int ocover = k->kind == LC_KERNEL_REDUCE ? g->nk : g->nd;
+        for (int o = 0; o < k->n_outputs; o++)
+            if (d + 1 < ocover)
+                g->ostr[o][d] = g->ostr[o][d + 1];
+        g->shape[d] *= inner;
+        /* Now drop d+1 without touching the merged values. */
+        lc_drop_dim(g, d + 1);
+        (*hi)--;
+    }
+}
+
+static void lc_collapse(struct lc_cg *g)
+{
+    const struct lc_kernel *k = g->k;
+    if (k->kind == LC_KERNEL_MAP) {
+        int hi = g->nd;
+        lc_collapse_group(g, 0, &hi);
+        g->nk = g->nd;
+        return;
+    }
+    if (k->kind == LC_KERNEL_SCAN) {
+        /* The scanned axis (last) stays on its own, even of extent 1. */
+        int hi = g->nd - 1;
+        int nd_before = g->nd;
+        g->nk = g->nd; /* outputs and accesses cover every dim */
+        lc_collapse_group(g, 0, &hi);
+        (void)nd_before;
+        g->nk = g->nd;
+        return;
+    }
+    /* REDUCE: kept dims, then reduced dims. */
+    int hi = g->nk;
+    lc_collapse_group(g, 0, &hi);
+    int hi2 = g->nd;
+    lc_collapse_group(g, g->nk, &hi2);
+}
+
+/* ---- arguments ---------------------------------------------------------------------- */
+
+static int lc_add_arg(struct lc_launch *l, enum lc_cgarg_kind kind, int index, int dtype,
+                      union lc_scalar v)
+{
+    if (l->n_args == l->cap_args) {
+        int ncap = l->cap_args ? l->cap_args * 2 : 16;
+        void *na = realloc(l->args, (size_t)ncap * sizeof *l->args);
+        if (!na)
+            return -1;
+        l->args = na;
+        l->cap_args = ncap;
+    }
+    l->args[l->n_args++] = (struct lc_cgarg){kind, index, dtype, v};
+    return 0;
+}
+
+static int lc_add_i64(struct lc_launch *l, int64_t x)
+{
+    union lc_scalar v;
+    v.i = x;
+    return lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT64, v);
+}
+
+static int lc_stclass(int64_t s)
+{
+    return s == 0 ? LC_ST_ZERO : s == 1 ? LC_ST_UNIT : LC_ST_ANY;
+}
+
+/* The float type for IOTA arithmetic and float accumulators. */
+static const char *lc_iota_type(struct lc_cg *g, int dt)
+{
+    if (lc_dtype_is_float(dt))
+        return g->acc_float;
+    return lc_T(dt);
+}
+
+/* Parameters shared by every launch of a kernel: outputs, reads, shape. */
+static int lc_common_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    union lc_scalar none = {0};
+    const char *sep = "";
+    for (int o = 0; o < k->n_outputs; o++) {
+        lc_sb_printf(sb, "%s\n    __global %s *restrict out%d", sep, lc_T(k->outputs[o].dtype), o);
+        sep = ",";
+        if (lc_add_arg(l, LC_CGARG_TEMP, k->outputs[o].buffer, 0, none) < 0)
+            return -1;
+    }
+    for (int a = 0; a < k->n_access; a++) {
+        const struct lc_access *x = &g->acc[a];
+        int cover = x->epilogue ? g->nk : g->nd;
+        if (x->kind == LC_ACCESS_CONST) {
+            lc_sb_printf(sb, "%s\n    const %s a%d_v", sep, lc_T(x->dtype), a);
+            sep = ",";
+            if (lc_add_arg(l, LC_CGARG_SCALAR, 0, x->dtype, x->value) < 0)
+                return -1;
+            continue;
+        }
+        if (x->kind == LC_ACCESS_IOTA) {
+            const char *it = lc_iota_type(g, x->dtype);
+            int adt = lc_dtype_is_float(x->dtype) ? (g->f64 ? LC_FLOAT64 : LC_FLOAT32) : x->dtype;
+            union lc_scalar v0 = lc_scalar_cast(x->value, x->dtype, adt);
+            union lc_scalar v1 = lc_scalar_cast(x->step, x->dtype, adt);
+            lc_sb_printf(sb, "%s\n    const %s a%d_v, const %s a%d_st", sep, it, a, it, a);
+            sep = ",";
+            if (lc_add_arg(l, LC_CGARG_SCALAR, 0, adt, v0) < 0 ||
+                lc_add_arg(l, LC_CGARG_SCALAR, 0, adt, v1) < 0)
+                return -1;
+        } else {
+            lc_sb_printf(sb, "%s\n    __global const %s *restrict a%d", sep, lc_T(x->dtype), a);
+            sep = ",";
+            if (lc_add_arg(l, x->kind == LC_ACCESS_INPUT ? LC_CGARG_INPUT : LC_CGARG_TEMP,
+                           x->source, 0, none) < 0)
+                return -1;
+        }
+        lc_sb_printf(sb, ", const long a%d_o", a);
+        if (lc_add_i64(l, x->offset) < 0)
+            return -1;
+        for (int d = 0; d < cover; d++)
+            if (lc_stclass(x->strides[d]) == LC_ST_ANY) {
+                lc_sb_printf(sb, ", const long a%d_s%d", a, d);
+                if (lc_add_i64(l, x->strides[d]) < 0)
+                    return -1;
+            }
+    }
+    for (int d = 0; d < g->nd; d++) {
+        lc_sb_printf(sb, "%s\n    const long n%d", sep, d);
+        sep = ",";
+        if (lc_add_i64(l, g->shape[d]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The address of access a at index vars i0..: "a3_o + i0 * a3_s0 + i1". */
+static void lc_addr(struct lc_cg *g, struct lc_sb *sb, int a)
+{
+    const struct lc_access *x = &g->acc[a];
+    int cover = x->epilogue ? g->nk : g->nd;
+    lc_sb_printf(sb, "a%d_o", a);
+    for (int d = 0; d < cover; d++) {
+        int c = lc_stclass(x->strides[d]);
+        if (c == LC_ST_UNIT)
+            lc_sb_printf(sb, " + i%d", d);
+        else if (c == LC_ST_ANY)
+            lc_sb_printf(sb, " + i%d * a%d_s%d", d, a, d);
+    }
+}
+
+/* ---- expressions ------------------------------------------------------------------ */
+
+static void lc_describe_expr(struct lc_sb *sb, const struct lc_expr *x)
+{
+    if (!x->node)
+        return;
+    lc_sb_printf(sb, " /* %s %s */", x->op == LC_EXPR_REDUCED ? "result of" : "",
+                 lc_op_name(x->node->op));
+}
+
+static void lc_finalize_expr(struct lc_cg *g, struct lc_sb *sb, int slot);
+
+/* Emit every expr of the given phase (0 prologue / whole map; 1 epilogue). */
+static void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    for (int i = 0; i < k->n_exprs; i++) {
+        const struct lc_expr *x = &k->exprs[i];
+        if (x->epilogue != phase)
+            continue;
+        lc_sb_printf(sb, "%sconst %s v%d = ", ind, lc_T(x->dtype), i);
+        if (x->op == LC_EXPR_REDUCED) {
+            lc_finalize_expr(g, sb, x->slot);
+        } else if (x->access >= 0) {
+            const struct lc_access *a = &g->acc[x->access];
+            if (a->kind == LC_ACCESS_CONST) {
+                lc_sb_printf(sb, "a%d_v", x->access);
+            } else if (a->kind == LC_ACCESS_IOTA) {
+                lc_sb_printf(sb, "(%s)(a%d_v + a%d_st * (%s)(", lc_T(x->dtype), x->access,
+                             x->access, lc_iota_type(g, x->dtype));
+                lc_addr(g, sb, x->access);
+                lc_sb_printf(sb, "))");
+            } else {
+                lc_sb_printf(sb, "a%d[", x->access);
+                lc_addr(g, sb, x->access);
+                lc_sb_printf(sb, "]");
+            }
+        } else {
+            char names[3][64];
+            struct lc_sb ops[3] = {{0}};
+            const char *opv[3];
+            for (int j = 0; j < x->n_in; j++) {
+                const struct lc_expr *in = &k->exprs[x->in[j]];
+                snprintf(names[j], sizeof names[j], "v%d", x->in[j]);
+                int to = x->cdtype;
+                if (x->op == LC_OP_CAST || (x->op == LC_OP_WHERE && j == 0))
+                    to = in->dtype;
+                lc_cg_cast(&ops[j], names[j], in->dtype, to);
+                opv[j] = ops[j].s ? ops[j].s : "0";
+            }
+            int ct = x->op == LC_OP_CAST ? k->exprs[x->in[0]].dtype : x->cdtype;
+            lc_cg_op(sb, &g->h, x->op, ct, x->dtype, opv);
+            for (int j = 0; j < x->n_in; j++)
+                lc_sb_free(&ops[j]);
+        }
+        lc_sb_printf(sb, ";");
+        lc_describe_expr(sb, x);
+        lc_sb_printf(sb, "\n");
+    }
+}
+
+/* ---- reductions: state, update, combine, finalize ----------------------------------- */
+
+/* The accumulator type of reduction slot r. */
+static const char *lc_red_acc(struct lc_cg *g, const struct lc_reduction *r)
+{
+    int T = r->in_dtype;
+    switch (r->op) {
+    case LC_OP_SUM: case LC_OP_PROD:
+        if (lc_dtype_is_float(T))
+            return g->acc_float;
+        if (lc_dtype_kind(T) == 'i')
+            return lc_dtype_size(T) == 8 ? "ulong" : lc_dtype_size(T) == 4 ? "uint" : lc_T(T);
+        return lc_T(T);
+    case LC_OP_MEANVAR:
+        return g->acc_float;
+    case LC_OP_ANY: case LC_OP_ALL:
+        return "uchar";
+    default:
+        return lc_T(T);
+    }
+}
+
+static int lc_red_nfields(const struct lc_reduction *r)
+{
+    switch (r->op) {
+    case LC_OP_ARGMIN: case LC_OP_ARGMAX: return 2;
+    case LC_OP_MEANVAR: return 3;
+    default: return 1;
+    }
+}
+
+/* Type of field f of slot r. */
+static const char *lc_red_ftype(struct lc_cg *g, const struct lc_reduction *r, int f)
+{
+    if ((r->op == LC_OP_ARGMIN || r->op == LC_OP_ARGMAX) && f == 1)
+        return "long";
+    return lc_red_acc(g, r);
+}
+
+static size_t lc_red_fsize(struct lc_cg *g, const struct lc_reduction *r, int f)
+{
+    const char *t = lc_red_ftype(g, r, f);
+    if (!strcmp(t, "double") || !strcmp(t, "long") || !strcmp(t, "ulong"))
+        return 8;
+    if (!strcmp(t, "float") || !strcmp(t, "int") || !strcmp(t, "uint"))
+        return 4;
+    if (!strcmp(t, "short") || !strcmp(t, "ushort"))
+        return 2;
+    return 1;
+}
+
+static const char *lc_limit(int dt, int max)
+{
+    switch (dt) {
+    case LC_FLOAT32: case LC_FLOAT64: return max ? "INFINITY" : "-INFINITY";
+    case LC_INT8: return max ? "CHAR_MAX" : "CHAR_MIN";
+    case LC_INT16: return max ? "SHRT_MAX" : "SHRT_MIN";
+    case LC_INT32: return max ? "INT_MAX" : "INT_MIN";
+    case LC_INT64: return max ? "LONG_MAX" : "LONG_MIN";
+    case LC_UINT8: return max ? "UCHAR_MAX" : "0";
+    case LC_UINT16: return max ? "USHRT_MAX" : "0";
+    case LC_UINT32: return max ? "UINT_MAX" : "0";
+    case LC_UINT64: return max ? "ULONG_MAX" : "0";
+    default: return max ? "1" : "0";
+    }
+}
+
+/* Declare and initialize the state of slot s with prefix `pre` (e.g. "s0"). */
+static void lc_red_init(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
+                        const char *ind)
+{
+    const struct lc_reduction *r = &g->k->reds[s];
+    const char *A = lc_red_acc(g, r);
+    int T = r->in_dtype;
+    switch (r->op) {
+    case LC_OP_SUM: lc_sb_printf(sb, "%s%s %s_a = 0;\n", ind, A, pre); break;
+    case LC_OP_PROD: lc_sb_printf(sb, "%s%s %s_a = 1;\n", ind, A, pre); break;
+    case LC_OP_ANY: lc_sb_printf(sb, "%suchar %s_a = 0;\n", ind, pre); break;
+    case LC_OP_ALL: lc_sb_printf(sb, "%suchar %s_a = 1;\n", ind, pre); break;
+    case LC_OP_RMAX: lc_sb_printf(sb, "%s%s %s_a = %s;\n", ind, A, pre, lc_limit(T, 0)); break;
+    case LC_OP_RMIN: lc_sb_printf(sb, "%s%s %s_a = %s;\n", ind, A, pre, lc_limit(T, 1)); break;
+    case LC_OP_NANMAX:
+        lc_sb_printf(sb, "%s%s %s_a = %s;\n", ind, A, pre, lc_dtype_is_float(T) ? "NAN" : lc_limit(T, 0));
+        break;
+    case LC_OP_NANMIN:
+        lc_sb_printf(sb, "%s%s %s_a = %s;\n", ind, A, pre, lc_dtype_is_float(T) ? "NAN" : lc_limit(T, 1));
+        break;
+    case LC_OP_ARGMIN: case LC_OP_ARGMAX:
+        lc_sb_printf(sb, "%s%s %s_a = 0; long %s_b = -1;\n", ind, A, pre, pre);
+        break;
+    case LC_OP_MEANVAR:
+        lc_sb_printf(sb, "%s%s %s_a = 0, %s_b = 0, %s_c = 0;\n", ind, A, pre, pre, pre);
+        break;
+    default: break;
+    }
+}
+
+/* Fold value `v` (prologue dtype) at reduced index `idx` into state `pre`. */
+static void lc_red_update(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
+                          const char *v, const char *idx, const char *ind)
+{
+    const struct lc_reduction *r = &g->k->reds[s];
+    const char *A = lc_red_acc(g, r);
+    int isf = lc_dtype_is_float(r->in_dtype);
+    switch (r->op) {
+    case LC_OP_SUM: lc_sb_printf(sb, "%s%s_a += (%s)%s;\n", ind, pre, A, v); break;
+    case LC_OP_PROD: lc_sb_printf(sb, "%s%s_a *= (%s)%s;\n", ind, pre, A, v); break;
+    case LC_OP_ANY: lc_sb_printf(sb, "%s%s_a |= (%s != 0);\n", ind, pre, v); break;
+    case LC_OP_ALL: lc_sb_printf(sb, "%s%s_a &= (%s != 0);\n", ind, pre, v); break;
+    case LC_OP_RMAX: case LC_OP_RMIN: {
+        const char *c = r->op == LC_OP_RMAX ? ">" : "<";
+        if (isf)
+            lc_sb_printf(sb, "%sif (%s %s %s_a || isnan(%s)) %s_a = %s;\n", ind, v, c, pre, v, pre, v);
+        else
+            lc_sb_printf(sb, "%sif (%s %s %s_a) %s_a = %s;\n", ind, v, c, pre, pre, v);
+        break;
+    }
+    case LC_OP_NANMAX: case LC_OP_NANMIN: {
+        const char *c = r->op == LC_OP_NANMAX ? ">" : "<";
+        if (isf)
+            lc_sb_printf(sb, "%sif (!isnan(%s) && (isnan(%s_a) || %s %s %s_a)) %s_a = %s;\n", ind,
+                         v, pre, v, c, pre, pre, v);
+        else
+            lc_sb_printf(sb, "%sif (%s %s %s_a) %s_a = %s;\n", ind, v, c, pre, pre, v);
+        break;
+    }
+    case LC_OP_ARGMAX: case LC_OP_ARGMIN: {
+        const char *c = r->op == LC_OP_ARGMAX ? ">" : "<";
+        if (isf)
+            lc_sb_printf(sb, "%sif (%s_b < 0 || %s %s %s_a || (isnan(%s) && !isnan(%s_a))) { %s_a = %s; %s_b = %s; }\n",
+                         ind, pre, v, c, pre, v, pre, pre, v, pre, idx);
+        else
+            lc_sb_printf(sb, "%sif (%s_b < 0 || %s %s %s_a) { %s_a = %s; %s_b = %s; }\n", ind, pre,
+                         v, c, pre, pre, v, pre, idx);
+        break;
+    }
+    case LC_OP_MEANVAR:
+        lc_sb_printf(sb,
+                     "%s{ const %s x_ = (%s)%s; %s_a += 1; const %s d_ = x_ - %s_b; %s_b += d_ / %s_a;"
+                     " %s_c += d_ * (x_ - %s_b); }\n",
+                     ind, A, A, v, pre, A, pre, pre, pre, pre, pre);
+        break;
+    default: break;
+    }
+}
+
+/* state `pre` <- combine(state `pre` (earlier), state `o` (later)). */
+static void lc_red_combine(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
+                           const char *o, const char *ind)
+{
+    const struct lc_reduction *r = &g->k->reds[s];
+    const char *A = lc_red_acc(g, r);
+    int isf = lc_dtype_is_float(r->in_dtype);
+    switch (r->op) {
+    case LC_OP_SUM: lc_sb_printf(sb, "%s%s_a += %s_a;\n", ind, pre, o); break;
+    case LC_OP_PROD: lc_sb_printf(sb, "%s%s_a *= %s_a;\n", ind, pre, o); break;
+    case LC_OP_ANY: lc_sb_printf(sb, "%s%s_a |= %s_a;\n", ind, pre, o); break;
+    case LC_OP_ALL: lc_sb_printf(sb, "%s%s_a &= %s_a;\n", ind, pre, o); break;
+    case LC_OP_RMAX: case LC_OP_RMIN: case LC_OP_NANMAX: case LC_OP_NANMIN: {
+        char v[64];
+        snprintf(v, sizeof v, "%s_a", o);
+        lc_red_update(g, sb, s, pre, v, "0", ind);
+        break;
+    }
+    case LC_OP_ARGMAX: case LC_OP_ARGMIN: {
+        const char *c = r->op == LC_OP_ARGMAX ? ">" : "<";
+        if (isf)
+            lc_sb_printf(sb,
+                         "%sif (%s_b >= 0 && (%s_b < 0 || %s_a %s %s_a || (isnan(%s_a) && !isnan(%s_a)) ||"
+                         " ((%s_a == %s_a || (isnan(%s_a) && isnan(%s_a))) && %s_b < %s_b))) { %s_a = %s_a; %s_b = %s_b; }\n",
+                         ind, o, pre, o, c, pre, o, pre, o, pre, o, pre, o, pre, pre, o, pre, o);
+        else
+            lc_sb_printf(sb,
+                         "%sif (%s_b >= 0 && (%s_b < 0 || %s_a %s %s_a || (%s_a == %s_a && %s_b < %s_b))) {"
+                         " %s_a = %s_a; %s_b = %s_b; }\n",
+                         ind, o, pre, o, c, pre, o, pre, o, pre, pre, o, pre, o);
+        break;
+    }
+    case LC_OP_MEANVAR:
+        lc_sb_printf(sb,
+                     "%sif (%s_a > 0) { const %s n_ = %s_a + %s_a; const %s d_ = %s_b - %s_b;"
+                     " %s_b += d_ * (%s_a / n_); %s_c += %s_c + d_ * d_ * (%s_a * %s_a / n_); %s_a = n_; }\n",
+                     ind, o, A, pre, o, A, o, pre, pre, o, pre, o, pre, o, pre);
+        break;
+    default: break;
+    }
+}
+
+static void lc_finalize_expr(struct lc_cg *g, struct lc_sb *sb, int s)
+{
+    const struct lc_reduction *r = &g->k->reds[s];
+    char pre[16];
+    snprintf(pre, sizeof pre, "s%d", s);
+    const char *R = lc_T(r->dtype);
+    switch (r->op) {
+    case LC_OP_ARGMIN: case LC_OP_ARGMAX:
+        lc_sb_printf(sb, "%s_b", pre);
+        break;
+    case LC_OP_MEANVAR:
+        if (r->kind == 1)
+            lc_sb_printf(sb, "(%s)(%s_a > 0 ? %s_b : NAN)", R, pre, pre);
+        else
+            lc_sb_printf(sb, "(%s)(%s_c / fmax(%s_a - (%s)%d, (%s)0))", R, pre, pre, g->acc_float,
+                         r->ddof, g->acc_float);
+        break;
+    case LC_OP_ANY: case LC_OP_ALL:
+        lc_sb_printf(sb, "%s_a", pre);
+        break;
+    default:
+        lc_sb_printf(sb, "(%s)%s_a", R, pre);
+        break;
+    }
+}
+
+/* Store / load the state of slot s to / from scratch arrays at element `at`. */
+static void lc_red_store(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
+                         const char *at, const char *ind)
+{
+    const struct lc_reduction *r = &g->k->reds[s];
+    for (int f = 0; f < lc_red_nfields(r); f++)
+        lc_sb_printf(sb, "%s((__global %s *)(scratch + so%d_%d))[%s] = %s_%c;\n", ind,
+                     lc_red_ftype(g, r, f), s, f, at, pre, 'a' + f);
+}
+
+static void lc_red_load(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
+                        const char *at, const char *ind)
+{
+    const struct lc_reduction *r = &g->k->reds[s];
+    for (int f = 0; f < lc_red_nfields(r); f++)
+        lc_sb_printf(sb, "%s%s %s_%c = ((volatile __global %s *)(scratch + so%d_%d))[%s];\n", ind,
+                     lc_red_ftype(g, r, f), pre, 'a' + f, lc_red_ftype(g, r, f), s, f, at);
+}
+
+/* ---- index helpers ------------------------------------------------------------------ */
+
+/* Declare i<lo>..i<hi-1> from a linear index `lin` over those dims. */
+static void lc_unravel(struct lc_sb *sb, int lo, int hi, const char *lin, const char *ind)
+{
+    if (hi - lo == 1) {
+        lc_sb_printf(sb, "%sconst long i%d = %s;\n", ind, lo, lin);
+        return;
+    }
+    lc_sb_printf(sb, "%slong r_ = %s;\n", ind, lin);
+    for (int d = hi - 1; d >= lo; d--) {
+        if (d == lo)
+            lc_sb_printf(sb, "%sconst long i%d = r_;\n", ind, d);
+        else
+            lc_sb_printf(sb, "%sconst long i%d = r_ %% n%d; r_ /= n%d;\n", ind, d, d, d);
+    }
+}
+
+static void lc_store_outputs(struct lc_cg *g, struct lc_sb *sb, const char *ind, int cover)
+{
+    const struct lc_kernel *k = g->k;
+    for (int o = 0; o < k->n_outputs; o++) {
+        lc_sb_printf(sb, "%sout%d[", ind, o);
+        int any = 0;
+        for (int d = 0; d < cover; d++) {
+            int64_t st = g->ostr[o][d];
+            if (st == 0)
+                continue;
+            /* Output strides are row-major over the collapsed dims, except for
+             * scans, whose scanned axis was moved last. */
+            if (any)
+                lc_sb_printf(sb, " + ");
+            if (st == 1)
+                lc_sb_printf(sb, "i%d", d);
+            else
+                lc_sb_printf(sb, "i%d * os%d_%d", d, o, d);
+            any = 1;
+        }
+        if (!any)
+            lc_sb_printf(sb, "0");
+        lc_sb_printf(sb, "] = v%d;\n", k->outputs[o].expr);
+    }
+}
+
+static int lc_output_stride_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb,
+                                   int cover)
+{
+    for (int o = 0; o < g->k->n_outputs; o++)
+        for (int d = 0; d < cover; d++)
+            if (lc_stclass(g->ostr[o][d]) == LC_ST_ANY) {
+                lc_sb_printf(sb, ", const long os%d_%d", o, d);
+                if (lc_add_i64(l, g->ostr[o][d]) < 0)
+                    return -1;
+            }
+    return 0;
+}
+
+static struct lc_launch *lc_new_launch(struct lc_kcode *c, const char *suffix)
+{
+    struct lc_launch *nl = realloc(c->launches, (size_t)(c->n_launches + 1) * sizeof *nl);
+    if (!nl)
+        return NULL;
+    c->launches = nl;
+    struct lc_launch *l = &nl[c->n_launches++];
+    memset(l, 0, sizeof *l);
+    snprintf(l->name, sizeof l->name, "%s", suffix);
+    return l;
+}
+
+static size_t lc_round_up(size_t x, size_t m)
+{
+    return (x + m - 1) / m * m;
+}
+
+/* ---- MAP --------------------------------------------------------------------------- */
+
+static int lc_gen_map(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l)
+        return -1;
+    int nd = g->nd;
+    lc_sb_printf(sb, "__kernel void @K@(");
+    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nd) < 0)
+        return -1;
+    if (g->k->n_outputs + g->k->n_access + nd == 0)
+        lc_sb_printf(sb, "const long unused_");
+    lc_sb_printf(sb, ")\n{\n");
+    int64_t total = 1;
+    for (int d = 0; d < nd; d++)
+        total *= g->shape[d];
+    size_t wg = g->t->max_work_group < 256 ? g->t->max_work_group : 256;
+    if (wg == 0)
+        wg = 1;
+    if (nd <= 1) {
+        lc_sb_printf(sb, "    const long i0 = get_global_id(0);\n");
+        if (g->t->gpu)
+            lc_sb_printf(sb, nd ? "    if (i0 >= n0) return;\n" : "    if (i0 >= 1) return;\n");
+        l->work_dim = 1;
+        l->global[0] = (size_t)total;
+        snprintf(c->schedule, sizeof c->schedule, "map 1-d, one item per element");
+    } else if (nd <= 3) {
+        /* OpenCL dim 0 is the innermost (fastest) kernel dim. */
+        for (int d = nd - 1; d >= 0; d--) {
+            lc_sb_printf(sb, "    const long i%d = get_global_id(%d);\n", d, nd - 1 - d);
+            l->global[nd - 1 - d] = (size_t)g->shape[d];
+        }
+        if (g->t->gpu)
+            lc_sb_printf(sb, "    if (i%d >= n%d) return;\n", nd - 1, nd - 1);
+        l->work_dim = (unsigned)nd;
+        snprintf(c->schedule, sizeof c->schedule, "map %d-d range, one item per element", nd);
+    } else {
+        lc_sb_printf(sb, "    const long gid = get_global_id(0);\n");
+        if (g->t->gpu)
+            lc_sb_printf(sb, "    if (gid >= n0");
+        if (g->t->gpu) {
+            for (int d = 1; d < nd; d++)
+                lc_sb_printf(sb, " * n%d", d);
+            lc_sb_printf(sb, ") return;\n");
+        }
+        lc_unravel(sb, 0, nd, "gid", "    ");
+        l->work_dim = 1;
+        l->global[0] = (size_t)total;
+        snprintf(c->schedule, sizeof c->schedule, "map %d-d unravelled, one item per element", nd);
+    }
+    if (g->t->gpu) {
+        l->use_local = 1;
+        l->local[0] = wg;
+        l->local[1] = l->local[2] = 1;
+        l->global[0] = lc_round_up(l->global[0] ? l->global[0] : 1, wg);
+        if (total == 0)
+            l->global[0] = 0;
+    }
+    lc_emit_exprs(g, sb, 0, "    ");
+    lc_store_outputs(g, sb, "    ", nd);
+    lc_sb_printf(sb, "}\n");
+    return 0;
+}
+
+/* ---- REDUCE ------------------------------------------------------------------------- */
+
+/* The body that folds reduced element(s) at the current indices. `idx` is
+ * the linear reduced index for arg reductions. */
+static void lc_fold_all(struct lc_cg *g, struct lc_sb *sb, const char *idx, const char *ind)
+{
+    lc_emit_exprs(g, sb, 0, ind);
+    for (int s = 0; s < g->k->n_reds; s++) {
+        char pre[16], v[16];
+        snprintf(pre, sizeof pre, "s%d", s);
+        snprintf(v, sizeof v, "v%d", g->k->reds[s].expr);
+        lc_red_update(g, sb, s, pre, v, idx, ind);
+    }
+}
+
+static void lc_init_all(struct lc_cg *g, struct lc_sb *sb, const char *prefix, const char *ind)
+{
+    for (int s = 0; s < g->k->n_reds; s++) {
+        char pre[16];
+        snprintf(pre, sizeof pre, "%s%d", prefix, s);
+        lc_red_init(g, sb, s, pre, ind);
+    }
+}
+
+/* Schedule A: one work-item per output, looping over every reduced element. */
+static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l)
+        return -1;
+    int nd = g->nd, nk = g->nk;
+    int64_t M = 1;
+    for (int d = 0; d < nk; d++)
+        M *= g->shape[d];
+    lc_sb_printf(sb, "__kernel void @K@(");
+    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nk) < 0)
+        return -1;
+    lc_sb_printf(sb, ", const long M)\n{\n");
+    if (lc_add_i64(l, M) < 0)
+        return -1;
+    lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n");
+    if (nk > 0)
+        lc_unravel(sb, 0, nk, "m", "    ");
+    lc_init_all(g, sb, "s", "    ");
+    lc_sb_printf(sb, "    long r = 0;\n");
+    char ind[64] = "    ";
+    for (int d = nk; d < nd; d++) {
+        lc_sb_printf(sb, "%sfor (long i%d = 0; i%d < n%d; i%d++) {\n", ind, d, d, d, d);
+        strncat(ind, "    ", sizeof ind - strlen(ind) - 1);
+    }
+    lc_fold_all(g, sb, "r", ind);
+    lc_sb_printf(sb, "%sr++;\n", ind);
+    for (int d = nk; d < nd; d++) {
+        ind[strlen(ind) - 4] = '\0';
+        lc_sb_printf(sb, "%s}\n", ind);
+    }
+    lc_emit_exprs(g, sb, 1, "    ");
+    lc_store_outputs(g, sb, "    ", nk);
+    lc_sb_printf(sb, "}\n");
+    l->work_dim = 1;
+    l->global[0] = (size_t)M;
+    if (g->t->gpu) {
+        size_t wg = g->t->max_work_group < 256 ? g->t->max_work_group : 256;
+        l->use_local = 1;
+        l->local[0] = wg;
+        l->local[1] = l->local[2] = 1;
+        l->global[0] = M ? lc_round_up((size_t)M, wg) : 0;
+    }
+    snprintf(c->schedule, sizeof c->schedule, "reduce: one item per output (%lld outputs)",
+             (long long)M);
+    return 0;
+}
+
+/* Schedule B: P work-groups of L items per output; each item folds a part
+ * (a contiguous chunk on CPUs, a strided share on GPUs), the group combines
+ * its items in local memory, and the last group to finish an output
+ * combines the P partials in order and runs the epilogue. No group ever
+ * waits for another, so nothing assumes forward progress. */
+static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l)
+        return -1;
+    const struct lc_kernel *k = g->k;
+    int nd = g->nd, nk = g->nk;
+    int64_t M = 1, N = 1;
+    for (int d = 0; d < nk; d++)
+        M *= g->shape[d];
+    for (int d = nk; d < nd; d++)
+        N *= g->shape[d];
+    size_t L = 1, P;
+    unsigned cu = g->t->compute_units ? g->t->compute_units : 1;
+    if (g->t->gpu) {
+        L = g->t->max_work_group < 256 ? g->t->max_work_group : 256;
+        int64_t want = N / (int64_t)(L * 16);
+        int64_t cap = (int64_t)cu * 8 / (M > 0 ? M : 1);
+        if (cap < 1) cap = 1;
+        P = (size_t)(want < 1 ? 1 : want > cap ? cap : want);
+    } else {
+        int64_t want = N / 16384;
+        int64_t cap = (int64_t)cu * 8;
+        P = (size_t)(want < 1 ? 1 : want > cap ? cap : want);
+    }
+    /* Scratch: M counters (zeroed), then per slot and field M*P partials. */
+    size_t off = lc_round_up((size_t)M * sizeof(int), 8);
+    c->zero_bytes = (size_t)M * sizeof(int);
+    lc_sb_printf(sb, "__kernel void @K@(");
+    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nk) < 0)
+        return -1;
+    union lc_scalar none = {0};
+    lc_sb_printf(sb, ",\n    __global char *scratch, const long P, const long N");
+    if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 || lc_add_i64(l, (int64_t)P) < 0 ||
+        lc_add_i64(l, N) < 0)
+        return -1;
+    for (int s = 0; s < k->n_reds; s++)
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++) {
+            lc_sb_printf(sb, ", const long so%d_%d", s, f);
+            if (lc_add_i64(l, (int64_t)off) < 0)
+                return -1;
+            off = lc_round_up(off + (size_t)M * P * lc_red_fsize(g, &k->reds[s], f), 8);
+        }
+    c->scratch_bytes = off;
+    lc_sb_printf(sb, ")\n{\n");
+    if (L > 1)
+        for (int s = 0; s < k->n_reds; s++)
+            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+                lc_sb_printf(sb, "    __local %s ls%d_%d[%zu];\n", lc_red_ftype(g, &k->reds[s], f),
+                             s, f, L);
+    lc_sb_printf(sb, "    __local int last_;\n"
+                     "    const long grp = get_group_id(0);\n"
+                     "    const long m = grp / P, p = grp %% P;\n"
+                     "    const int lid = get_local_id(0);\n"
+                     "    const long L = get_local_size(0);\n");
+    if (nk > 0)
+        lc_unravel(sb, 0, nk, "m", "    ");
+    lc_sb_printf(sb, "    {\n");
+    lc_init_all(g, sb, "s", "    ");
+    if (g->t->gpu)
+        lc_sb_printf(sb, "    for (long r = p * L + lid; r < N; r += P * L) {\n");
+    else
+        lc_sb_printf(sb, "    const long t = p * L + lid, chunk = (N + P * L - 1) / (P * L);\n"
+                         "    const long r_end = min(N, (t + 1) * chunk);\n"
+                         "    for (long r = t * chunk; r < r_end; r++) {\n");
+    if (nd - nk > 0) {
+        lc_sb_printf(sb, "        {\n");
+        lc_unravel(sb, nk, nd, "r", "        ");
+        lc_fold_all(g, sb, "r", "        ");
+        lc_sb_printf(sb, "        }\n");
+    } else {
+        lc_fold_all(g, sb, "r", "        ");
+    }
+    lc_sb_printf(sb, "    }\n");
+    if (L > 1) {
+        /* Tree over the group's items in local memory. */
+        for (int s = 0; s < k->n_reds; s++)
+            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+                lc_sb_printf(sb, "    ls%d_%d[lid] = s%d_%c;\n", s, f, s, 'a' + f);
+        lc_sb_printf(sb, "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                         "    for (int w = %zu / 2; w > 0; w >>= 1) {\n"
+                         "        if (lid < w) {\n", L);
+        for (int s = 0; s < k->n_reds; s++) {
+            char pre[16];
+            snprintf(pre, sizeof pre, "o%d", s);
+            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+                lc_sb_printf(sb, "            %s %s_%c = ls%d_%d[lid + w];\n",
+                             lc_red_ftype(g, &k->reds[s], f), pre, 'a' + f, s, f);
+            char me[16];
+            snprintf(me, sizeof me, "s%d", s);
+            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+                lc_sb_printf(sb, "            s%d_%c = ls%d_%d[lid];\n", s, 'a' + f, s, f);
+            lc_red_combine(g, sb, s, me, pre, "            ");
+            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+                lc_sb_printf(sb, "            ls%d_%d[lid] = s%d_%c;\n", s, f, s, 'a' + f);
+        }
+        lc_sb_printf(sb, "        }\n        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n");
+        for (int s = 0; s < k->n_reds; s++)
+            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+                lc_sb_printf(sb, "    s%d_%c = ls%d_%d[0];\n", s, 'a' + f, s, f);
+    }
+    lc_sb_printf(sb, "    if (lid == 0) {\n");
+    for (int s = 0; s < k->n_reds; s++) {
+        char pre[16];
+        snprintf(pre, sizeof pre, "s%d", s);
+        lc_red_store(g, sb, s, pre, "m * P + p", "        ");
+    }
+    lc_sb_printf(sb, "        mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+                     "        last_ = atomic_inc((volatile __global int *)scratch + m) == (int)(P - 1);\n"
+                     "    }\n"
+                     "    }\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    if (!last_ || lid != 0) return;\n"
+                     "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n");
+    /* The last group: fold partials 0..P-1 in order. */
+    lc_init_all(g, sb, "s", "    ");
+    lc_sb_printf(sb, "    for (long q = 0; q < P; q++) {\n");
+    for (int s = 0; s < k->n_reds; s++) {
+        char me[16], o[16];
+        snprintf(me, sizeof me, "s%d", s);
+        snprintf(o, sizeof o, "o%d", s);
+        lc_red_load(g, sb, s, o, "m * P + q", "        ");
+        lc_red_combine(g, sb, s, me, o, "        ");
+    }
+    lc_sb_printf(sb, "    }\n");
+    lc_emit_exprs(g, sb, 1, "    ");
+    lc_store_outputs(g, sb, "    ", nk);
+    lc_sb_printf(sb, "}\n");
+    l->work_dim = 1;
+    l->use_local = 1;
+    l->local[0] = L;
+    l->local[1] = l->local[2] = 1;
+    l->global[0] = (size_t)M * P * L;
+    snprintf(c->schedule, sizeof c->schedule, "reduce: %zu groups x %zu items per output", P, L);
+    return 0;
+}
+
+/* ---- SCAN --------------------------------------------------------------------------- */
+
+static const char *lc_scan_acc(struct lc_cg *g, int op, int dt)
+{
+    if ((op == LC_OP_CUMSUM || op == LC_OP_CUMPROD) && lc_dtype_is_float(dt))
+        return g->acc_float;
+    if ((op == LC_OP_CUMSUM || op == LC_OP_CUMPROD) && lc_dtype_kind(dt) == 'i' &&
+        lc_dtype_size(dt) >= 4)
+        return lc_dtype_size(dt) == 8 ? "ulong" : "uint";
+    return lc_T(dt);
+}
+
+static void lc_scan_step(struct lc_sb *sb, int op, int dt, const char *acc, const char *v,
+                         const char *A, const char *ind)
+{
+    switch (op) {
+    case LC_OP_CUMSUM: lc_sb_printf(sb, "%s%s += (%s)%s;\n", ind, acc, A, v); break;
+    case LC_OP_CUMPROD: lc_sb_printf(sb, "%s%s *= (%s)%s;\n", ind, acc, A, v); break;
+    case LC_OP_CUMMAX: case LC_OP_CUMMIN: {
+        const char *c = op == LC_OP_CUMMAX ? ">" : "<";
+        if (lc_dtype_is_float(dt))
+            lc_sb_printf(sb, "%sif (%s %s %s || isnan(%s)) %s = %s;\n", ind, v, c, acc, v, acc, v);
+        else
+            lc_sb_printf(sb, "%sif (%s %s %s) %s = %s;\n", ind, v, c, acc, acc, v);
+        break;
+    }
+    default: break;
+    }
+}
+
+static const char *lc_scan_identity(int op, int dt)
+{
+    switch (op) {
+    case LC_OP_CUMSUM: return "0";
+    case LC_OP_CUMPROD: return "1";
+    case LC_OP_CUMMAX: return lc_limit(dt, 0);
+    default: return lc_limit(dt, 1);
+    }
+}
+
+/* Scan kernels: dims [0, nd-1) are independent rows, dim nd-1 is scanned.
+ * The output expr is the prologue value; the scan writes acc after each step. */
+static int lc_gen_scan(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    int nd = g->nd, nr = nd - 1;
+    int64_t M = 1, N = g->shape[nd - 1];
+    for (int d = 0; d < nr; d++)
+        M *= g->shape[d];
+    int op = k->scan_op;
+    int dt = k->outputs[0].dtype;
+    const char *A = lc_scan_acc(g, op, dt);
+    const char *T = lc_T(dt);
+    int vexpr = k->outputs[0].expr;
+    unsigned cu = g->t->compute_units ? g->t->compute_units : 1;
+    int64_t rows_enough = g->t->gpu ? (int64_t)cu * 256 : (int64_t)cu * 8;
+    int split = M < rows_enough && N >= 8192;
+    size_t P = 1;
+    if (split) {
+        int64_t want = N / 4096, cap = g->t->gpu ? 16384 : (int64_t)cu * 8;
+        P = (size_t)(want < 1 ? 1 : want > cap ? cap : want);
+    }
+    union lc_scalar none = {0};
+    /* The value stored: acc converted to the output dtype. */
+    const char *phases[3] = {"_p1", "_p2", "_p3"};
+    int nphase = split ? 3 : 1;
+    if (split) {
+        c->scratch_bytes = (size_t)M * P * 8;
+        c->zero_bytes = 0;
+    }
+    for (int ph = 0; ph < nphase; ph++) {
+        struct lc_launch *l = lc_new_launch(c, split ? phases[ph] : "");
+        if (!l)
+            return -1;
+        lc_sb_printf(sb, "__kernel void @K@%s(", split ? phases[ph] : "");
+        if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nd) < 0)
+            return -1;
+        lc_sb_printf(sb, ", const long M");
+        if (lc_add_i64(l, M) < 0)
+            return -1;
+        if (split) {
+            lc_sb_printf(sb, ", __global %s *restrict part, const long P", A);
+            if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 || lc_add_i64(l, (int64_t)P) < 0)
+                return -1;
+        }
+        lc_sb_printf(sb, ")\n{\n");
+        l->work_dim = 1;
+        if (!split) {
+            lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n");
+            if (nr > 0)
+                lc_unravel(sb, 0, nr, "m", "    ");
+            lc_sb_printf(sb, "    %s acc = %s;\n", A, lc_scan_identity(op, dt));
+            lc_sb_printf(sb, "    for (long i%d = 0; i%d < n%d; i%d++) {\n", nr, nr, nr, nr);
+            lc_emit_exprs(g, sb, 0, "        ");
+            char v[16];
+            snprintf(v, sizeof v, "v%d", vexpr);
+            lc_scan_step(sb, op, dt, "acc", v, A, "        ");
+            lc_sb_printf(sb, "        {\n            const %s v%d = (%s)acc;\n", T, vexpr, T);
+            lc_store_outputs(g, sb, "            ", nd);
+            lc_sb_printf(sb, "        }\n    }\n}\n");
+            l->global[0] = (size_t)M;
+            snprintf(c->schedule, sizeof c->schedule, "scan: one item per row (%lld rows)",
+                     (long long)M);
+        } else if (ph == 1) {
+            /* Exclusive scan of each row's P chunk totals, in place. */
+            lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n"
+                             "    %s acc = %s;\n"
+                             "    for (long q = 0; q < P; q++) {\n"
+                             "        const %s t = part[m * P + q];\n"
+                             "        part[m * P + q] = acc;\n", A, lc_scan_identity(op, dt), A);
+            lc_scan_step(sb, op, dt, "acc", "t", A, "        ");
+            lc_sb_printf(sb, "    }\n}\n");
+            l->global[0] = (size_t)M;
+        } else {
+            lc_sb_printf(sb, "    const long g_ = get_global_id(0);\n"
+                             "    const long m = g_ / P, q = g_ %% P;\n"
+                             "    if (m >= M) return;\n");
+            if (nr > 0)
+                lc_unravel(sb, 0, nr, "m", "    ");
+            lc_sb_printf(sb, "    const long chunk = (n%d + P - 1) / P;\n"
+                             "    const long end = min(n%d, (q + 1) * chunk);\n", nr, nr);
+            if (ph == 0)
+                lc_sb_printf(sb, "    %s acc = %s;\n", A, lc_scan_identity(op, dt));
+            else
+                lc_sb_printf(sb, "    %s acc = part[m * P + q];\n", A);
+            lc_sb_printf(sb, "    for (long i%d = q * chunk; i%d < end; i%d++) {\n", nr, nr, nr);
+            lc_emit_exprs(g, sb, 0, "        ");
+            char v[16];
+            snprintf(v, sizeof v, "v%d", vexpr);
+            lc_scan_step(sb, op, dt, "acc", v, A, "        ");
+            if (ph == 2) {
+                lc_sb_printf(sb, "        {\n            const %s v%d = (%s)acc;\n", T, vexpr, T);
+                lc_store_outputs(g, sb, "            ", nd);
+                lc_sb_printf(sb, "        }\n");
+            }
+            lc_sb_printf(sb, "    }\n");
+            if (ph == 0)
+                lc_sb_printf(sb, "    part[m * P + q] = acc;\n");
+            lc_sb_printf(sb, "}\n");
+            l->global[0] = (size_t)M * P;
+            snprintf(c->schedule, sizeof c->schedule,
+                     "scan: three phases, %zu chunks per row (%lld rows)", P, (long long)M);
+        }
+        if (g->t->gpu && l->global[0]) {
+            size_t wg = g->t->max_work_group < 64 ? g->t->max_work_group : 64;
+            l->use_local = 1;
+            l->local[0] = wg;
+            l->local[1] = l->local[2] = 1;
+            l->global[0] = lc_round_up(l->global[0], wg);
+        }
+    }
+    return 0;
+}
+
+/* ---- the entry point ---------------------------------------------------------------- */
+
+static int lc_uses_double(struct lc_cg *g)
+{
+    const struct lc_kernel *k = g->k;
+    for (int i = 0; i < k->n_exprs; i++)
+        if (k->exprs[i].dtype == LC_FLOAT64 || k->exprs[i].cdtype == LC_FLOAT64)
+            return 1;
+    for (int o = 0; o < k->n_outputs; o++)
+        if (k->outputs[o].dtype == LC_FLOAT64)
+            return 1;
+    for (int a = 0; a < k->n_access; a++)
+        if (k->access[a].dtype == LC_FLOAT64)
+            return 1;
+    return 0;
+}
+
+void lc_kcode_free(struct lc_kcode *c)
+{
+    for (int i = 0; i < c->n_launches; i++)
+        free(c->launches[i].args);
+    free(c->launches);
+    free(c->source);
+    memset(c, 0, sizeof *c);
+}
+
+lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
+                     struct lc_kcode *out, struct lc_error *e)
+{
+    const struct lc_kernel *k = &p->kernels[ki];
+    struct lc_cg g;
+    memset(&g, 0, sizeof g);
+    memset(out, 0, sizeof *out);
+    g.p = p;
+    g.k = k;
+    g.t = t;
+    g.e = e;
+    g.nd = k->ndim;
+    g.nk = k->kind == LC_KERNEL_REDUCE ? k->nkept : k->ndim;
+    memcpy(g.shape, k->shape, sizeof g.shape);
+    if (lc_uses_double(&g)) {
+        if (!t->fp64)
+            return lc_error_set(e, LC_ERR_UNSUPPORTED,
+                                "float64 is not supported on device '%s' (it has no fp64); use "
+                                "float32 or a device with double precision",
+                                t->device_name ? t->device_name : "?");
+        g.f64 = 1;
+    }
+    g.acc_float = t->fp64 ? "double" : "float";
+    if (t->fp64 && (k->kind != LC_KERNEL_MAP))
+        g.f64 = 1;
+    for (int a = 0; a < k->n_access; a++)
+        if (k->access[a].kind == LC_ACCESS_IOTA && lc_dtype_is_float(k->access[a].dtype) && t->fp64)
+            g.f64 = 1;
+    g.acc = malloc((size_t)(k->n_access ? k->n_access : 1) * sizeof *g.acc);
+    g.ostr = malloc((size_t)(k->n_outputs ? k->n_outputs : 1) * sizeof *g.ostr);
+    if (!g.acc || !g.ostr) {
+        free(g.acc);
+        free(g.ostr);
+        return lc_error_set(e, LC_ERR_NOMEM, "out of host memory generating a kernel");
+    }
+    memcpy(g.acc, k->access, (size_t)k->n_access * sizeof *g.acc);
+    for (int o = 0; o < k->n_outputs; o++)
+        memcpy(g.ostr[o], k->outputs[o].strides, sizeof g.ostr[o]);
+    lc_collapse(&g);
+
+    struct lc_sb body = {0};
+    int rc;
+    const char *kind = "map";
+    if (k->kind == LC_KERNEL_MAP) {
+        rc = lc_gen_map(&g, out, &body);
+    } else if (k->kind == LC_KERNEL_REDUCE) {
+        kind = "reduce";
+        int64_t M = 1, N = 1;
+        for (int d = 0; d < g.nk; d++)
+            M *= g.shape[d];
+        for (int d = g.nk; d < g.nd; d++)
+            N *= g.shape[d];
+        unsigned cu = t->compute_units ? t->compute_units : 1;
+        int64_t enough = t->gpu ? (int64_t)cu * 512 : (int64_t)cu * 8;
+        if (M >= enough || N < 4096)
+            rc = lc_gen_reduce_loop(&g, out, &body);
+        else
+            rc = lc_gen_reduce_split(&g, out, &body);
+    } else {
+        kind = "scan";
+        rc = lc_gen_scan(&g, out, &body);
+    }
+    struct lc_sb src = {0};
+    if (rc == 0 && !body.oom) {
+        if (g.f64)
+            lc_sb_printf(&src, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+        lc_sb_printf(&src, "/* lazycl %s kernel: %d fused op%s; %s. */\n", kind, k->n_fused,
+                     k->n_fused == 1 ? "" : "s", out->schedule);
+        lc_cg_helpers(&src, &g.h);
+        lc_sb_printf(&src, "%s", body.s ? body.s : "");
+    }
+    lc_sb_free(&body);
+    free(g.acc);
+    free(g.ostr);
+    if (rc < 0 || src.oom || !src.s) {
+        lc_sb_free(&src);
+        lc_kcode_free(out);
+        return lc_error_set(e, LC_ERR_NOMEM, "out of host memory generating a kernel");
+    }
+    /* Name the kernels after the hash of the source with placeholders. */
+    uint64_t h = XXH3_64bits(src.s, src.len);
+    char base[64];
+    int dt = k->n_outputs ? k->outputs[0].dtype : (k->n_reds ? k->reds[0].dtype : LC_FLOAT32);
+    snprintf(base, sizeof base, "lc_%s_%s_%016llx", kind, lc_dtype_short(dt),
+             (unsigned long long)h);
+    struct lc_sb fin = {0};
+    for (const char *s = src.s; *s;) {
+        const char *q = strstr(s, "@K@");
+        if (!q) {
+            lc_sb_printf(&fin, "%s", s);
+            break;
+        }
+        lc_sb_printf(&fin, "%.*s%s", (int)(q - s), s, base);
+        s = q + 3;
+    }
+    lc_sb_free(&src);
+    if (fin.oom) {
+        lc_sb_free(&fin);
+        lc_kcode_free(out);
+        return lc_error_set(e, LC_ERR_NOMEM, "out of host memory generating a kernel");
+    }
+    out->source = fin.s;
+    for (int i = 0; i < out->n_launches; i++) {
+        char suffix[8];
+        memcpy(suffix, out->launches[i].name, sizeof suffix);
+        suffix[sizeof suffix - 1] = '\0';
+        snprintf(out->launches[i].name, sizeof out->launches[i].name, "%s%s", base, suffix);
+    }
+    return LC_OK;
+}
