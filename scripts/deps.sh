@@ -66,7 +66,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     fi
     if [ "$(id -u)" -ne 0 ]; then
         printf 'deps: missing system packages: %s\n' "${missing[*]}" >&2
-        printf 'deps: installing them needs root; run this, then `make` again:\n\n' >&2
+        printf 'deps: installing them needs root; run this, then make again:\n\n' >&2
         printf '    sudo apt-get update && sudo apt-get install -y --no-install-recommends %s\n\n' "${missing[*]}" >&2
         exit 1
     fi
@@ -106,9 +106,8 @@ EOF
 )
 
 if [ -n "$py_missing" ]; then
+    say "installing Python packages into $PY_EXE: ${py_missing//$'\n'/ }"
     # shellcheck disable=SC2086 # one requirement per word
-    say "installing Python packages into $PY_EXE: $(echo $py_missing)"
-    # shellcheck disable=SC2086
     if ! "$PYTHON" -m pip install --disable-pip-version-check -q $py_missing; then
         printf 'deps: pip could not install into %s.\n' "$PY_EXE" >&2
         printf 'deps: if it says "externally-managed-environment" (Debian'"'"'s own python3), use a virtual environment:\n\n' >&2
