@@ -11,8 +11,8 @@
  * The key (cachefile.c) covers the source, the options, the device, its
  * driver and the compiler route, so a route change never reuses a binary.
  *
- * Builds run outside the cache lock, so two threads may build the same
- * program at once; the first to insert wins and the other's is released.
+ * Loads and builds of one device run one at a time under its build lock
+ * (so a program is never built twice); lookups take only the table lock.
  */
 #include "runtime/cl_util.h"
 
@@ -41,7 +41,8 @@ struct kc_entry {
 };
 
 struct lc_kcache {
-    pthread_mutex_t lock;
+    pthread_mutex_t lock;         /* guards the table and each entry's kernel list */
+    pthread_mutex_t build_lock;   /* held while loading or building a program */
     struct kc_entry **tab;
     size_t cap, n;   /* cap is a power of two */
 };
@@ -58,6 +59,7 @@ lc_status lc_kcache_init(struct lc_device *d, struct lc_error *e)
         return lc_error_set(e, LC_ERR_NOMEM, "out of memory");
     }
     pthread_mutex_init(&c->lock, NULL);
+    pthread_mutex_init(&c->build_lock, NULL);
     d->kcache = c;
     return LC_OK;
 }
@@ -545,27 +547,30 @@ static void dump_kernel(const char *name, const char *source, const char *spv, s
 
 /* ---- lc_kernel_get -------------------------------------------------------------- */
 
-static lc_status kernel_get(struct lc_device *d, const char *source, const char *name,
-                            const char *options, int spirv, lc_kernel_t *out, struct lc_error *e)
+/* A memory-cache lookup: 1 and *st set when the program is cached. */
+static int kc_lookup(struct lc_device *d, struct lc_cache_key key, const char *name, lc_kernel_t *out,
+                     lc_status *st, struct lc_error *e)
 {
     struct lc_kcache *c = d->kcache;
-    struct lc_cache_key key = lc_cache_key_make(source, options, d->info.name, d->info.platform_version,
-                                                d->info.driver_version, spirv ? tools_id : "source");
-    lc_status st;
-
     pthread_mutex_lock(&c->lock);
     struct kc_entry *x = kc_find(c, key);
-    if (x) {
-        st = kc_kernel(d, x, name, out, e);
-        pthread_mutex_unlock(&c->lock);
-        if (st == LC_OK) {
-            LC_STAT_ADD(memory_cache_hits, 1);
-            LC_LOG(2, "kernel %s: memory cache hit", name);
-        }
-        return st;
-    }
+    if (x)
+        *st = kc_kernel(d, x, name, out, e);
     pthread_mutex_unlock(&c->lock);
+    if (x && *st == LC_OK) {
+        LC_STAT_ADD(memory_cache_hits, 1);
+        LC_LOG(2, "kernel %s: memory cache hit", name);
+    }
+    return x != NULL;
+}
 
+/* The disk cache, else a build (then stored on disk). *spirv_failed says a
+ * SPIR-V route failed, which auto mode retries from source. */
+static lc_status load_or_build(struct lc_device *d, struct lc_cache_key key, const char *source,
+                               const char *name, const char *options, int spirv, cl_program *out,
+                               int *spirv_failed, struct lc_error *e)
+{
+    *spirv_failed = 0;
     dump_kernel(name, source, NULL, 0);
     unsigned long long t0 = lc_now_ns();
     char dopts[4096];
@@ -574,51 +579,75 @@ static lc_status kernel_get(struct lc_device *d, const char *source, const char 
     if (prog) {
         LC_STAT_ADD(disk_cache_hits, 1);
         LC_LOG(2, "kernel %s: disk cache hit (%.1f ms)", name, (double)(lc_now_ns() - t0) / 1e6);
-    } else {
+        *out = prog;
+        return LC_OK;
+    }
+    lc_status st;
+    if (spirv) {
         char *spv = NULL;
         size_t spv_n = 0;
-        if (spirv) {
-            st = build_spirv(d, source, name, options, &prog, &spv, &spv_n, e);
-            if (spv)
-                dump_kernel(name, source, spv, spv_n);
-            free(spv);
-            if (st != LC_OK && build_mode == LC_BUILD_AUTO) {
-                LC_LOG(1, "kernel %s: SPIR-V build failed, building from source: %s", name, e ? e->msg : "");
-                lc_error_clear(e);
-                return kernel_get(d, source, name, options, 0, out, e);
-            }
-        } else {
-            st = build_source(d, source, name, options, &prog, e);
-        }
-        if (st != LC_OK)
-            return st;
-        LC_STAT_ADD(kernels_compiled, 1);
-        if (spirv)
-            LC_STAT_ADD(spirv_builds, 1);
-        LC_LOG(2, "kernel %s: built %s for '%s' in %.1f ms", name, spirv ? "via SPIR-V" : "from source",
-               d->info.name, (double)(lc_now_ns() - t0) / 1e6);
-        lc_disk_store(d, key, prog);
-    }
-
-    struct kc_entry *nx = calloc(1, sizeof *nx);
-    if (!nx) {
-        clReleaseProgram(prog);
-        return lc_error_set(e, LC_ERR_NOMEM, "out of memory");
-    }
-    nx->key = key;
-    nx->prog = prog;
-    pthread_mutex_lock(&c->lock);
-    x = kc_find(c, key);
-    if (x) {
-        /* Another thread built it meanwhile: keep theirs. */
-        clReleaseProgram(prog);
-        free(nx);
+        st = build_spirv(d, source, name, options, &prog, &spv, &spv_n, e);
+        if (spv)
+            dump_kernel(name, source, spv, spv_n);
+        free(spv);
+        *spirv_failed = st != LC_OK;
     } else {
-        kc_insert(c, nx);
-        x = nx;
+        st = build_source(d, source, name, options, &prog, e);
     }
-    st = kc_kernel(d, x, name, out, e);
-    pthread_mutex_unlock(&c->lock);
+    if (st != LC_OK)
+        return st;
+    LC_STAT_ADD(kernels_compiled, 1);
+    if (spirv)
+        LC_STAT_ADD(spirv_builds, 1);
+    LC_LOG(2, "kernel %s: built %s for '%s' in %.1f ms", name, spirv ? "via SPIR-V" : "from source",
+           d->info.name, (double)(lc_now_ns() - t0) / 1e6);
+    lc_disk_store(d, key, prog);
+    *out = prog;
+    return LC_OK;
+}
+
+static lc_status kernel_get(struct lc_device *d, const char *source, const char *name,
+                            const char *options, int spirv, lc_kernel_t *out, struct lc_error *e)
+{
+    struct lc_kcache *c = d->kcache;
+    struct lc_cache_key key = lc_cache_key_make(source, options, d->info.name, d->info.platform_version,
+                                                d->info.driver_version, spirv ? tools_id : "source");
+    lc_status st = LC_OK;
+    if (kc_lookup(d, key, name, out, &st, e))
+        return st;
+
+    /* One build at a time per device: a second thread that wants the same
+     * program waits here and then finds it in memory instead of building it
+     * again. Memory-cache hits never take this lock. */
+    pthread_mutex_lock(&c->build_lock);
+    if (kc_lookup(d, key, name, out, &st, e)) {
+        pthread_mutex_unlock(&c->build_lock);
+        return st;
+    }
+    cl_program prog = NULL;
+    int spirv_failed = 0;
+    st = load_or_build(d, key, source, name, options, spirv, &prog, &spirv_failed, e);
+    if (st == LC_OK) {
+        struct kc_entry *nx = calloc(1, sizeof *nx);
+        if (!nx) {
+            clReleaseProgram(prog);
+            st = lc_error_set(e, LC_ERR_NOMEM, "out of memory");
+        } else {
+            nx->key = key;
+            nx->prog = prog;
+            pthread_mutex_lock(&c->lock);
+            kc_insert(c, nx);
+            st = kc_kernel(d, nx, name, out, e);
+            pthread_mutex_unlock(&c->lock);
+        }
+    }
+    pthread_mutex_unlock(&c->build_lock);
+
+    if (spirv_failed && build_mode == LC_BUILD_AUTO) {
+        LC_LOG(1, "kernel %s: SPIR-V build failed, building from source: %s", name, e ? e->msg : "");
+        lc_error_clear(e);
+        return kernel_get(d, source, name, options, 0, out, e);
+    }
     return st;
 }
 
