@@ -807,8 +807,8 @@ void lc_plan_free(struct lc_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, struct lc_plan *plan,
-                  struct lc_error *e)
+lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, unsigned flags,
+                  struct lc_plan *plan, struct lc_error *e)
 {
     struct lc_fuse f;
     memset(&f, 0, sizeof f);
@@ -830,6 +830,10 @@ lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, struct lc_plan *pl
             goto done;
         }
     lc_mark(&f, outs, n_outs);
+    if (flags & LC_FUSE_COPY_LEAVES)
+        for (size_t r = 0; r < n_outs; r++)
+            if (lc_node_is_leaf(outs[r]) && !lc_node_is_contiguous(outs[r]))
+                f.info[lc_idx(&f, outs[r])].mat = 1;
     /* Stack 0 is the empty stack. */
     if (lc_stack_push(&f, 0, -1) != 0) {
         st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory planning kernels");

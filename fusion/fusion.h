@@ -132,10 +132,18 @@ struct lc_plan {
     int n_out;
 };
 
-/* Cut the sub-DAG under `outs` into kernels. Reads the graph; fills `plan`
- * (zero it first). Outputs that are leaves need no kernel (out_buffer -1). */
-lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, struct lc_plan *plan,
-                  struct lc_error *e);
+/* Flags of lc_fuse. */
+enum lc_fuse_flag {
+    /* Forced outputs that are leaves but not contiguous buffers (views,
+     * constants, aranges) are copied into contiguous buffers too. */
+    LC_FUSE_COPY_LEAVES = 1,
+};
+
+/* Cut the sub-DAG under `outs` into kernels. Reads the graph; fills `plan`.
+ * Outputs that are leaves need no kernel (out_buffer -1), unless
+ * LC_FUSE_COPY_LEAVES asks for contiguous copies of them. */
+lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, unsigned flags,
+                  struct lc_plan *plan, struct lc_error *e);
 void lc_plan_free(struct lc_plan *plan);
 /* A human-readable dump of the plan (kernels, nodes each fuses, buffers).
  * Returns a malloc'd string. */

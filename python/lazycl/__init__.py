@@ -1,5 +1,35 @@
-"""lazycl: a lazy dataflow-graph array engine with kernel fusion on OpenCL devices."""
-from ._lazycl import *  # noqa: F401,F403
-from ._lazycl import PlacementError, CompileError, DeviceError  # noqa: F401
+"""lazycl: a lazy dataflow-graph array engine with kernel fusion on OpenCL devices.
+
+NumPy-style expressions build a graph; forcing a result (``.compute()``,
+``np.asarray(x)``, ``float(x)``, printing) fuses the graph into as few
+OpenCL kernels as the data dependencies allow and runs them on the device
+that holds the data.
+
+    >>> import numpy as np, lazycl as lc
+    >>> x = lc.asarray(np.arange(10, dtype=np.float32))
+    >>> float((x * 2 + 1).sum())
+    100.0
+"""
+from . import _lazycl
+from ._lazycl import (  # noqa: F401
+    CompileError, Device, DeviceError, PlacementError, Queue, default_device, devices,
+    reset_stats, stats,
+)
+from ._array import Array  # noqa: F401
+from ._api import *  # noqa: F401,F403
+from ._api import (  # noqa: F401
+    abs, all, any, asarray, asnumpy, compute, explain, max, min, pow, round, sum,
+)
+from . import _api as _api_module
 
 __version__ = "0.1.0"
+
+# dtypes, as NumPy's (the array API names them in the namespace).
+from numpy import (  # noqa: E402,F401
+    bool_ as bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
+    pi, e, inf, nan, newaxis,
+)
+
+__all__ = list(_api_module.__all__) + [
+    "Array", "CompileError", "Device", "DeviceError", "PlacementError", "Queue",
+    "default_device", "devices", "reset_stats", "stats"]

@@ -1,0 +1,267 @@
+/* engine.c: run a fused plan on a queue and realize the forced nodes. */
+#include "engine/engine.h"
+
+#include "codegen/codegen.h"
+#include "fusion/fusion.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void lc_engine_release_buffer(void *h)
+{
+    lc_buffer_release((lc_buffer_t)h);
+}
+
+struct lc_storage *lc_engine_storage(lc_buffer_t b)
+{
+    struct lc_storage *s = lc_storage_new(b, lc_engine_release_buffer, lc_buffer_size(b));
+    if (!s)
+        lc_buffer_release(b);
+    return s;
+}
+
+lc_buffer_t lc_engine_buffer(const struct lc_storage *s)
+{
+    return (lc_buffer_t)s->handle;
+}
+
+struct lc_node *lc_engine_from_host(lc_queue_t q, int dtype, int ndim, const int64_t *shape,
+                                    const void *data, struct lc_error *e)
+{
+    int64_t size = lc_shape_size(ndim, shape);
+    size_t nbytes = (size_t)size * lc_dtype_size(dtype);
+    lc_device_t d = lc_queue_device(q);
+    if (dtype == LC_FLOAT64 && !lc_device_info(d)->fp64) {
+        lc_error_set(e, LC_ERR_UNSUPPORTED,
+                     "float64 is not supported on device '%s' (it has no fp64); use float32 or "
+                     "a device with double precision", lc_device_info(d)->name);
+        return NULL;
+    }
+    lc_buffer_t b;
+    if (lc_buffer_alloc(d, nbytes, &b, e) != LC_OK)
+        return NULL;
+    if (nbytes && lc_buffer_write(q, b, 0, data, nbytes, 1, e) != LC_OK) {
+        lc_buffer_release(b);
+        return NULL;
+    }
+    struct lc_storage *s = lc_engine_storage(b);
+    if (!s) {
+        lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+        return NULL;
+    }
+    struct lc_node *n = lc_node_buffer(q, dtype, ndim, shape, s, 0, NULL, e);
+    lc_storage_release(s);
+    return n;
+}
+
+static void lc_target_of(lc_device_t d, struct lc_target *t)
+{
+    const struct lc_device_info *di = lc_device_info(d);
+    memset(t, 0, sizeof *t);
+    t->gpu = di->type == LC_DEVICE_GPU || di->type == LC_DEVICE_ACCELERATOR;
+    t->fp64 = di->fp64;
+    t->compute_units = di->compute_units;
+    t->max_work_group = di->max_work_group;
+    t->device_name = di->name;
+}
+
+static int lc_scalar_arg(int dtype, union lc_scalar v, struct lc_arg *a)
+{
+    switch (dtype) {
+    case LC_BOOL: case LC_UINT8: a->kind = LC_ARG_U8; a->v.u8 = (uint8_t)v.u; break;
+    case LC_INT8: a->kind = LC_ARG_I8; a->v.i8 = (int8_t)v.i; break;
+    case LC_INT16: a->kind = LC_ARG_I16; a->v.i16 = (int16_t)v.i; break;
+    case LC_UINT16: a->kind = LC_ARG_U16; a->v.u16 = (uint16_t)v.u; break;
+    case LC_INT32: a->kind = LC_ARG_I32; a->v.i32 = (int32_t)v.i; break;
+    case LC_UINT32: a->kind = LC_ARG_U32; a->v.u32 = (uint32_t)v.u; break;
+    case LC_INT64: a->kind = LC_ARG_I64; a->v.i64 = v.i; break;
+    case LC_UINT64: a->kind = LC_ARG_U64; a->v.u64 = v.u; break;
+    case LC_FLOAT32: a->kind = LC_ARG_F32; a->v.f32 = (float)v.f; break;
+    case LC_FLOAT64: a->kind = LC_ARG_F64; a->v.f64 = v.f; break;
+    default: return -1;
+    }
+    return 0;
+}
+
+lc_status lc_engine_force(lc_queue_t q, struct lc_node *const *outs, size_t n, unsigned flags,
+                          struct lc_error *e)
+{
+    for (size_t i = 0; i < n; i++)
+        if (outs[i]->owner != (void *)q)
+            return lc_error_set(e, LC_ERR_PLACEMENT,
+                                "an array to compute lives on another device or queue");
+    struct lc_plan plan;
+    lc_status st = lc_fuse(outs, n, flags, &plan, e);
+    if (st != LC_OK)
+        return st;
+    if (plan.n_kernels == 0) {
+        lc_plan_free(&plan);
+        return LC_OK;
+    }
+    lc_device_t d = lc_queue_device(q);
+    struct lc_target t;
+    lc_target_of(d, &t);
+    int debug = lc_debug_level();
+    if (debug >= 3) {
+        char *desc = lc_plan_describe(&plan);
+        if (desc)
+            fprintf(stderr, "[lazycl] %s", desc);
+        free(desc);
+    }
+    lc_buffer_t *bufs = calloc((size_t)(plan.n_buffers ? plan.n_buffers : 1), sizeof *bufs);
+    struct lc_arg *args = NULL;
+    int cap_args = 0;
+    void *zeros = NULL;
+    size_t zeros_n = 0;
+    if (!bufs) {
+        lc_plan_free(&plan);
+        return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+    }
+    for (int k = 0; k < plan.n_kernels && st == LC_OK; k++) {
+        struct lc_kcode code;
+        st = lc_codegen(&plan, k, &t, &code, e);
+        if (st != LC_OK)
+            break;
+        if (debug >= 4)
+            fprintf(stderr, "[lazycl] kernel %d (%s):\n%s\n", k, code.schedule, code.source);
+        /* The buffers this kernel writes. */
+        for (int b = 0; b < plan.n_buffers && st == LC_OK; b++)
+            if (plan.buffers[b].producer == k && !bufs[b])
+                st = lc_buffer_alloc(d, plan.buffers[b].nbytes, &bufs[b], e);
+        lc_buffer_t scratch = NULL;
+        if (st == LC_OK && code.scratch_bytes) {
+            st = lc_buffer_alloc(d, code.scratch_bytes, &scratch, e);
+            if (st == LC_OK && code.zero_bytes) {
+                if (zeros_n < code.zero_bytes) {
+                    free(zeros);
+                    zeros = calloc(1, code.zero_bytes);
+                    zeros_n = zeros ? code.zero_bytes : 0;
+                }
+                if (!zeros)
+                    st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+                else
+                    st = lc_buffer_write(q, scratch, 0, zeros, code.zero_bytes, 1, e);
+            }
+        }
+        for (int li = 0; li < code.n_launches && st == LC_OK; li++) {
+            struct lc_launch *l = &code.launches[li];
+            lc_kernel_t kern;
+            st = lc_kernel_get(d, code.source, l->name, "", &kern, e);
+            if (st != LC_OK)
+                break;
+            if (l->n_args > cap_args) {
+                void *na = realloc(args, (size_t)l->n_args * sizeof *args);
+                if (!na) {
+                    st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+                    break;
+                }
+                args = na;
+                cap_args = l->n_args;
+            }
+            for (int a = 0; a < l->n_args; a++) {
+                const struct lc_cgarg *ca = &l->args[a];
+                memset(&args[a], 0, sizeof args[a]);
+                switch (ca->kind) {
+                case LC_CGARG_INPUT:
+                    args[a].kind = LC_ARG_BUFFER;
+                    args[a].v.buf = lc_engine_buffer(plan.inputs[ca->index]);
+                    break;
+                case LC_CGARG_TEMP:
+                    args[a].kind = LC_ARG_BUFFER;
+                    args[a].v.buf = bufs[ca->index];
+                    break;
+                case LC_CGARG_SCRATCH:
+                    args[a].kind = LC_ARG_BUFFER;
+                    args[a].v.buf = scratch;
+                    break;
+                case LC_CGARG_SCALAR:
+                    lc_scalar_arg(ca->dtype, ca->value, &args[a]);
+                    break;
+                }
+            }
+            st = lc_kernel_launch(q, kern, l->work_dim, l->global, l->use_local ? l->local : NULL,
+                                  args, (size_t)l->n_args, e);
+        }
+        if (scratch)
+            lc_buffer_release(scratch);
+        lc_kcode_free(&code);
+        /* Temporaries whose last reader is this kernel go back to the pool;
+         * the queue is in order, so a later kernel may reuse them safely. */
+        for (int b = 0; b < plan.n_buffers; b++)
+            if (bufs[b] && !plan.buffers[b].is_output && plan.buffers[b].last_use <= k) {
+                lc_buffer_release(bufs[b]);
+                bufs[b] = NULL;
+            }
+    }
+    if (st == LC_OK) {
+        for (size_t r = 0; r < n; r++) {
+            int b = plan.out_buffer[r];
+            if (b < 0 || !bufs[b])
+                continue;
+            if (outs[r]->op == LC_OP_BUFFER && outs[r]->storage &&
+                lc_engine_buffer(outs[r]->storage) == bufs[b])
+                continue; /* the same output forced twice */
+            lc_buffer_retain(bufs[b]);
+            struct lc_storage *s = lc_engine_storage(bufs[b]);
+            if (!s) {
+                st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+                break;
+            }
+            lc_node_realize(outs[r], s);
+            lc_storage_release(s);
+        }
+    }
+    for (int b = 0; b < plan.n_buffers; b++)
+        if (bufs[b])
+            lc_buffer_release(bufs[b]);
+    free(bufs);
+    free(args);
+    free(zeros);
+    lc_plan_free(&plan);
+    return st;
+}
+
+lc_status lc_engine_read(lc_queue_t q, const struct lc_node *n, void *dst, struct lc_error *e)
+{
+    if (n->op != LC_OP_BUFFER || !lc_node_is_contiguous(n))
+        return lc_error_set(e, LC_ERR_INVALID, "internal: reading a node that is not contiguous");
+    size_t nbytes = (size_t)n->size * lc_dtype_size(n->dtype);
+    if (!nbytes)
+        return LC_OK;
+    return lc_buffer_read(q, lc_engine_buffer(n->storage),
+                          (size_t)n->offset * lc_dtype_size(n->dtype), dst, nbytes, e);
+}
+
+char *lc_engine_explain(lc_queue_t q, struct lc_node *const *outs, size_t n, struct lc_error *e)
+{
+    struct lc_plan plan;
+    if (lc_fuse(outs, n, 0, &plan, e) != LC_OK)
+        return NULL;
+    struct lc_target t;
+    lc_target_of(lc_queue_device(q), &t);
+    struct lc_sb sb = {0};
+    char *desc = lc_plan_describe(&plan);
+    lc_sb_printf(&sb, "%s", desc ? desc : "");
+    free(desc);
+    for (int k = 0; k < plan.n_kernels; k++) {
+        struct lc_kcode code;
+        if (lc_codegen(&plan, k, &t, &code, e) != LC_OK) {
+            lc_sb_free(&sb);
+            lc_plan_free(&plan);
+            return NULL;
+        }
+        lc_sb_printf(&sb, "\n--- kernel %d: %s (%d launch%s)\n%s", k, code.launches[0].name,
+                     code.n_launches, code.n_launches == 1 ? "" : "es", code.source);
+        lc_kcode_free(&code);
+    }
+    lc_plan_free(&plan);
+    if (sb.oom) {
+        lc_sb_free(&sb);
+        lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+        return NULL;
+    }
+    if (!sb.s)
+        lc_sb_printf(&sb, "%s", "");
+    return sb.s;
+}

@@ -1,0 +1,666 @@
+"""The NumPy-style namespace: creation, elementwise functions, views, reductions, scans."""
+import builtins as _b
+import math
+import numbers
+import operator
+
+import numpy as np
+
+from . import _lazycl as _c
+from ._array import Array
+
+try:
+    from numpy.exceptions import AxisError
+except ImportError:  # NumPy < 1.25
+    from numpy import AxisError
+
+asarray = _c.asarray
+where = _c.where
+broadcast_to = _c.broadcast_to
+permute_dims = _c.permute_dims
+
+
+def _is_array(x):
+    return isinstance(x, Array)
+
+
+def _queue_of(*xs):
+    for x in xs:
+        if _is_array(x):
+            return x.queue
+    return None
+
+
+def _dtype_or_none(dtype):
+    return None if dtype is None else np.dtype(dtype)
+
+
+# ---- creation -------------------------------------------------------------------------
+
+def _shape_tuple(shape):
+    if isinstance(shape, numbers.Integral) or hasattr(shape, "__index__"):
+        return (operator.index(shape),)
+    return tuple(operator.index(s) for s in shape)
+
+
+def full(shape, fill_value, dtype=None, device=None):
+    """An array of `shape` filled with `fill_value` (takes no device memory until needed)."""
+    if _is_array(fill_value):
+        fill_value = fill_value.item()
+    return _c._full(fill_value, _shape_tuple(shape), dtype, device)
+
+
+def zeros(shape, dtype=None, device=None):
+    return _c._full(0, _shape_tuple(shape), np.float64 if dtype is None else dtype, device)
+
+
+def ones(shape, dtype=None, device=None):
+    return _c._full(1, _shape_tuple(shape), np.float64 if dtype is None else dtype, device)
+
+
+def empty(shape, dtype=None, device=None):
+    """Like zeros: lazycl never hands out uninitialized memory."""
+    return zeros(shape, dtype, device)
+
+
+def _like_device(x, device):
+    if device is not None:
+        return device
+    return x.queue if _is_array(x) else None
+
+
+def full_like(x, fill_value, dtype=None, device=None):
+    dtype = x.dtype if dtype is None else dtype
+    return full(np.shape(x) if not _is_array(x) else x.shape, fill_value, dtype,
+                _like_device(x, device))
+
+
+def zeros_like(x, dtype=None, device=None):
+    return full_like(x, 0, dtype, device)
+
+
+def ones_like(x, dtype=None, device=None):
+    return full_like(x, 1, dtype, device)
+
+
+def empty_like(x, dtype=None, device=None):
+    return full_like(x, 0, dtype, device)
+
+
+def arange(start, stop=None, step=1, dtype=None, device=None):
+    """Evenly spaced values in [start, stop), computed on the device (no upload)."""
+    if stop is None:
+        start, stop = 0, start
+    if step == 0:
+        raise ZeroDivisionError("arange: step must not be zero")
+    if dtype is None:
+        dtype = np.result_type(start, stop, step)
+        if dtype.kind == "b":
+            dtype = np.dtype(np.int64)
+    dtype = np.dtype(dtype)
+    if all(isinstance(v, numbers.Integral) for v in (start, stop, step)):
+        n = len(range(start, stop, step))
+    else:
+        n = _b.max(0, math.ceil((stop - start) / step))
+    if dtype.kind == "f":
+        return _c._iota(float(start), float(step), n, dtype, device)
+    if dtype.kind == "b":
+        raise TypeError("arange of booleans is not supported")
+    return _c._iota(int(start), int(step), n, dtype, device)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, device=None):
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    div = (num - 1) if endpoint else num
+    step = (stop - start) / div if div > 0 else float("nan")
+    out_dtype = np.dtype(np.float64 if dtype is None else dtype)
+    idx = _c._iota(0, 1, num, np.int64, device)
+    if div > 0:
+        vals = idx.astype(np.float64) * step + start
+    else:
+        vals = idx.astype(np.float64) * 0.0 + start
+    if endpoint and num > 1:
+        vals = where(idx == num - 1, float(stop), vals)
+    if out_dtype.kind in "iu":
+        vals = floor(vals)
+    vals = vals.astype(out_dtype)
+    return (vals, step) if retstep else vals
+
+
+def eye(N, M=None, k=0, dtype=None, device=None):
+    M = N if M is None else M
+    rows = _c._iota(0, 1, N, np.int64, device).reshape(N, 1)
+    cols = _c._iota(0, 1, M, np.int64, device).reshape(1, M)
+    return ((rows + k) == cols).astype(np.float64 if dtype is None else dtype)
+
+
+def identity(n, dtype=None, device=None):
+    return eye(n, dtype=dtype, device=device)
+
+
+def to_device(x, device):
+    """A copy of `x` on another device or queue (goes through the host)."""
+    target = _c.Queue(device) if not isinstance(device, _c.Queue) else device
+    if isinstance(device, (str, _c.Device)) or device is None:
+        target_dev = _c.Device(device) if isinstance(device, str) else (
+            device if device is not None else _c.default_device())
+        if target_dev == x.device:
+            return x
+    elif device is x.queue:
+        return x
+    return asarray(x.numpy(), device=target if isinstance(device, _c.Queue) else device)
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    return asarray(np.from_dlpack(x), device=device)
+
+
+def asnumpy(x):
+    """A NumPy array with the values of x (computes first)."""
+    return x.numpy() if _is_array(x) else np.asarray(x)
+
+
+def compute(*arrays):
+    """Compute several arrays at once; outputs over the same index space share kernels."""
+    return _c.compute(*arrays)
+
+
+class Explanation(str):
+    """The text of lazycl.explain: shows itself in a REPL."""
+
+    def __repr__(self):
+        return str(self)
+
+
+def explain(*arrays):
+    """The plan of computing `arrays` — kernels, the nodes each fuses, buffers and the OpenCL C —
+    without running anything."""
+    return Explanation(_c._explain(*arrays))
+
+
+# ---- elementwise ----------------------------------------------------------------------
+
+def _unary(op):
+    def f(x, /):
+        if not _is_array(x):
+            x = asarray(x)
+        return _c._unary(op, x)
+    f.__name__ = op
+    f.__doc__ = f"Elementwise {op}, as numpy.{op} (lazy)."
+    return f
+
+
+def _binary(op):
+    def f(a, b, /):
+        if not _is_array(a) and not _is_array(b):
+            a = asarray(a)
+        return _c._binary(op, a, b)
+    f.__name__ = op
+    f.__doc__ = f"Elementwise {op}, as numpy.{op} (lazy)."
+    return f
+
+
+_UNARY = ["negative", "positive", "absolute", "invert", "logical_not", "sign", "square",
+          "reciprocal", "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "sqrt", "cbrt",
+          "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
+          "arccosh", "arctanh", "floor", "ceil", "trunc", "rint", "isnan", "isinf", "isfinite"]
+_BINARY = ["add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "power",
+           "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "bitwise_and",
+           "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "logical_and", "logical_or",
+           "logical_xor", "maximum", "minimum", "fmax", "fmin", "arctan2", "hypot", "copysign"]
+
+for _n in _UNARY:
+    globals()[_n] = _unary(_n)
+for _n in _BINARY:
+    globals()[_n] = _binary(_n)
+
+abs = absolute  # noqa: A001  (NumPy's alias)
+divide = true_divide
+mod = remainder
+bitwise_not = invert
+bitwise_invert = invert
+bitwise_left_shift = left_shift
+bitwise_right_shift = right_shift
+pow = power  # noqa: A001
+acos, asin, atan, atan2 = arccos, arcsin, arctan, arctan2
+acosh, asinh, atanh = arccosh, arcsinh, arctanh
+fabs = absolute
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    return _c.astype(x, dtype)
+
+
+def clip(x, min=None, max=None):
+    """Limit the values of x to [min, max] (either may be None)."""
+    if min is None and max is None:
+        raise ValueError("One of max or min must be given")
+    r = x if _is_array(x) else asarray(x)
+    if min is not None:
+        r = maximum(r, min)
+    if max is not None:
+        r = minimum(r, max)
+    return r
+
+
+def round(x, decimals=0):  # noqa: A001
+    """Round half to even, as numpy.round."""
+    if not _is_array(x):
+        x = asarray(x)
+    if x.dtype.kind in "biu":
+        if decimals >= 0:
+            return x
+        f = 10 ** (-decimals)
+        return (rint(x.astype(np.float64) / f) * f).astype(x.dtype)
+    if decimals == 0:
+        return rint(x)
+    f = 10.0 ** decimals
+    return rint(x * f) / f
+
+
+around = round
+
+
+# ---- views ----------------------------------------------------------------------------
+
+def reshape(x, shape, /, *, copy=None):
+    return _c.reshape(x, shape)
+
+
+def transpose(x, axes=None):
+    return x.T if axes is None else _c.permute_dims(x, axes)
+
+
+def _norm_axis(axis, ndim):
+    a = operator.index(axis)
+    if a < -ndim or a >= ndim:
+        raise AxisError(a, ndim)
+    return a + ndim if a < 0 else a
+
+
+def _norm_axes(axis, ndim):
+    """A sorted tuple of distinct non-negative axes; None means all."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(_norm_axis(a, ndim) for a in axis)
+        if len(set(axes)) != len(axes):
+            raise ValueError("duplicate value in 'axis'")
+        return tuple(sorted(axes))
+    return (_norm_axis(axis, ndim),)
+
+
+def expand_dims(x, axis):
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    nd = x.ndim + len(axes)
+    axes = sorted(_norm_axis(a, nd) for a in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis")
+    shape = list(x.shape)
+    for a in axes:
+        shape.insert(a, 1)
+    return _c.reshape(x, shape)
+
+
+def squeeze(x, axis=None):
+    if axis is None:
+        return _c.reshape(x, [s for s in x.shape if s != 1])
+    axes = _norm_axes(axis, x.ndim)
+    for a in axes:
+        if x.shape[a] != 1:
+            raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
+    return _c.reshape(x, [s for i, s in enumerate(x.shape) if i not in axes])
+
+
+def flip(x, axis=None):
+    axes = _norm_axes(axis, x.ndim)
+    starts, steps, lens = [], [], []
+    for d, n in enumerate(x.shape):
+        if d in axes:
+            starts.append(n - 1 if n else 0)
+            steps.append(-1)
+        else:
+            starts.append(0)
+            steps.append(1)
+        lens.append(n)
+    return _c._slice(x, starts, steps, lens)
+
+
+def ravel(x, order="C"):
+    return _c.reshape(x, (-1,))
+
+
+def swapaxes(x, a, b):
+    a, b = _norm_axis(a, x.ndim), _norm_axis(b, x.ndim)
+    axes = list(range(x.ndim))
+    axes[a], axes[b] = axes[b], axes[a]
+    return _c.permute_dims(x, axes)
+
+
+def moveaxis(x, source, destination):
+    src = _norm_axis(source, x.ndim)
+    dst = _norm_axis(destination, x.ndim)
+    order = [a for a in range(x.ndim) if a != src]
+    order.insert(dst, src)
+    return _c.permute_dims(x, order)
+
+
+def broadcast_arrays(*xs):
+    shape = np.broadcast_shapes(*[x.shape for x in xs])
+    return [broadcast_to(x, shape) for x in xs]
+
+
+def shape(x):
+    return x.shape
+
+
+def ndim(x):
+    return x.ndim
+
+
+def size(x):
+    return x.size
+
+
+# ---- reductions ------------------------------------------------------------------------
+
+def _keep(r, x, axes, keepdims):
+    if not keepdims:
+        return r
+    shape = [1 if d in axes else n for d, n in enumerate(x.shape)]
+    return _c.reshape(r, shape)
+
+
+def _sum_dtype(dt):
+    """NumPy's accumulator dtype for sum/prod/cumsum/cumprod."""
+    if dt.kind == "b" or (dt.kind == "i" and dt.itemsize < 8):
+        return np.dtype(np.int64)
+    if dt.kind == "u" and dt.itemsize < 8:
+        return np.dtype(np.uint64)
+    return dt
+
+
+def _as(x):
+    return x if _is_array(x) else asarray(x)
+
+
+def _no_out(out):
+    if out is not None:
+        raise TypeError("lazycl arrays are immutable: out= is not supported")
+
+
+def sum(x, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
+    _no_out(out)
+    x = _as(x)
+    dt = _sum_dtype(x.dtype) if dtype is None else np.dtype(dtype)
+    axes = _norm_axes(axis, x.ndim)
+    r = _c._reduce("sum", _c.astype(x, dt), axes)
+    if initial is not None:
+        r = r + initial
+    return _keep(r, x, axes, keepdims)
+
+
+def prod(x, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    _no_out(out)
+    x = _as(x)
+    dt = _sum_dtype(x.dtype) if dtype is None else np.dtype(dtype)
+    axes = _norm_axes(axis, x.ndim)
+    r = _c._reduce("prod", _c.astype(x, dt), axes)
+    if initial is not None:
+        r = r * initial
+    return _keep(r, x, axes, keepdims)
+
+
+def _minmax(op, x, axis, keepdims, out):
+    _no_out(out)
+    x = _as(x)
+    axes = _norm_axes(axis, x.ndim)
+    return _keep(_c._reduce(op, x, axes), x, axes, keepdims)
+
+
+def max(x, axis=None, out=None, keepdims=False):  # noqa: A001
+    return _minmax("max", x, axis, keepdims, out)
+
+
+def min(x, axis=None, out=None, keepdims=False):  # noqa: A001
+    return _minmax("min", x, axis, keepdims, out)
+
+
+amax, amin = max, min
+
+
+def nanmax(x, axis=None, out=None, keepdims=False):
+    return _minmax("nanmax", x, axis, keepdims, out)
+
+
+def nanmin(x, axis=None, out=None, keepdims=False):
+    return _minmax("nanmin", x, axis, keepdims, out)
+
+
+def _arg(op, x, axis, keepdims, out):
+    _no_out(out)
+    x = _as(x)
+    if axis is None:
+        r = _c._reduce(op, x, tuple(range(x.ndim)))
+        return _c.reshape(r, (1,) * x.ndim) if keepdims else r
+    axes = (_norm_axis(axis, x.ndim),)
+    return _keep(_c._reduce(op, x, axes), x, axes, keepdims)
+
+
+def argmax(x, axis=None, out=None, keepdims=False):
+    return _arg("argmax", x, axis, keepdims, out)
+
+
+def argmin(x, axis=None, out=None, keepdims=False):
+    return _arg("argmin", x, axis, keepdims, out)
+
+
+def any(x, axis=None, out=None, keepdims=False):  # noqa: A001
+    _no_out(out)
+    x = _as(x)
+    axes = _norm_axes(axis, x.ndim)
+    return _keep(_c._reduce("any", x, axes), x, axes, keepdims)
+
+
+def all(x, axis=None, out=None, keepdims=False):  # noqa: A001
+    _no_out(out)
+    x = _as(x)
+    axes = _norm_axes(axis, x.ndim)
+    return _keep(_c._reduce("all", x, axes), x, axes, keepdims)
+
+
+def _float_of(dt):
+    return dt if dt.kind == "f" else np.dtype(np.float64)
+
+
+def mean(x, axis=None, dtype=None, out=None, keepdims=False):
+    _no_out(out)
+    x = _as(x)
+    axes = _norm_axes(axis, x.ndim)
+    xin = x if dtype is None else _c.astype(x, dtype)
+    r = _c._reduce("var", xin, axes, 0, 1)
+    if dtype is not None and r.dtype != np.dtype(dtype):
+        r = _c.astype(r, dtype)
+    return _keep(r, x, axes, keepdims)
+
+
+def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, correction=None):
+    _no_out(out)
+    if correction is not None:
+        ddof = correction
+    x = _as(x)
+    axes = _norm_axes(axis, x.ndim)
+    xin = x if dtype is None else _c.astype(x, dtype)
+    r = _c._reduce("var", xin, axes, int(ddof), 0)
+    return _keep(r, x, axes, keepdims)
+
+
+def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, correction=None):
+    return sqrt(var(x, axis, dtype, out, ddof, keepdims, correction))
+
+
+def count_nonzero(x, axis=None, keepdims=False):
+    x = _as(x)
+    return sum(not_equal(x, 0), axis=axis, keepdims=keepdims)
+
+
+def nansum(x, axis=None, dtype=None, out=None, keepdims=False):
+    x = _as(x)
+    if x.dtype.kind == "f":
+        x = where(isnan(x), 0, x)
+    return sum(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+
+def nanmean(x, axis=None, dtype=None, out=None, keepdims=False):
+    _no_out(out)
+    x = _as(x)
+    if x.dtype.kind != "f":
+        return mean(x, axis=axis, dtype=dtype, keepdims=keepdims)
+    ok = logical_not(isnan(x))
+    total = sum(where(ok, x, 0), axis=axis, dtype=dtype, keepdims=keepdims)
+    count = sum(ok, axis=axis, keepdims=keepdims)
+    return (total / count).astype(total.dtype)
+
+
+def logsumexp(x, axis=None, keepdims=False):
+    """log(sum(exp(x))) computed stably (as scipy.special.logsumexp)."""
+    x = _as(x)
+    if x.dtype.kind != "f":
+        x = _c.astype(x, np.float64)
+    m = max(x, axis=axis, keepdims=True)
+    m = where(isfinite(m), m, 0)
+    s = sum(exp(x - m), axis=axis, keepdims=True)
+    r = log(s) + m
+    if not keepdims:
+        axes = _norm_axes(axis, x.ndim)
+        r = _c.reshape(r, [n for d, n in enumerate(x.shape) if d not in axes])
+    return r
+
+
+# ---- scans -----------------------------------------------------------------------------
+
+def _scan(op, x, axis, dtype, acc):
+    x = _as(x)
+    if axis is None:
+        x = _c.reshape(x, (-1,))
+        axis = 0
+    axis = _norm_axis(axis, x.ndim)
+    dt = (acc(x.dtype) if acc else x.dtype) if dtype is None else np.dtype(dtype)
+    return _c._scan(op, _c.astype(x, dt), axis)
+
+
+def cumsum(x, axis=None, dtype=None, out=None):
+    _no_out(out)
+    return _scan("cumsum", x, axis, dtype, _sum_dtype)
+
+
+def cumprod(x, axis=None, dtype=None, out=None):
+    _no_out(out)
+    return _scan("cumprod", x, axis, dtype, _sum_dtype)
+
+
+def cummax(x, axis=None):
+    return _scan("cummax", x, axis, None, None)
+
+
+def cummin(x, axis=None):
+    return _scan("cummin", x, axis, None, None)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    if include_initial:
+        raise NotImplementedError("include_initial=True is not supported yet")
+    if axis is None and _as(x).ndim > 1:
+        raise ValueError("axis must be given for arrays of more than one dimension")
+    return cumsum(x, axis=axis, dtype=dtype)
+
+
+def diff(x, n=1, axis=-1):
+    x = _as(x)
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    axis = _norm_axis(axis, x.ndim)
+    for _ in range(n):
+        m = x.shape[axis]
+        hi = [slice(None)] * x.ndim
+        lo = [slice(None)] * x.ndim
+        hi[axis] = slice(1, None)
+        lo[axis] = slice(None, m - 1 if m else 0)
+        if x.dtype.kind == "b":
+            x = not_equal(x[tuple(hi)], x[tuple(lo)])
+        else:
+            x = x[tuple(hi)] - x[tuple(lo)]
+    return x
+
+
+# ---- NumPy protocols ---------------------------------------------------------------------
+
+_UFUNC_NAMES = set(_UNARY) | set(_BINARY) | {"divide"}
+_REDUCE_OF = {"add": sum, "multiply": prod, "maximum": max, "minimum": min,
+              "logical_or": any, "logical_and": all}
+_ACCUMULATE_OF = {"add": cumsum, "multiply": cumprod}
+
+
+def array_ufunc(ufunc, method, inputs, kwargs):
+    name = ufunc.__name__
+    if kwargs.get("out") is not None:
+        raise TypeError("lazycl arrays are immutable: out= is not supported")
+    kwargs = {k: v for k, v in kwargs.items() if k != "out"}
+    if method == "__call__" and name in _UFUNC_NAMES and not kwargs:
+        f = globals()[name]
+        return f(*inputs)
+    if method == "__call__" and name in _UFUNC_NAMES and set(kwargs) <= {"dtype"}:
+        return astype(globals()[name](*inputs), kwargs["dtype"])
+    if method == "reduce" and name in _REDUCE_OF:
+        x = inputs[0]
+        axis = kwargs.get("axis", 0)
+        return _REDUCE_OF[name](x, axis=axis, keepdims=kwargs.get("keepdims", False))
+    if method == "accumulate" and name in _ACCUMULATE_OF:
+        return _ACCUMULATE_OF[name](inputs[0], axis=kwargs.get("axis", 0))
+    return NotImplemented
+
+
+def _numpy_args(obj):
+    if _is_array(obj):
+        return obj.numpy()
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_numpy_args(o) for o in obj)
+    if isinstance(obj, dict):
+        return {k: _numpy_args(v) for k, v in obj.items()}
+    return obj
+
+
+def _lazy_functions():
+    g = globals()
+    table = {}
+    for name in ["sum", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "any", "all",
+                 "mean", "var", "std", "count_nonzero", "nansum", "nanmean", "nanmax", "nanmin",
+                 "cumsum", "cumprod", "diff", "where", "clip", "round", "around", "reshape",
+                 "transpose", "expand_dims", "squeeze", "flip", "ravel", "swapaxes", "moveaxis",
+                 "broadcast_to", "broadcast_arrays", "shape", "ndim", "size", "zeros_like",
+                 "ones_like", "full_like", "empty_like", "permute_dims", "astype"]:
+        f = getattr(np, name, None)
+        if f is not None:
+            table[f] = g[name]
+    return table
+
+
+_LAZY = None
+
+
+def array_function(func, types, args, kwargs):
+    global _LAZY
+    if _LAZY is None:
+        _LAZY = _lazy_functions()
+    f = _LAZY.get(func)
+    if f is not None:
+        return f(*args, **kwargs)
+    # Not lazy in lazycl: compute the inputs and let NumPy answer (eagerly).
+    return func(*_numpy_args(args), **_numpy_args(kwargs))
+
+
+__all__ = [_n for _n, _v in list(globals().items())
+           if not _n.startswith("_") and not isinstance(_v, type(math))
+           and _n not in ("AxisError", "Array", "array_ufunc", "array_function", "numbers",
+                          "operator")]

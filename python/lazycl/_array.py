@@ -1,0 +1,215 @@
+"""The lazycl.Array class: the C ArrayBase plus the NumPy-facing protocol in Python."""
+import builtins
+import numbers
+
+import numpy as np
+
+from . import _lazycl as _c
+
+__all__ = ["Array"]
+
+
+class Array(_c.ArrayBase):
+    """A lazy n-dimensional array on an OpenCL device.
+
+    Operations append nodes to a graph and return at once; the graph runs as
+    fused OpenCL kernels when a result is needed: ``.compute()``,
+    ``np.asarray(x)``, ``float(x)``, printing.
+    """
+
+    __slots__ = ()
+    __array_priority__ = 1000
+
+    # ---- forcing and conversion -------------------------------------------------------
+
+    def __array__(self, dtype=None, copy=None):
+        if copy is False:
+            raise ValueError("lazycl arrays live on a device: converting to NumPy always copies")
+        a = self.numpy()
+        if dtype is not None and a.dtype != np.dtype(dtype):
+            a = a.astype(dtype)
+        return a
+
+    def get(self):
+        """The values as a NumPy array (computes first)."""
+        return self.numpy()
+
+    def item(self, *args):
+        return self.numpy().item(*args)
+
+    def tolist(self):
+        return self.numpy().tolist()
+
+    def _scalar(self, kind):
+        if self.size != 1:
+            raise TypeError(f"only length-1 arrays can be converted to Python scalars"
+                            if self.ndim else "invalid array")
+        return kind(self.numpy().reshape(()).item())
+
+    def __float__(self):
+        return self._scalar(float)
+
+    def __int__(self):
+        return self._scalar(int)
+
+    def __complex__(self):
+        return self._scalar(complex)
+
+    def __index__(self):
+        if self.dtype.kind not in "iub" or self.dtype.kind == "b":
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        if self.ndim != 0:
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(self.numpy().item())
+
+    def __bool__(self):
+        if self.size == 0:
+            raise ValueError("The truth value of an empty array is ambiguous. Use `array.size > 0` "
+                             "to check that an array is not empty.")
+        if self.size != 1:
+            raise ValueError("The truth value of an array with more than one element is ambiguous. "
+                             "Use a.any() or a.all()")
+        return bool(self.numpy().reshape(()).item())
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(self.shape[0]):
+            yield self[i]
+
+    def __repr__(self):
+        body = np.array2string(self.numpy(), separator=", ", prefix="lazycl.Array(")
+        return f"lazycl.Array({body}, dtype={self.dtype}, device='{self.device.filter_string}')"
+
+    def __str__(self):
+        return str(self.numpy())
+
+    def __format__(self, spec):
+        if self.ndim == 0:
+            return format(self.numpy().item(), spec)
+        return format(str(self), spec)
+
+    def __hash__(self):
+        raise TypeError("unhashable type: 'lazycl.Array'")
+
+    def __len__(self):
+        if self.ndim == 0:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    # ---- properties -----------------------------------------------------------------
+
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self.size * self.dtype.itemsize
+
+    @property
+    def mT(self):
+        if self.ndim < 2:
+            raise ValueError("matrix transpose needs an array of at least 2 dimensions")
+        axes = list(range(self.ndim))
+        axes[-1], axes[-2] = axes[-2], axes[-1]
+        return _c.permute_dims(self, axes)
+
+    # ---- methods (NumPy names) --------------------------------------------------------
+
+    def astype(self, dtype, copy=True):
+        return _c.astype(self, dtype)
+
+    def reshape(self, *shape, order="C"):
+        if order != "C":
+            raise NotImplementedError("lazycl reshapes in C order only")
+        if len(shape) == 1 and not isinstance(shape[0], numbers.Integral):
+            shape = shape[0]
+        return _c.reshape(self, shape)
+
+    def transpose(self, *axes):
+        if not axes:
+            return self.T
+        if len(axes) == 1 and not isinstance(axes[0], numbers.Integral):
+            axes = axes[0]
+        return _c.permute_dims(self, axes)
+
+    def ravel(self, order="C"):
+        return self.reshape(-1, order=order)
+
+    def flatten(self, order="C"):
+        return self.reshape(-1, order=order)
+
+    def squeeze(self, axis=None):
+        from . import _api
+        return _api.squeeze(self, axis)
+
+    def swapaxes(self, a, b):
+        from . import _api
+        return _api.swapaxes(self, a, b)
+
+    def to_device(self, device, /, *, stream=None):
+        """A copy of the array on another device (or queue)."""
+        from . import _api
+        return _api.to_device(self, device)
+
+    def clip(self, min=None, max=None):
+        from . import _api
+        return _api.clip(self, min, max)
+
+    def round(self, decimals=0):
+        from . import _api
+        return _api.round(self, decimals)
+
+    def __round__(self, ndigits=None):
+        from . import _api
+        return _api.round(self, ndigits or 0)
+
+    def __matmul__(self, other):
+        raise NotImplementedError("lazycl does not implement matmul yet")
+
+    def __array_namespace__(self, api_version=None):
+        import lazycl
+        return lazycl
+
+    def __dlpack_device__(self):
+        raise NotImplementedError("DLPack export is not implemented yet")
+
+    # ---- NumPy protocols ----------------------------------------------------------------
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        from . import _api
+        return _api.array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        from . import _api
+        return _api.array_function(func, types, args, kwargs)
+
+
+def _add_reductions():
+    """Methods that forward to the namespace functions of the same name."""
+    names = ["sum", "prod", "min", "max", "argmin", "argmax", "mean", "var", "std", "any",
+             "all", "cumsum", "cumprod"]
+
+    def make(name):
+        def method(self, *args, **kwargs):
+            from . import _api
+            return getattr(_api, name)(self, *args, **kwargs)
+        method.__name__ = name
+        method.__qualname__ = f"Array.{name}"
+        method.__doc__ = f"Same as lazycl.{name}(self, ...)."
+        return method
+
+    for n in names:
+        setattr(Array, n, make(n))
+
+
+_add_reductions()
+_c._set_array_class(Array)
+del builtins
