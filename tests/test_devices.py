@@ -232,3 +232,20 @@ def test_runtime_bench_small():
     assert s["launches"] > 0
     assert s["bytes_to_device"] >= 3 * (1 << 16)
     assert s["pool_hits"] + s["buffers_allocated"] >= 2 * len(DEVICES)
+
+
+def test_no_reference_leaks():
+    import sys
+    d = DEVICES[0]
+    f = d.filter_string
+    lazycl.Queue(d).finish()
+    before = sys.getrefcount(d)
+    for _ in range(1000):
+        lazycl.Device(f)
+        lazycl.Queue(d)
+        lazycl.Queue(f, profiling=True)
+        repr(d)
+        d.preferred_vector_widths
+        lazycl.stats()
+        lazycl.devices()
+    assert sys.getrefcount(d) == before
