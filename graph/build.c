@@ -282,6 +282,41 @@ struct lc_node *lc_node_unary(int op, struct lc_node *a, struct lc_error *e)
     return lc_elementwise(op, dt, cdtype, &a, 1, e);
 }
 
+/* x ** c for a scalar constant c: NumPy computes x**2 as a square (and
+ * x**0.5 as sqrt, x**-1 as a reciprocal); so does lazycl, which also spares
+ * the device's pow() (very slow on some CPU runtimes). Other exponents keep
+ * POW. */
+static struct lc_node *lc_pow_const(struct lc_node *a, struct lc_node *b, int dt, int cdtype,
+                                    struct lc_error *e)
+{
+    double c;
+    if (lc_dtype_is_float(b->dtype))
+        c = b->value.f;
+    else if (lc_dtype_kind(b->dtype) == 'u')
+        c = (double)b->value.u;
+    else
+        c = (double)b->value.i;
+    int isf = lc_dtype_is_float(cdtype);
+    if (c == 2.0 || c == 3.0) {
+        struct lc_node *in[2] = {a, a};
+        struct lc_node *sq = lc_elementwise(LC_OP_MUL, dt, cdtype, in, 2, e);
+        if (!sq || c == 2.0)
+            return sq;
+        in[0] = sq;
+        struct lc_node *cube = lc_elementwise(LC_OP_MUL, dt, cdtype, in, 2, e);
+        lc_node_release(sq);
+        return cube;
+    }
+    if (c == 1.0)
+        return lc_node_cast(a, dt, e);
+    if (isf && c == 0.5)
+        return lc_elementwise(LC_OP_SQRT, dt, cdtype, &a, 1, e);
+    if (isf && c == -1.0)
+        return lc_elementwise(LC_OP_RECIP, dt, cdtype, &a, 1, e);
+    struct lc_node *in[2] = {a, b};
+    return lc_elementwise(LC_OP_POW, dt, cdtype, in, 2, e);
+}
+
 struct lc_node *lc_node_binary(int op, struct lc_node *a, struct lc_node *b, struct lc_error *e)
 {
     if (lc_op_kind(op) != LC_KIND_BINARY) {
@@ -294,6 +329,8 @@ struct lc_node *lc_node_binary(int op, struct lc_node *a, struct lc_node *b, str
     int cdtype, dt = lc_binary_result_dtype(op, a, b, &cdtype, e);
     if (dt < 0)
         return NULL;
+    if (op == LC_OP_POW && b->op == LC_OP_CONST && b->ndim == 0)
+        return lc_pow_const(a, b, dt, cdtype, e);
     return lc_elementwise(op, dt, cdtype, in, 2, e);
 }
 
