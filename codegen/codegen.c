@@ -688,6 +688,222 @@ static void lc_init_all(struct lc_cg *g, struct lc_sb *sb, const char *prefix, c
     }
 }
 
+
+/* ---- explicit SIMD for CPU reduction loops ---------------------------------------- */
+
+static int lc_vec_op_ok(int op)
+{
+    switch (op) {
+    case LC_OP_ADD: case LC_OP_SUB: case LC_OP_MUL: case LC_OP_DIV: case LC_OP_NEG:
+    case LC_OP_POS: case LC_OP_ABS: case LC_OP_SQUARE: case LC_OP_RECIP: case LC_OP_CAST:
+    case LC_OP_MAXIMUM: case LC_OP_MINIMUM: case LC_OP_FMAX: case LC_OP_FMIN:
+    case LC_OP_FLOOR: case LC_OP_CEIL: case LC_OP_TRUNC: case LC_OP_RINT:
+    case LC_OP_BUFFER: case LC_OP_CONST:
+        return 1;
+    default:
+        return lc_op_kind(op) == LC_KIND_UNARY && lc_op_template(op) != NULL &&
+               op != LC_OP_LNOT;
+    }
+}
+
+/* Can the reduction loop of this kernel run W lanes at a time? Only float
+ * expressions of vector-safe ops over reads that are contiguous (or
+ * constant) along the single reduced dim, and sum/max/min/mean/var. */
+static int lc_vec_ok(struct lc_cg *g)
+{
+    const struct lc_kernel *k = g->k;
+    if (!g->t->vec || g->t->gpu || g->nd - g->nk != 1)
+        return 0;
+    int rd = g->nk;
+    for (int a = 0; a < k->n_access; a++) {
+        const struct lc_access *x = &g->acc[a];
+        if (x->epilogue)
+            continue;
+        if (x->kind == LC_ACCESS_IOTA)
+            return 0;
+        if (x->kind != LC_ACCESS_CONST && lc_stclass(x->strides[rd]) == LC_ST_ANY)
+            return 0;
+    }
+    for (int i = 0; i < k->n_exprs; i++) {
+        const struct lc_expr *x = &k->exprs[i];
+        if (x->epilogue)
+            continue;
+        if (x->op == LC_EXPR_REDUCED || !lc_vec_op_ok(x->op) || !lc_dtype_is_float(x->dtype) ||
+            !lc_dtype_is_float(x->cdtype))
+            return 0;
+        if (x->op == LC_OP_CAST && !lc_dtype_is_float(k->exprs[x->in[0]].dtype))
+            return 0;
+    }
+    for (int s = 0; s < k->n_reds; s++) {
+        int op = k->reds[s].op;
+        if (op != LC_OP_SUM && op != LC_OP_RMAX && op != LC_OP_RMIN && op != LC_OP_MEANVAR)
+            return 0;
+        if (!lc_dtype_is_float(k->reds[s].in_dtype))
+            return 0;
+    }
+    return 1;
+}
+
+/* "v" converted from float dtype `from` to `to`, W lanes. */
+static void lc_vcast(struct lc_sb *sb, const char *v, int from, int to, int W)
+{
+    if (from == to)
+        lc_sb_printf(sb, "%s", v);
+    else
+        lc_sb_printf(sb, "convert_%s%d(%s)", lc_T(to), W, v);
+}
+
+static void lc_emit_exprs_vec(struct lc_cg *g, struct lc_sb *sb, int W, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    int rd = g->nk;
+    for (int i = 0; i < k->n_exprs; i++) {
+        const struct lc_expr *x = &k->exprs[i];
+        if (x->epilogue)
+            continue;
+        const char *T = lc_T(x->dtype);
+        lc_sb_printf(sb, "%sconst %s%d w%d = ", ind, T, W, i);
+        if (x->access >= 0) {
+            const struct lc_access *a = &g->acc[x->access];
+            if (a->kind == LC_ACCESS_CONST) {
+                lc_sb_printf(sb, "(%s%d)(a%d_v)", T, W, x->access);
+            } else if (lc_stclass(a->strides[rd]) == LC_ST_UNIT) {
+                lc_sb_printf(sb, "vload%d(0, a%d + (", W, x->access);
+                lc_addr(g, sb, x->access);
+                lc_sb_printf(sb, "))");
+            } else {
+                lc_sb_printf(sb, "(%s%d)(a%d[", T, W, x->access);
+                lc_addr(g, sb, x->access);
+                lc_sb_printf(sb, "])");
+            }
+            lc_sb_printf(sb, ";\n");
+            continue;
+        }
+        struct lc_sb ops[3] = {{0}};
+        for (int j = 0; j < x->n_in; j++) {
+            char name[32];
+            const struct lc_expr *in = &k->exprs[x->in[j]];
+            snprintf(name, sizeof name, "w%d", x->in[j]);
+            lc_vcast(&ops[j], name, in->dtype, x->op == LC_OP_CAST ? in->dtype : x->cdtype, W);
+        }
+        const char *a0 = ops[0].s ? ops[0].s : "0", *a1 = x->n_in > 1 && ops[1].s ? ops[1].s : "0";
+        const char *C = lc_T(x->cdtype);
+        switch (x->op) {
+        case LC_OP_CAST: lc_vcast(sb, a0, k->exprs[x->in[0]].dtype, x->dtype, W); break;
+        case LC_OP_ADD: lc_sb_printf(sb, "(%s + %s)", a0, a1); break;
+        case LC_OP_SUB: lc_sb_printf(sb, "(%s - %s)", a0, a1); break;
+        case LC_OP_MUL: lc_sb_printf(sb, "(%s * %s)", a0, a1); break;
+        case LC_OP_DIV: lc_sb_printf(sb, "(%s / %s)", a0, a1); break;
+        case LC_OP_NEG: lc_sb_printf(sb, "(-%s)", a0); break;
+        case LC_OP_POS: lc_sb_printf(sb, "%s", a0); break;
+        case LC_OP_ABS: lc_sb_printf(sb, "fabs(%s)", a0); break;
+        case LC_OP_SQUARE: lc_sb_printf(sb, "(%s * %s)", a0, a0); break;
+        case LC_OP_RECIP: lc_sb_printf(sb, "((%s%d)(1) / %s)", C, W, a0); break;
+        case LC_OP_MAXIMUM:
+            lc_sb_printf(sb, "select(%s, %s, (%s >= %s) | isnan(%s))", a1, a0, a0, a1, a0);
+            break;
+        case LC_OP_MINIMUM:
+            lc_sb_printf(sb, "select(%s, %s, (%s <= %s) | isnan(%s))", a1, a0, a0, a1, a0);
+            break;
+        case LC_OP_FMAX: lc_sb_printf(sb, "fmax(%s, %s)", a0, a1); break;
+        case LC_OP_FMIN: lc_sb_printf(sb, "fmin(%s, %s)", a0, a1); break;
+        case LC_OP_FLOOR: lc_sb_printf(sb, "floor(%s)", a0); break;
+        case LC_OP_CEIL: lc_sb_printf(sb, "ceil(%s)", a0); break;
+        case LC_OP_TRUNC: lc_sb_printf(sb, "trunc(%s)", a0); break;
+        default: {
+            /* A float function template such as "exp(%0)". */
+            const char *opv[3] = {a0, a1, "0"};
+            struct lc_helpers h;
+            memset(&h, 0, sizeof h);
+            lc_cg_op(sb, &h, x->op, x->cdtype, x->dtype, opv);
+            break;
+        }
+        }
+        for (int j = 0; j < x->n_in; j++)
+            lc_sb_free(&ops[j]);
+        lc_sb_printf(sb, ";\n");
+    }
+}
+
+/* Fold the reduced elements [lo, hi) of the single reduced dim: W lanes at a
+ * time into per-lane states, the lanes then folded in order into the scalar
+ * states s<k>, then the tail one by one. */
+static void lc_vec_fold_loop(struct lc_cg *g, struct lc_sb *sb, const char *lo, const char *hi,
+                             int W, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    int rd = g->nk;
+    char in2[64], in3[64];
+    snprintf(in2, sizeof in2, "%s    ", ind);
+    snprintf(in3, sizeof in3, "%s        ", ind);
+    lc_sb_printf(sb, "%s{\n", ind);
+    for (int s = 0; s < k->n_reds; s++) {
+        const struct lc_reduction *r = &k->reds[s];
+        const char *A = lc_red_acc(g, r);
+        switch (r->op) {
+        case LC_OP_SUM:
+            lc_sb_printf(sb, "%s%s%d q%d_a = 0;\n", in2, A, W, s);
+            break;
+        case LC_OP_RMAX: case LC_OP_RMIN:
+            lc_sb_printf(sb, "%s%s%d q%d_a = (%s%d)(%s);\n", in2, A, W, s, A, W,
+                         lc_limit(r->in_dtype, r->op == LC_OP_RMIN));
+            break;
+        default: /* MEANVAR */
+            lc_sb_printf(sb, "%s%s%d q%d_a = 0, q%d_b = 0, q%d_c = 0;\n", in2, A, W, s, s, s);
+            break;
+        }
+    }
+    lc_sb_printf(sb, "%slong i%d = %s;\n", in2, rd, lo);
+    lc_sb_printf(sb, "%sfor (; i%d + %d <= %s; i%d += %d) {\n", in2, rd, W, hi, rd, W);
+    lc_emit_exprs_vec(g, sb, W, in3);
+    for (int s = 0; s < k->n_reds; s++) {
+        const struct lc_reduction *r = &k->reds[s];
+        const char *A = lc_red_acc(g, r);
+        char v[32];
+        snprintf(v, sizeof v, "w%d", r->expr);
+        struct lc_sb cv = {0};
+        lc_vcast(&cv, v, k->exprs[r->expr].dtype, !strcmp(A, "double") ? LC_FLOAT64 : LC_FLOAT32, W);
+        switch (r->op) {
+        case LC_OP_SUM:
+            lc_sb_printf(sb, "%sq%d_a += %s;\n", in3, s, cv.s);
+            break;
+        case LC_OP_RMAX: case LC_OP_RMIN:
+            lc_sb_printf(sb, "%sq%d_a = select(q%d_a, %s, (%s %s q%d_a) | isnan(%s));\n", in3, s, s,
+                         v, v, r->op == LC_OP_RMAX ? ">" : "<", s, v);
+            break;
+        default:
+            lc_sb_printf(sb, "%s{ const %s%d x_ = %s; q%d_a += 1; const %s%d d_ = x_ - q%d_b;"
+                         " q%d_b += d_ / q%d_a; q%d_c += d_ * (x_ - q%d_b); }\n",
+                         in3, A, W, cv.s, s, A, W, s, s, s, s, s);
+            break;
+        }
+        lc_sb_free(&cv);
+    }
+    lc_sb_printf(sb, "%s}\n", in2);
+    /* Lanes in order into the scalar states. */
+    for (int s = 0; s < k->n_reds; s++) {
+        const struct lc_reduction *r = &k->reds[s];
+        char me[16], lane[16];
+        snprintf(me, sizeof me, "s%d", s);
+        for (int l = 0; l < W; l++) {
+            snprintf(lane, sizeof lane, "l%d", s);
+            if (r->op == LC_OP_MEANVAR) {
+                lc_sb_printf(sb, "%s{ const %s l%d_a = q%d_a.s%x, l%d_b = q%d_b.s%x, l%d_c = q%d_c.s%x;\n",
+                             in2, lc_red_acc(g, r), s, s, l, s, s, l, s, s, l);
+                lc_red_combine(g, sb, s, me, lane, in3);
+                lc_sb_printf(sb, "%s}\n", in2);
+            } else {
+                char v[32];
+                snprintf(v, sizeof v, "q%d_a.s%x", s, l);
+                lc_red_update(g, sb, s, me, v, "0", in2);
+            }
+        }
+    }
+    lc_sb_printf(sb, "%sfor (; i%d < %s; i%d++) {\n", in2, rd, hi, rd);
+    lc_fold_all(g, sb, "0", in3);
+    lc_sb_printf(sb, "%s}\n%s}\n", in2, ind);
+}
+
 /* Schedule A: one work-item per output, looping over every reduced element. */
 static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
@@ -708,6 +924,20 @@ static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
     if (nk > 0)
         lc_unravel(sb, 0, nk, "m", "    ");
     lc_init_all(g, sb, "s", "    ");
+    if (lc_vec_ok(g)) {
+        char hi[16];
+        snprintf(hi, sizeof hi, "n%d", nk);
+        lc_vec_fold_loop(g, sb, "0", hi, g->t->vec, "    ");
+        lc_emit_exprs(g, sb, 1, "    ");
+        lc_store_outputs(g, sb, "    ", nk);
+        lc_sb_printf(sb, "}\n");
+        l->work_dim = 1;
+        l->global[0] = (size_t)M;
+        snprintf(c->schedule, sizeof c->schedule,
+                 "reduce: one item per output (%lld outputs), %d-wide SIMD", (long long)M,
+                 g->t->vec);
+        return 0;
+    }
     lc_sb_printf(sb, "    long r = 0;\n");
     char ind[64] = "    ";
     for (int d = nk; d < nd; d++) {
@@ -805,9 +1035,15 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
         lc_sb_printf(sb, "    for (long r = p * L + lid; r < N; r += P * L) {\n");
     else
         lc_sb_printf(sb, "    const long t = p * L + lid, chunk = (N + P * L - 1) / (P * L);\n"
-                         "    const long r_end = min(N, (t + 1) * chunk);\n"
-                         "    for (long r = t * chunk; r < r_end; r++) {\n");
-    if (nd - nk > 0) {
+                         "    const long r_end = min(N, (t + 1) * chunk);\n");
+    int vec = lc_vec_ok(g);
+    if (vec) {
+        lc_vec_fold_loop(g, sb, "t * chunk", "r_end", g->t->vec, "    ");
+    } else if (!g->t->gpu) {
+        lc_sb_printf(sb, "    for (long r = t * chunk; r < r_end; r++) {\n");
+    }
+    if (vec) {
+    } else if (nd - nk > 0) {
         lc_sb_printf(sb, "        {\n");
         lc_unravel(sb, nk, nd, "r", "        ");
         lc_fold_all(g, sb, "r", "        ");
@@ -815,7 +1051,8 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
     } else {
         lc_fold_all(g, sb, "r", "        ");
     }
-    lc_sb_printf(sb, "    }\n");
+    if (!vec)
+        lc_sb_printf(sb, "    }\n");
     if (L > 1) {
         /* Tree over the group's items in local memory. */
         for (int s = 0; s < k->n_reds; s++)
@@ -875,7 +1112,8 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
     l->local[0] = L;
     l->local[1] = l->local[2] = 1;
     l->global[0] = (size_t)M * P * L;
-    snprintf(c->schedule, sizeof c->schedule, "reduce: %zu groups x %zu items per output", P, L);
+    snprintf(c->schedule, sizeof c->schedule, "reduce: %zu groups x %zu items per output%s", P, L,
+             vec ? ", 8-wide SIMD" : "");
     return 0;
 }
 

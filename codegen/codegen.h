@@ -15,6 +15,9 @@
 /* What the code generator needs to know of the device. */
 struct lc_target {
     int gpu;                 /* shape work for a GPU (else one item per element, CPU) */
+    int vec;                 /* CPU: explicit SIMD width for reduction loops (0: none). The
+                                PoCL CPU driver does not vectorize loops inside a work-item,
+                                so lazycl writes float8 code for it. */
     int fp64;                /* doubles available */
     unsigned compute_units;
     size_t max_work_group;

@@ -64,6 +64,11 @@ static void lc_target_of(lc_device_t d, struct lc_target *t)
     t->compute_units = di->compute_units;
     t->max_work_group = di->max_work_group;
     t->device_name = di->name;
+    /* PoCL's CPU driver vectorizes across work-items but not loops inside one,
+     * so reduction loops get explicit 8-wide vectors there (see codegen.h). */
+    if (!t->gpu && (strstr(di->platform_name, "Portable Computing Language") ||
+                    strstr(di->vendor, "pocl")))
+        t->vec = 8;
 }
 
 static int lc_scalar_arg(int dtype, union lc_scalar v, struct lc_arg *a)
