@@ -709,12 +709,11 @@ static int lc_vec_op_ok(int op)
 /* Can the reduction loop of this kernel run W lanes at a time? Only float
  * expressions of vector-safe ops over reads that are contiguous (or
  * constant) along the single reduced dim, and sum/max/min/mean/var. */
-static int lc_vec_ok(struct lc_cg *g)
+static int lc_vec_ok(struct lc_cg *g, int rd)
 {
     const struct lc_kernel *k = g->k;
-    if (!g->t->vec || g->t->gpu || g->nd - g->nk != 1)
+    if (!g->t->vec || g->t->gpu)
         return 0;
-    int rd = g->nk;
     for (int a = 0; a < k->n_access; a++) {
         const struct lc_access *x = &g->acc[a];
         if (x->epilogue)
@@ -753,10 +752,9 @@ static void lc_vcast(struct lc_sb *sb, const char *v, int from, int to, int W)
         lc_sb_printf(sb, "convert_%s%d(%s)", lc_T(to), W, v);
 }
 
-static void lc_emit_exprs_vec(struct lc_cg *g, struct lc_sb *sb, int W, const char *ind)
+static void lc_emit_exprs_vec(struct lc_cg *g, struct lc_sb *sb, int W, int rd, const char *ind)
 {
     const struct lc_kernel *k = g->k;
-    int rd = g->nk;
     for (int i = 0; i < k->n_exprs; i++) {
         const struct lc_expr *x = &k->exprs[i];
         if (x->epilogue)
@@ -825,6 +823,58 @@ static void lc_emit_exprs_vec(struct lc_cg *g, struct lc_sb *sb, int W, const ch
     }
 }
 
+/* Declare the W-lane states q<s> of every reduction. */
+static void lc_vec_states(struct lc_cg *g, struct lc_sb *sb, int W, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    for (int s = 0; s < k->n_reds; s++) {
+        const struct lc_reduction *r = &k->reds[s];
+        const char *A = lc_red_acc(g, r);
+        switch (r->op) {
+        case LC_OP_SUM:
+            lc_sb_printf(sb, "%s%s%d q%d_a = 0;\n", ind, A, W, s);
+            break;
+        case LC_OP_RMAX: case LC_OP_RMIN:
+            lc_sb_printf(sb, "%s%s%d q%d_a = (%s%d)(%s);\n", ind, A, W, s, A, W,
+                         lc_limit(r->in_dtype, r->op == LC_OP_RMIN));
+            break;
+        default: /* MEANVAR */
+            lc_sb_printf(sb, "%s%s%d q%d_a = 0, q%d_b = 0, q%d_c = 0;\n", ind, A, W, s, s, s);
+            break;
+        }
+    }
+}
+
+/* Vector exprs at the current indices, folded lane-wise into q<s>. */
+static void lc_vec_fold(struct lc_cg *g, struct lc_sb *sb, int W, int vd, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    lc_emit_exprs_vec(g, sb, W, vd, ind);
+    for (int s = 0; s < k->n_reds; s++) {
+        const struct lc_reduction *r = &k->reds[s];
+        const char *A = lc_red_acc(g, r);
+        char v[32];
+        snprintf(v, sizeof v, "w%d", r->expr);
+        struct lc_sb cv = {0};
+        lc_vcast(&cv, v, k->exprs[r->expr].dtype, !strcmp(A, "double") ? LC_FLOAT64 : LC_FLOAT32, W);
+        switch (r->op) {
+        case LC_OP_SUM:
+            lc_sb_printf(sb, "%sq%d_a += %s;\n", ind, s, cv.s);
+            break;
+        case LC_OP_RMAX: case LC_OP_RMIN:
+            lc_sb_printf(sb, "%sq%d_a = select(q%d_a, %s, (%s %s q%d_a) | isnan(%s));\n", ind, s, s,
+                         v, v, r->op == LC_OP_RMAX ? ">" : "<", s, v);
+            break;
+        default:
+            lc_sb_printf(sb, "%s{ const %s%d x_ = %s; q%d_a += 1; const %s%d d_ = x_ - q%d_b;"
+                         " q%d_b += d_ / q%d_a; q%d_c += d_ * (x_ - q%d_b); }\n",
+                         ind, A, W, cv.s, s, A, W, s, s, s, s, s);
+            break;
+        }
+        lc_sb_free(&cv);
+    }
+}
+
 /* Fold the reduced elements [lo, hi) of the single reduced dim: W lanes at a
  * time into per-lane states, the lanes then folded in order into the scalar
  * states s<k>, then the tail one by one. */
@@ -837,48 +887,10 @@ static void lc_vec_fold_loop(struct lc_cg *g, struct lc_sb *sb, const char *lo, 
     snprintf(in2, sizeof in2, "%s    ", ind);
     snprintf(in3, sizeof in3, "%s        ", ind);
     lc_sb_printf(sb, "%s{\n", ind);
-    for (int s = 0; s < k->n_reds; s++) {
-        const struct lc_reduction *r = &k->reds[s];
-        const char *A = lc_red_acc(g, r);
-        switch (r->op) {
-        case LC_OP_SUM:
-            lc_sb_printf(sb, "%s%s%d q%d_a = 0;\n", in2, A, W, s);
-            break;
-        case LC_OP_RMAX: case LC_OP_RMIN:
-            lc_sb_printf(sb, "%s%s%d q%d_a = (%s%d)(%s);\n", in2, A, W, s, A, W,
-                         lc_limit(r->in_dtype, r->op == LC_OP_RMIN));
-            break;
-        default: /* MEANVAR */
-            lc_sb_printf(sb, "%s%s%d q%d_a = 0, q%d_b = 0, q%d_c = 0;\n", in2, A, W, s, s, s);
-            break;
-        }
-    }
+    lc_vec_states(g, sb, W, in2);
     lc_sb_printf(sb, "%slong i%d = %s;\n", in2, rd, lo);
     lc_sb_printf(sb, "%sfor (; i%d + %d <= %s; i%d += %d) {\n", in2, rd, W, hi, rd, W);
-    lc_emit_exprs_vec(g, sb, W, in3);
-    for (int s = 0; s < k->n_reds; s++) {
-        const struct lc_reduction *r = &k->reds[s];
-        const char *A = lc_red_acc(g, r);
-        char v[32];
-        snprintf(v, sizeof v, "w%d", r->expr);
-        struct lc_sb cv = {0};
-        lc_vcast(&cv, v, k->exprs[r->expr].dtype, !strcmp(A, "double") ? LC_FLOAT64 : LC_FLOAT32, W);
-        switch (r->op) {
-        case LC_OP_SUM:
-            lc_sb_printf(sb, "%sq%d_a += %s;\n", in3, s, cv.s);
-            break;
-        case LC_OP_RMAX: case LC_OP_RMIN:
-            lc_sb_printf(sb, "%sq%d_a = select(q%d_a, %s, (%s %s q%d_a) | isnan(%s));\n", in3, s, s,
-                         v, v, r->op == LC_OP_RMAX ? ">" : "<", s, v);
-            break;
-        default:
-            lc_sb_printf(sb, "%s{ const %s%d x_ = %s; q%d_a += 1; const %s%d d_ = x_ - q%d_b;"
-                         " q%d_b += d_ / q%d_a; q%d_c += d_ * (x_ - q%d_b); }\n",
-                         in3, A, W, cv.s, s, A, W, s, s, s, s, s);
-            break;
-        }
-        lc_sb_free(&cv);
-    }
+    lc_vec_fold(g, sb, W, rd, in3);
     lc_sb_printf(sb, "%s}\n", in2);
     /* Lanes in order into the scalar states. */
     for (int s = 0; s < k->n_reds; s++) {
@@ -904,6 +916,95 @@ static void lc_vec_fold_loop(struct lc_cg *g, struct lc_sb *sb, const char *lo, 
     lc_sb_printf(sb, "%s}\n%s}\n", in2, ind);
 }
 
+/* Open nested loops over the reduced dims [nk, nd); returns the indent. */
+static void lc_open_red_loops(struct lc_cg *g, struct lc_sb *sb, char *ind, size_t n)
+{
+    for (int d = g->nk; d < g->nd; d++) {
+        lc_sb_printf(sb, "%sfor (long i%d = 0; i%d < n%d; i%d++) {\n", ind, d, d, d, d);
+        strncat(ind, "    ", n - strlen(ind) - 1);
+    }
+}
+
+static void lc_close_red_loops(struct lc_cg *g, struct lc_sb *sb, char *ind)
+{
+    for (int d = g->nk; d < g->nd; d++) {
+        ind[strlen(ind) - 4] = '\0';
+        lc_sb_printf(sb, "%s}\n", ind);
+    }
+}
+
+/* The whole scalar reduction of one output whose kept indices are declared:
+ * init, loops, epilogue, stores. */
+static void lc_scalar_reduce_body(struct lc_cg *g, struct lc_sb *sb, const char *ind0)
+{
+    char ind[64];
+    snprintf(ind, sizeof ind, "%s", ind0);
+    lc_init_all(g, sb, "s", ind);
+    lc_sb_printf(sb, "%slong r = 0;\n", ind);
+    lc_open_red_loops(g, sb, ind, sizeof ind);
+    lc_fold_all(g, sb, "r", ind);
+    lc_sb_printf(sb, "%sr++;\n", ind);
+    lc_close_red_loops(g, sb, ind);
+    lc_emit_exprs(g, sb, 1, ind);
+    lc_store_outputs(g, sb, ind, g->nk);
+}
+
+/* Schedule A with lanes across the kept dim (column reductions on PoCL):
+ * each work-item reduces W adjacent outputs at once with vector loads along
+ * the kept dim, then runs the epilogue lane by lane. */
+static int lc_gen_reduce_cols(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int64_t M)
+{
+    const struct lc_kernel *k = g->k;
+    int W = g->t->vec;
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l)
+        return -1;
+    lc_sb_printf(sb, "__kernel void @K@(");
+    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0)
+        return -1;
+    lc_sb_printf(sb, ", const long M)\n{\n");
+    if (lc_add_i64(l, M) < 0)
+        return -1;
+    lc_sb_printf(sb, "    const long c0 = get_global_id(0) * %d;\n"
+                     "    if (c0 >= M) return;\n"
+                     "    if (c0 + %d <= M) {\n"
+                     "        const long i0 = c0;\n", W, W);
+    lc_vec_states(g, sb, W, "        ");
+    char ind[64] = "        ";
+    lc_open_red_loops(g, sb, ind, sizeof ind);
+    lc_vec_fold(g, sb, W, 0, ind);
+    lc_close_red_loops(g, sb, ind);
+    for (int s = 0; s < k->n_reds; s++)
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++) {
+            const char *A = lc_red_acc(g, &k->reds[s]);
+            lc_sb_printf(sb, "        %s p%d_%c[%d];\n        vstore%d(q%d_%c, 0, p%d_%c);\n", A, s,
+                         'a' + f, W, W, s, 'a' + f, s, 'a' + f);
+        }
+    lc_sb_printf(sb, "        for (int ln = 0; ln < %d; ln++) {\n"
+                     "            const long i0 = c0 + ln;\n", W);
+    for (int s = 0; s < k->n_reds; s++) {
+        const struct lc_reduction *r = &k->reds[s];
+        const char *A = lc_red_acc(g, r);
+        if (r->op == LC_OP_MEANVAR)
+            lc_sb_printf(sb, "            %s s%d_a = p%d_a[ln], s%d_b = p%d_b[ln], s%d_c = p%d_c[ln];\n",
+                         A, s, s, s, s, s, s);
+        else
+            lc_sb_printf(sb, "            %s s%d_a = p%d_a[ln];\n", A, s, s);
+    }
+    lc_emit_exprs(g, sb, 1, "            ");
+    lc_store_outputs(g, sb, "            ", g->nk);
+    lc_sb_printf(sb, "        }\n"
+                     "    } else {\n"
+                     "        for (long i0 = c0; i0 < M; i0++) {\n");
+    lc_scalar_reduce_body(g, sb, "            ");
+    lc_sb_printf(sb, "        }\n    }\n}\n");
+    l->work_dim = 1;
+    l->global[0] = (size_t)((M + W - 1) / W);
+    snprintf(c->schedule, sizeof c->schedule,
+             "reduce: one item per %d outputs, %d-wide SIMD across outputs", W, W);
+    return 0;
+}
+
 /* Schedule A: one work-item per output, looping over every reduced element. */
 static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
@@ -924,7 +1025,7 @@ static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
     if (nk > 0)
         lc_unravel(sb, 0, nk, "m", "    ");
     lc_init_all(g, sb, "s", "    ");
-    if (lc_vec_ok(g)) {
+    if (nd - nk == 1 && lc_vec_ok(g, nk)) {
         char hi[16];
         snprintf(hi, sizeof hi, "n%d", nk);
         lc_vec_fold_loop(g, sb, "0", hi, g->t->vec, "    ");
@@ -933,8 +1034,7 @@ static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
         lc_sb_printf(sb, "}\n");
         l->work_dim = 1;
         l->global[0] = (size_t)M;
-        snprintf(c->schedule, sizeof c->schedule,
-                 "reduce: one item per output (%lld outputs), %d-wide SIMD", (long long)M,
+        snprintf(c->schedule, sizeof c->schedule, "reduce: one item per output, %d-wide SIMD",
                  g->t->vec);
         return 0;
     }
@@ -962,8 +1062,7 @@ static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
         l->local[1] = l->local[2] = 1;
         l->global[0] = M ? lc_round_up((size_t)M, wg) : 0;
     }
-    snprintf(c->schedule, sizeof c->schedule, "reduce: one item per output (%lld outputs)",
-             (long long)M);
+    snprintf(c->schedule, sizeof c->schedule, "reduce: one item per output");
     return 0;
 }
 
@@ -1022,7 +1121,7 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
             for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
                 lc_sb_printf(sb, "    __local %s ls%d_%d[%zu];\n", lc_red_ftype(g, &k->reds[s], f),
                              s, f, L);
-    lc_sb_printf(sb, "    __local int last_;\n"
+    lc_sb_printf(sb, "    __local int last_[1];\n"
                      "    const long grp = get_group_id(0);\n"
                      "    const long m = grp / P, p = grp %% P;\n"
                      "    const int lid = get_local_id(0);\n"
@@ -1036,7 +1135,7 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
     else
         lc_sb_printf(sb, "    const long t = p * L + lid, chunk = (N + P * L - 1) / (P * L);\n"
                          "    const long r_end = min(N, (t + 1) * chunk);\n");
-    int vec = lc_vec_ok(g);
+    int vec = nd - nk == 1 && lc_vec_ok(g, nk);
     if (vec) {
         lc_vec_fold_loop(g, sb, "t * chunk", "r_end", g->t->vec, "    ");
     } else if (!g->t->gpu) {
@@ -1087,11 +1186,11 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
         lc_red_store(g, sb, s, pre, "m * P + p", "        ");
     }
     lc_sb_printf(sb, "        mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
-                     "        last_ = atomic_inc((volatile __global int *)scratch + m) == (int)(P - 1);\n"
+                     "        last_[0] = atomic_inc((volatile __global int *)scratch + m) == (int)(P - 1);\n"
                      "    }\n"
                      "    }\n"
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "    if (!last_ || lid != 0) return;\n"
+                     "    if (lid != 0 || !last_[0]) return;\n"
                      "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n");
     /* The last group: fold partials 0..P-1 in order. */
     lc_init_all(g, sb, "s", "    ");
@@ -1112,7 +1211,8 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
     l->local[0] = L;
     l->local[1] = l->local[2] = 1;
     l->global[0] = (size_t)M * P * L;
-    snprintf(c->schedule, sizeof c->schedule, "reduce: %zu groups x %zu items per output%s", P, L,
+    snprintf(c->schedule, sizeof c->schedule,
+             "reduce: split over groups of %zu items, last group combines%s", L,
              vec ? ", 8-wide SIMD" : "");
     return 0;
 }
@@ -1218,8 +1318,7 @@ static int lc_gen_scan(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
             lc_store_outputs(g, sb, "            ", nd);
             lc_sb_printf(sb, "        }\n    }\n}\n");
             l->global[0] = (size_t)M;
-            snprintf(c->schedule, sizeof c->schedule, "scan: one item per row (%lld rows)",
-                     (long long)M);
+            snprintf(c->schedule, sizeof c->schedule, "scan: one item per row");
         } else if (ph == 1) {
             /* Exclusive scan of each row's P chunk totals, in place. */
             lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n"
@@ -1257,8 +1356,7 @@ static int lc_gen_scan(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                 lc_sb_printf(sb, "    part[m * P + q] = acc;\n");
             lc_sb_printf(sb, "}\n");
             l->global[0] = (size_t)M * P;
-            snprintf(c->schedule, sizeof c->schedule,
-                     "scan: three phases, %zu chunks per row (%lld rows)", P, (long long)M);
+            snprintf(c->schedule, sizeof c->schedule, "scan: three phases over chunks of each row");
         }
         if (g->t->gpu && l->global[0]) {
             size_t wg = g->t->max_work_group < 64 ? g->t->max_work_group : 64;
@@ -1351,7 +1449,9 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
             N *= g.shape[d];
         unsigned cu = t->compute_units ? t->compute_units : 1;
         int64_t enough = t->gpu ? (int64_t)cu * 512 : (int64_t)cu * 8;
-        if (M >= enough || N < 4096)
+        if (M >= enough && g.nk == 1 && M >= t->vec && lc_vec_ok(&g, 0))
+            rc = lc_gen_reduce_cols(&g, out, &body, M);
+        else if (M >= enough || N < 4096)
             rc = lc_gen_reduce_loop(&g, out, &body);
         else
             rc = lc_gen_reduce_split(&g, out, &body);

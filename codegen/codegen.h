@@ -55,7 +55,7 @@ struct lc_kcode {
     int n_launches;
     size_t scratch_bytes;    /* a scratch buffer of this size is passed (0: none) */
     size_t zero_bytes;       /* its first zero_bytes must be zero before the first launch */
-    char schedule[64];       /* the schedule chosen, for explain and debug logs */
+    char schedule[128];      /* the schedule chosen (no sizes: it is in the source) */
 };
 
 /* Generate the code of plan kernel `k`. On failure nothing is held. */

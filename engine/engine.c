@@ -152,7 +152,7 @@ lc_status lc_engine_force(lc_queue_t q, struct lc_node *const *outs, size_t n, u
         for (int li = 0; li < code.n_launches && st == LC_OK; li++) {
             struct lc_launch *l = &code.launches[li];
             lc_kernel_t kern;
-            st = lc_kernel_get(d, code.source, l->name, "", &kern, e);
+            st = lc_kernel_get(d, code.source, l->name, "-w", &kern, e);
             if (st != LC_OK)
                 break;
             if (l->n_args > cap_args) {
