@@ -1257,6 +1257,64 @@ static const char *lc_scan_identity(int op, int dt)
     }
 }
 
+/* The vector part of a scan chunk loop: advances i<nd-1> and acc over whole
+ * W-blocks. With `write`, each block's inclusive prefix (log-step shifts in
+ * registers, plus the carry) is stored; else only the block totals are
+ * folded into acc. */
+static void lc_vec_scan_loop(struct lc_cg *g, struct lc_sb *sb, int write, int vexpr,
+                             const char *A, const char *T)
+{
+    int W = g->t->vec, nr = g->nd - 1;
+    int op = g->k->scan_op;
+    const char *ident = op == LC_OP_CUMSUM ? "0" : "1";
+    const char *sym = op == LC_OP_CUMSUM ? "+" : "*";
+    int adt = !strcmp(A, "double") ? LC_FLOAT64 : LC_FLOAT32;
+    lc_sb_printf(sb, "    for (; i%d + %d <= end; i%d += %d) {\n", nr, W, nr, W);
+    lc_emit_exprs_vec(g, sb, W, nr, "        ");
+    char v[32];
+    snprintf(v, sizeof v, "w%d", vexpr);
+    lc_sb_printf(sb, "        %s%d p_ = ", A, W);
+    lc_vcast(sb, v, g->k->exprs[vexpr].dtype, adt, W);
+    lc_sb_printf(sb, ";\n");
+    if (!write) {
+        for (int l = 0; l < W; l++)
+            lc_sb_printf(sb, "        acc %s= p_.s%x;\n", sym, l);
+        lc_sb_printf(sb, "    }\n");
+        return;
+    }
+    for (int sh = 1; sh < W; sh *= 2) {
+        lc_sb_printf(sb, "        p_ %s= (%s%d)(", sym, A, W);
+        /* Lane l takes p_[l - sh], or the identity below lane sh. */
+        for (int l = 0; l < W; l++) {
+            if (l < sh)
+                lc_sb_printf(sb, "%s(%s)%s", l ? ", " : "", A, ident);
+            else
+                lc_sb_printf(sb, "%sp_.s%x", l ? ", " : "", l - sh);
+        }
+        lc_sb_printf(sb, ");\n");
+    }
+    lc_sb_printf(sb, "        p_ %s= (%s%d)(acc);\n        acc = p_.s%x;\n", sym, A, W, W - 1);
+    /* Store W outputs at the block's first index. */
+    const struct lc_kernel *k = g->k;
+    lc_sb_printf(sb, "        vstore%d(", W);
+    lc_vcast(sb, "p_", adt, k->outputs[0].dtype, W);
+    lc_sb_printf(sb, ", 0, out0 + (");
+    int any = 0;
+    for (int d = 0; d < g->nd; d++) {
+        int64_t st = g->ostr[0][d];
+        if (st == 0)
+            continue;
+        lc_sb_printf(sb, "%s", any ? " + " : "");
+        if (st == 1)
+            lc_sb_printf(sb, "i%d", d);
+        else
+            lc_sb_printf(sb, "i%d * os0_%d", d, d);
+        any = 1;
+    }
+    lc_sb_printf(sb, "%s));\n    }\n", any ? "" : "0");
+    (void)T;
+}
+
 /* Scan kernels: dims [0, nd-1) are independent rows, dim nd-1 is scanned.
  * The output expr is the prologue value; the scan writes acc after each step. */
 static int lc_gen_scan(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
@@ -1282,6 +1340,11 @@ static int lc_gen_scan(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     union lc_scalar none = {0};
     /* The value stored: acc converted to the output dtype. */
     const char *phases[3] = {"_p1", "_p2", "_p3"};
+    /* On PoCL the chunk loops of sums and products run W lanes at a time
+     * (phase 3 with an in-register prefix sum) when reads and the output are
+     * contiguous along the scanned dim. */
+    int vscan = split && (op == LC_OP_CUMSUM || op == LC_OP_CUMPROD) && lc_dtype_is_float(dt) &&
+                lc_vec_ok(g, nr) && lc_stclass(g->ostr[0][nr]) == LC_ST_UNIT;
     int nphase = split ? 3 : 1;
     if (split) {
         c->scratch_bytes = (size_t)M * P * 8;
@@ -1341,7 +1404,10 @@ static int lc_gen_scan(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                 lc_sb_printf(sb, "    %s acc = %s;\n", A, lc_scan_identity(op, dt));
             else
                 lc_sb_printf(sb, "    %s acc = part[m * P + q];\n", A);
-            lc_sb_printf(sb, "    for (long i%d = q * chunk; i%d < end; i%d++) {\n", nr, nr, nr);
+            lc_sb_printf(sb, "    long i%d = q * chunk;\n", nr);
+            if (vscan)
+                lc_vec_scan_loop(g, sb, ph == 2, vexpr, A, T);
+            lc_sb_printf(sb, "    for (; i%d < end; i%d++) {\n", nr, nr);
             lc_emit_exprs(g, sb, 0, "        ");
             char v[16];
             snprintf(v, sizeof v, "v%d", vexpr);
