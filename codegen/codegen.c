@@ -1005,6 +1005,114 @@ static int lc_gen_reduce_cols(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
     return 0;
 }
 
+/* Does every prologue read move by 0 or 1 along kept dim 0 (so adjacent
+ * outputs read adjacent addresses: a column reduction)? */
+static int lc_columnlike(struct lc_cg *g)
+{
+    if (g->nk != 1 || g->nd - g->nk < 1)
+        return 0;
+    int moved = 0;
+    for (int a = 0; a < g->k->n_access; a++) {
+        const struct lc_access *x = &g->acc[a];
+        if (x->epilogue || x->kind == LC_ACCESS_CONST)
+            continue;
+        int c = lc_stclass(x->strides[0]);
+        if (c == LC_ST_ANY)
+            return 0;
+        moved |= c == LC_ST_UNIT;
+    }
+    return moved;
+}
+
+/* Schedule C (GPUs, column reductions): groups of L adjacent outputs times P
+ * chunks of the reduced elements. Item (block, chunk, lid) folds its chunk
+ * of output block*L + lid, so each step of the loop reads L adjacent
+ * addresses (coalesced); partials go to scratch as [P][M], and the last
+ * group of each block combines them in chunk order. */
+static int lc_gen_reduce_colsplit(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int64_t M,
+                                  int64_t N)
+{
+    const struct lc_kernel *k = g->k;
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l)
+        return -1;
+    int nd = g->nd, nk = g->nk;
+    size_t L = g->t->max_work_group < 256 ? g->t->max_work_group : 256;
+    if (L == 0)
+        L = 1;
+    unsigned cu = g->t->compute_units ? g->t->compute_units : 1;
+    int64_t blocks = (M + (int64_t)L - 1) / (int64_t)L;
+    int64_t want = (int64_t)cu * 8 / blocks, maxp = N / 16;
+    size_t P = (size_t)(want < 1 ? 1 : want > maxp ? (maxp < 1 ? 1 : maxp) : want);
+    size_t off = lc_round_up((size_t)blocks * sizeof(int), 8);
+    c->zero_bytes = (size_t)blocks * sizeof(int);
+    lc_sb_printf(sb, "__kernel void @K@(");
+    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nk) < 0)
+        return -1;
+    union lc_scalar none = {0};
+    lc_sb_printf(sb, ",\n    __global char *scratch, const long P, const long N, const long M");
+    if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 || lc_add_i64(l, (int64_t)P) < 0 ||
+        lc_add_i64(l, N) < 0 || lc_add_i64(l, M) < 0)
+        return -1;
+    for (int s = 0; s < k->n_reds; s++)
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++) {
+            lc_sb_printf(sb, ", const long so%d_%d", s, f);
+            if (lc_add_i64(l, (int64_t)off) < 0)
+                return -1;
+            off = lc_round_up(off + (size_t)M * P * lc_red_fsize(g, &k->reds[s], f), 8);
+        }
+    c->scratch_bytes = off;
+    lc_sb_printf(sb, ")\n{\n"
+                     "    __local int last_[1];\n"
+                     "    const long grp = get_group_id(0);\n"
+                     "    const long blk = grp / P, p = grp %% P;\n"
+                     "    const int lid = get_local_id(0);\n"
+                     "    const long i0 = blk * %zu + lid;\n"
+                     "    const int valid = i0 < M;\n"
+                     "    if (valid) {\n", L);
+    lc_init_all(g, sb, "s", "        ");
+    lc_sb_printf(sb, "        const long chunk = (N + P - 1) / P;\n"
+                     "        const long r_end = min(N, (p + 1) * chunk);\n"
+                     "        for (long r = p * chunk; r < r_end; r++) {\n");
+    lc_unravel(sb, nk, nd, "r", "            ");
+    lc_fold_all(g, sb, "r", "            ");
+    lc_sb_printf(sb, "        }\n");
+    for (int s = 0; s < k->n_reds; s++) {
+        char pre[16];
+        snprintf(pre, sizeof pre, "s%d", s);
+        lc_red_store(g, sb, s, pre, "p * M + i0", "        ");
+    }
+    lc_sb_printf(sb, "        mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+                     "    }\n"
+                     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
+                     "    if (lid == 0)\n"
+                     "        last_[0] = atomic_inc((volatile __global int *)scratch + blk) == (int)(P - 1);\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    if (!last_[0] || !valid) return;\n"
+                     "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n");
+    lc_init_all(g, sb, "s", "    ");
+    lc_sb_printf(sb, "    for (long q = 0; q < P; q++) {\n");
+    for (int s = 0; s < k->n_reds; s++) {
+        char me[16], o[16];
+        snprintf(me, sizeof me, "s%d", s);
+        snprintf(o, sizeof o, "o%d", s);
+        lc_red_load(g, sb, s, o, "q * M + i0", "        ");
+        lc_red_combine(g, sb, s, me, o, "        ");
+    }
+    lc_sb_printf(sb, "    }\n");
+    lc_emit_exprs(g, sb, 1, "    ");
+    lc_store_outputs(g, sb, "    ", nk);
+    lc_sb_printf(sb, "}\n");
+    l->work_dim = 1;
+    l->use_local = 1;
+    l->local[0] = L;
+    l->local[1] = l->local[2] = 1;
+    l->global[0] = (size_t)blocks * P * L;
+    snprintf(c->schedule, sizeof c->schedule,
+             "reduce: blocks of %zu adjacent outputs x chunks of rows, last group combines", L);
+    return 0;
+}
+
 /* Schedule A: one work-item per output, looping over every reduced element. */
 static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
@@ -1515,12 +1623,24 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
             N *= g.shape[d];
         unsigned cu = t->compute_units ? t->compute_units : 1;
         int64_t enough = t->gpu ? (int64_t)cu * 512 : (int64_t)cu * 8;
-        if (M >= enough && g.nk == 1 && M >= t->vec && lc_vec_ok(&g, 0))
+        if (t->gpu) {
+            /* Column reductions: one coalesced item per output when there are
+             * enough outputs to fill the device, else blocks x row chunks.
+             * Row reductions and full ones: work-groups per output. */
+            if (lc_columnlike(&g))
+                rc = M >= (int64_t)cu * 2048 || N < 64 ? lc_gen_reduce_loop(&g, out, &body)
+                                                       : lc_gen_reduce_colsplit(&g, out, &body, M, N);
+            else if (N < 64)
+                rc = lc_gen_reduce_loop(&g, out, &body);
+            else
+                rc = lc_gen_reduce_split(&g, out, &body);
+        } else if (M >= enough && g.nk == 1 && M >= t->vec && lc_vec_ok(&g, 0)) {
             rc = lc_gen_reduce_cols(&g, out, &body, M);
-        else if (M >= enough || N < 4096)
+        } else if (M >= enough || N < 4096) {
             rc = lc_gen_reduce_loop(&g, out, &body);
-        else
+        } else {
             rc = lc_gen_reduce_split(&g, out, &body);
+        }
     } else {
         kind = "scan";
         rc = lc_gen_scan(&g, out, &body);
