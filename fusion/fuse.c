@@ -397,9 +397,12 @@ static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int pha
         default: a.kind = LC_ACCESS_IOTA; break;
         }
     }
-    int rc = lc_apply_stack(f, stack, &L);
+    /* A constant reads the same value at every index: views do not apply. */
+    int rc = n->op == LC_OP_CONST ? 0 : lc_apply_stack(f, stack, &L);
     if (rc < 0)
         return rc == -1 ? -3 : -2;
+    if (n->op == LC_OP_CONST)
+        memset(L.strides, 0, sizeof L.strides);
     a.offset = L.offset;
     memcpy(a.strides, L.strides, sizeof a.strides);
     if (LC_GROW(k->access, k->n_access, k->cap_access) < 0)

@@ -219,6 +219,12 @@ static int lc_prepare_inputs(struct lc_node *const *in, int n, int cdtype, int n
 {
     for (int i = 0; i < n; i++) {
         struct lc_node *s = lc_settle_operand(in[i], cdtype, e);
+        /* A 0-d constant is the same at every index: it needs no broadcast
+         * view (fusion reads it as a value, whatever the index space). */
+        if (s && s->op == LC_OP_CONST && s->ndim == 0) {
+            out[i] = s;
+            continue;
+        }
         struct lc_node *b = s ? lc_node_broadcast_to(s, ndim, shape, e) : NULL;
         lc_node_release(s);
         if (!b) {

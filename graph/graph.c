@@ -153,25 +153,44 @@ struct lc_node *lc_node_new(int op, int dtype, int ndim, const int64_t *shape,
 
 void lc_node_seal(struct lc_node *n)
 {
-    XXH3_state_t st;
-    XXH3_64bits_reset(&st);
-    uint32_t head[4] = {n->op, n->dtype, n->cdtype, (uint32_t)n->ndim | ((uint32_t)n->flags << 8)};
-    XXH3_64bits_update(&st, head, sizeof head);
-    XXH3_64bits_update(&st, n->shape, (size_t)n->ndim * sizeof n->shape[0]);
+    /* One-shot XXH3 over a compact record: what the op is, its shape, its
+     * inputs' hashes and only the parameters its kind uses. */
+    uint64_t buf[8 + 3 * LC_MAXDIM + 8];
+    size_t k = 0;
+    buf[k++] = (uint64_t)n->op | (uint64_t)n->dtype << 16 | (uint64_t)n->cdtype << 24 |
+               (uint64_t)n->ndim << 32 | (uint64_t)n->flags << 40;
+    for (int i = 0; i < n->ndim; i++)
+        buf[k++] = (uint64_t)n->shape[i];
     for (int i = 0; i < n->n_in; i++)
-        XXH3_64bits_update(&st, &n->in[i]->hash, sizeof n->in[i]->hash);
+        buf[k++] = n->in[i]->hash;
     switch (lc_op_kind(n->op)) {
     case LC_KIND_SOURCE:
-        XXH3_64bits_update(&st, &n->offset, sizeof n->offset);
-        XXH3_64bits_update(&st, n->strides, (size_t)n->ndim * sizeof n->strides[0]);
-        XXH3_64bits_update(&st, &n->value, sizeof n->value);
-        XXH3_64bits_update(&st, &n->step, sizeof n->step);
+        buf[k++] = (uint64_t)n->offset;
+        for (int i = 0; i < n->ndim; i++)
+            buf[k++] = (uint64_t)n->strides[i];
+        buf[k++] = n->value.u;
+        buf[k++] = n->step.u;
+        break;
+    case LC_KIND_VIEW:
+        if (n->op == LC_OP_PERMUTE) {
+            uint64_t p = 0;
+            for (int i = 0; i < n->ndim; i++)
+                p = p * 17 + (uint64_t)n->p.perm[i];
+            buf[k++] = p;
+        } else if (n->op == LC_OP_SLICE) {
+            for (int i = 0; i < n->ndim; i++)
+                buf[k++] = (uint64_t)n->p.slice.start[i] * 0x9E3779B97F4A7C15ULL ^
+                           (uint64_t)n->p.slice.step[i];
+        }
+        break;
+    case LC_KIND_REDUCE: case LC_KIND_SCAN:
+        buf[k++] = (uint64_t)n->p.red.axes | (uint64_t)(uint32_t)n->p.red.ddof << 32;
+        buf[k++] = (uint64_t)n->p.red.kind;
         break;
     default:
-        XXH3_64bits_update(&st, &n->p, sizeof n->p);
         break;
     }
-    n->hash = XXH3_64bits_digest(&st);
+    n->hash = XXH3_64bits(buf, k * sizeof buf[0]);
 }
 
 void lc_node_retain(struct lc_node *n)
