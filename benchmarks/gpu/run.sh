@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# run.sh: on the lent GPU machine (device tool), from the repository root, with `carry: [".gpu"]`:
+# build lazycl from the working tree, run the C tests and the whole pytest suite on the NVIDIA
+# device, then the benchmark suite at N = 2^28 against the peers the machine has; results go to
+# $OUT (and benchmarks/results/ in the copy). See benchmarks/gpu/README.md.
+#
+#   bash benchmarks/gpu/run.sh [tests|bench|all] [extra run.py args...]
+set -uo pipefail
+what=${1:-all}
+shift || true
+ROOT=$PWD
+OUT=${OUT:-/tmp/lazycl-gpu-out}
+mkdir -p "$OUT"
+
+# The NVIDIA OpenCL driver is installed but not registered with the ICD loader.
+mkdir -p /tmp/icd
+echo /usr/lib/libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd
+cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null || true
+export OCL_ICD_VENDORS=/tmp/icd
+
+# xxhash.h from the carried Debian packages.
+if [ ! -f /usr/include/xxhash.h ]; then
+    mkdir -p /tmp/xx
+    for f in "$ROOT"/.gpu/debs/*.deb; do dpkg -x "$f" /tmp/xx; done
+    export XXHASH_PREFIX=/tmp/xx/usr
+fi
+
+# Build in a scratch copy (the working tree here is a copy too, but keep it clean).
+rm -rf /tmp/lc && mkdir /tmp/lc
+tar --exclude=./build --exclude=./.git --exclude=./.gpu -cf - . | (cd /tmp/lc && tar xf -)
+cd /tmp/lc
+PY=$(command -v python3)
+cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release -DLAZYCL_PYTHON=ON -DLAZYCL_TESTS=ON \
+      -DPython_EXECUTABLE="$PY" > "$OUT/cmake.log" 2>&1 || { tail -40 "$OUT/cmake.log"; exit 1; }
+cmake --build build/gpu -j"$(nproc)" > "$OUT/build.log" 2>&1 || { grep -E "error" -A3 "$OUT/build.log" | head -60; exit 1; }
+mkdir -p pkg && cp -r python/lazycl pkg/ && cp build/gpu/_lazycl*.so pkg/lazycl/
+export PYTHONPATH=/tmp/lc/pkg LAZYCL_CACHE_DIR=/tmp/lc-cache
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+"$PY" -c "import lazycl; print(lazycl.devices()); print('default:', lazycl.default_device())" | tee -a "$OUT/gpu.txt"
+
+rc=0
+if [ "$what" = tests ] || [ "$what" = all ]; then
+    ctest --test-dir build/gpu 2>&1 | tail -3 | tee "$OUT/ctest.txt"
+    # The whole suite on the GPU (tests that need a second device or SPIR-V skip with a reason).
+    (cd tests && LAZYCL_DEVICE=nvidia:gpu timeout 420 "$PY" -m pytest -q -p no:cacheprovider -x -rs . \
+        > "$OUT/pytest.txt" 2>&1); rc=$?
+    tail -25 "$OUT/pytest.txt"
+fi
+if [ "$what" = bench ] || [ "$what" = all ]; then
+    LAZYCL_DEVICE=nvidia:gpu timeout 400 "$PY" benchmarks/run.py --device nvidia:gpu --out "$OUT" "$@" \
+        2>&1 | tee "$OUT/bench.txt" | tail -60
+fi
+exit $rc
