@@ -7,6 +7,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static double lc_seconds(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* LAZYCL_DEBUG=5: the graph under the outputs, one node a line. */
+static void lc_dump_graph(struct lc_node *const *outs, size_t n)
+{
+    struct lc_error e = {0};
+    size_t count;
+    struct lc_node **topo = lc_graph_topo(outs, n, &count, &e);
+    if (!topo)
+        return;
+    fprintf(stderr, "[lazycl] graph before fusion (%zu nodes):\n", count);
+    for (size_t i = 0; i < count; i++) {
+        char line[512];
+        lc_node_describe(topo[i], line, sizeof line);
+        fprintf(stderr, "[lazycl]   %s\n", line);
+    }
+    free(topo);
+}
 
 static void lc_engine_release_buffer(void *h)
 {
@@ -102,6 +127,9 @@ lc_status lc_engine_force(lc_queue_t q, struct lc_node *const *outs, size_t n, u
         if (outs[i]->owner != (void *)q)
             return lc_error_set(e, LC_ERR_PLACEMENT,
                                 "an array to compute lives on another device or queue");
+    int debug = lc_debug_level();
+    if (debug >= 5)
+        lc_dump_graph(outs, n);
     struct lc_plan plan;
     lc_status st = lc_fuse(outs, n, flags, &plan, e);
     if (st != LC_OK)
@@ -113,7 +141,6 @@ lc_status lc_engine_force(lc_queue_t q, struct lc_node *const *outs, size_t n, u
     lc_device_t d = lc_queue_device(q);
     struct lc_target t;
     lc_target_of(d, &t);
-    int debug = lc_debug_level();
     if (debug >= 3) {
         char *desc = lc_plan_describe(&plan);
         if (desc)
@@ -191,8 +218,21 @@ lc_status lc_engine_force(lc_queue_t q, struct lc_node *const *outs, size_t n, u
                     break;
                 }
             }
-            st = lc_kernel_launch(q, kern, l->work_dim, l->global, l->use_local ? l->local : NULL,
-                                  args, (size_t)l->n_args, e);
+            double t0 = debug >= 2 ? lc_seconds() : 0;
+            if (debug >= 2)
+                st = lc_queue_finish(q, e);
+            if (st == LC_OK)
+                st = lc_kernel_launch(q, kern, l->work_dim, l->global,
+                                      l->use_local ? l->local : NULL, args, (size_t)l->n_args, e);
+            if (debug >= 2 && st == LC_OK && (st = lc_queue_finish(q, e)) == LC_OK) {
+                /* Bytes: every buffer the launch reads or writes, once. */
+                double secs = lc_seconds() - t0, bytes = 0;
+                for (int a = 0; a < l->n_args; a++)
+                    if (args[a].kind == LC_ARG_BUFFER && l->args[a].kind != LC_CGARG_SCRATCH)
+                        bytes += (double)lc_buffer_size(args[a].v.buf);
+                fprintf(stderr, "[lazycl] %s: %.3f ms, %.2f GB/s (%s)\n", l->name, secs * 1e3,
+                        secs > 0 ? bytes / secs * 1e-9 : 0.0, code.schedule);
+            }
         }
         if (scratch)
             lc_buffer_release(scratch);
