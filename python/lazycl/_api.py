@@ -140,16 +140,17 @@ def identity(n, dtype=None, device=None):
 
 
 def to_device(x, device):
-    """A copy of `x` on another device or queue (goes through the host)."""
-    target = _c.Queue(device) if not isinstance(device, _c.Queue) else device
-    if isinstance(device, (str, _c.Device)) or device is None:
-        target_dev = _c.Device(device) if isinstance(device, str) else (
-            device if device is not None else _c.default_device())
-        if target_dev == x.device:
-            return x
-    elif device is x.queue:
-        return x
-    return asarray(x.numpy(), device=target if isinstance(device, _c.Queue) else device)
+    """`x` on another device or queue: a copy through the host (or `x` itself
+    when it is already there)."""
+    if isinstance(device, _c.Queue):
+        return x if device is x.queue else asarray(x.numpy(), device=device)
+    if device is None:
+        dev = _c.default_device()
+    elif isinstance(device, _c.Device):
+        dev = device
+    else:
+        dev = _c.Device(device)
+    return x if dev == x.device else asarray(x.numpy(), device=dev)
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
