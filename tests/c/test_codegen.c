@@ -1,0 +1,311 @@
+/* test_codegen.c: OpenCL C for a few plans, compared with golden files (no device).
+ *
+ * LAZYCL_UPDATE_GOLDEN=1 rewrites tests/c/golden/ instead of comparing. Each generated kernel
+ * is also compiled with clang-15 (OpenCL C 1.2, syntax only) when clang-15 is on the PATH. */
+#include "codegen/codegen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+#define CHECK(cond)                                                                 \
+    do {                                                                            \
+        if (cond) {                                                                 \
+            passed++;                                                               \
+        } else {                                                                    \
+            failed++;                                                               \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                           \
+    } while (0)
+
+static struct lc_error err;
+static int update, have_clang;
+
+static const struct lc_target CPU = {0, 8, 1, 2, 4096, "test cpu"};
+static const struct lc_target GPU = {1, 0, 1, 80, 1024, "test gpu"};
+
+static struct lc_node *leaf(int dtype, int ndim, const int64_t *shape)
+{
+    int64_t n = lc_shape_size(ndim, shape);
+    struct lc_storage *s = lc_storage_new(NULL, NULL, (size_t)n * lc_dtype_size(dtype));
+    struct lc_node *x = lc_node_buffer(NULL, dtype, ndim, shape, s, 0, NULL, &err);
+    lc_storage_release(s);
+    return x;
+}
+static struct lc_node *scalar(double v)
+{
+    union lc_scalar s;
+    s.f = v;
+    return lc_node_const(NULL, LC_FLOAT64, s, 0, NULL, LC_NODE_WEAK | LC_NODE_WEAK_FLOAT, &err);
+}
+static struct lc_node *U(int op, struct lc_node *a)
+{
+    struct lc_node *r = lc_node_unary(op, a, &err);
+    lc_node_release(a);
+    return r;
+}
+static struct lc_node *B(int op, struct lc_node *a, struct lc_node *b)
+{
+    struct lc_node *r = lc_node_binary(op, a, b, &err);
+    lc_node_release(a);
+    lc_node_release(b);
+    return r;
+}
+static struct lc_node *R(int op, struct lc_node *a, uint32_t axes, int kind)
+{
+    struct lc_node *r = lc_node_reduce(op, a, axes, 0, kind, &err);
+    lc_node_release(a);
+    return r;
+}
+static struct lc_node *ref(struct lc_node *n)
+{
+    lc_node_retain(n);
+    return n;
+}
+
+/* The whole text of a plan's code for a target: per kernel, its schedule, its launches'
+ * names and the source. Sizes (global/local) are left out: they depend on the data. */
+static char *plan_code(struct lc_node *const *outs, size_t n, const struct lc_target *t)
+{
+    struct lc_plan p;
+    struct lc_error e = {0};
+    if (lc_fuse(outs, n, 0, &p, &e) != LC_OK) {
+        fprintf(stderr, "  lc_fuse: %s\n", e.msg);
+        return NULL;
+    }
+    struct lc_sb sb = {0};
+    for (int k = 0; k < p.n_kernels; k++) {
+        struct lc_kcode c;
+        if (lc_codegen(&p, k, t, &c, &e) != LC_OK) {
+            fprintf(stderr, "  lc_codegen: %s\n", e.msg);
+            lc_error_clear(&e);
+            lc_sb_free(&sb);
+            lc_plan_free(&p);
+            return NULL;
+        }
+        lc_sb_printf(&sb, "/* ---- kernel %d: schedule \"%s\", %d launch%s:", k, c.schedule,
+                     c.n_launches, c.n_launches == 1 ? "" : "es");
+        for (int l = 0; l < c.n_launches; l++)
+            lc_sb_printf(&sb, " %s", c.launches[l].name);
+        lc_sb_printf(&sb, " */\n%s\n", c.source);
+        lc_kcode_free(&c);
+    }
+    lc_plan_free(&p);
+    if (sb.oom) {
+        lc_sb_free(&sb);
+        return NULL;
+    }
+    return sb.s;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* Print the first differing lines of two texts. */
+static void show_diff(const char *want, const char *got)
+{
+    int line = 1, shown = 0;
+    while (*want || *got) {
+        const char *we = strchr(want, '\n'), *ge = strchr(got, '\n');
+        size_t wl = we ? (size_t)(we - want) : strlen(want), gl = ge ? (size_t)(ge - got) : strlen(got);
+        if (wl != gl || memcmp(want, got, wl) != 0) {
+            fprintf(stderr, "  line %d:\n  - %.*s\n  + %.*s\n", line, (int)wl, want, (int)gl, got);
+            if (++shown == 10) {
+                fprintf(stderr, "  ...\n");
+                return;
+            }
+        }
+        want = we ? we + 1 : want + wl;
+        got = ge ? ge + 1 : got + gl;
+        line++;
+    }
+}
+
+/* Syntax-check every kernel of `code` with clang-15. */
+static void clang_check(const char *name, const char *code)
+{
+    if (!have_clang)
+        return;
+    char path[256], cmd[512];
+    snprintf(path, sizeof path, "build/test_codegen_%s.cl", name);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(path, sizeof path, "/tmp/test_codegen_%s.cl", name);
+        f = fopen(path, "w");
+    }
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs(code, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd,
+             "clang-15 -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only %s",
+             path);
+    int rc = system(cmd);
+    if (rc != 0)
+        fprintf(stderr, "  %s: clang-15 rejects the generated source (%s)\n", name, path);
+    CHECK(rc == 0);
+    if (rc == 0)
+        remove(path);
+}
+
+static void golden(const char *name, struct lc_node *const *outs, size_t n,
+                   const struct lc_target *t)
+{
+    char *code = plan_code(outs, n, t);
+    CHECK(code != NULL);
+    if (!code)
+        return;
+    char path[256];
+    snprintf(path, sizeof path, "tests/c/golden/%s.cl", name);
+    if (update) {
+        FILE *f = fopen(path, "w");
+        CHECK(f != NULL);
+        if (f) {
+            fputs(code, f);
+            fclose(f);
+            printf("wrote %s\n", path);
+        }
+    } else {
+        char *want = read_file(path);
+        if (!want)
+            fprintf(stderr, "  %s missing: run with LAZYCL_UPDATE_GOLDEN=1\n", path);
+        CHECK(want != NULL);
+        if (want && strcmp(want, code) != 0) {
+            fprintf(stderr, "  %s differs from the generated code:\n", path);
+            show_diff(want, code);
+        }
+        CHECK(want && strcmp(want, code) == 0);
+        free(want);
+    }
+    clang_check(name, code);
+    free(code);
+}
+
+/* The plans, built at a size; `which` picks one. */
+static size_t build(int which, int64_t scale, struct lc_node **outs)
+{
+    int64_t s1[1] = {1000 * scale}, s2[2] = {64 * scale, 100 * scale};
+    struct lc_node *x, *y;
+    switch (which) {
+    case 0: /* map: exp(x) * y + 1.5 over f32 */
+        x = leaf(LC_FLOAT32, 1, s1);
+        y = leaf(LC_FLOAT32, 1, s1);
+        outs[0] = B(LC_OP_ADD, B(LC_OP_MUL, U(LC_OP_EXP, x), y), scalar(1.5));
+        return 1;
+    case 1: /* full reduction: sum((x - y)**2) */
+        x = leaf(LC_FLOAT32, 1, s1);
+        y = leaf(LC_FLOAT32, 1, s1);
+        {
+            struct lc_node *d = B(LC_OP_SUB, x, y);
+            outs[0] = R(LC_OP_SUM, B(LC_OP_MUL, ref(d), ref(d)), 1, 0);
+            lc_node_release(d);
+        }
+        return 1;
+    case 2: /* row reduction, mean and var siblings with a sqrt epilogue (std) */
+        x = leaf(LC_FLOAT64, 2, s2);
+        outs[0] = R(LC_OP_MEANVAR, ref(x), 2, 1);
+        outs[1] = U(LC_OP_SQRT, R(LC_OP_MEANVAR, x, 2, 0));
+        return 2;
+    case 3: /* column reduction of an int32 array: argmax over axis 0 and max */
+        x = leaf(LC_INT32, 2, s2);
+        outs[0] = R(LC_OP_ARGMAX, ref(x), 1, 0);
+        outs[1] = R(LC_OP_RMAX, x, 1, 0);
+        return 2;
+    case 4: /* scan with a prologue: cumsum(x * x) over the last axis of a 2-d array */
+        x = leaf(LC_FLOAT32, 2, s2);
+        {
+            struct lc_node *sq = B(LC_OP_MUL, ref(x), ref(x));
+            outs[0] = lc_node_scan(LC_OP_CUMSUM, sq, 1, &err);
+            lc_node_release(sq);
+        }
+        lc_node_release(x);
+        return 1;
+    default: /* a transposed, negatively strided view of a leaf, with where and a cast */
+        x = leaf(LC_FLOAT32, 2, s2);
+        {
+            int64_t perm[2] = {1, 0}, st[2] = {0, 100 * scale - 1}, step[2] = {1, -1},
+                    len[2] = {64 * scale, 100 * scale};
+            struct lc_node *v = lc_node_slice(x, st, step, len, &err);
+            struct lc_node *t = lc_node_permute(v, perm, &err);
+            lc_node_release(v);
+            struct lc_node *c = B(LC_OP_GT, ref(t), scalar(0));
+            struct lc_node *z = scalar(0);
+            struct lc_node *w = lc_node_where(c, t, z, &err);
+            outs[0] = lc_node_cast(w, LC_INT32, &err);
+            lc_node_release(w);
+            lc_node_release(z);
+            lc_node_release(c);
+            lc_node_release(t);
+        }
+        lc_node_release(x);
+        return 1;
+    }
+}
+
+static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", "scan_prologue",
+                              "view_where_cast"};
+
+int main(void)
+{
+    const char *u = getenv("LAZYCL_UPDATE_GOLDEN");
+    update = u && *u && strcmp(u, "0") != 0;
+    have_clang = system("command -v clang-15 >/dev/null 2>&1") == 0;
+    if (!have_clang)
+        printf("note: clang-15 not found, generated kernels are not compiled\n");
+    for (int w = 0; w < 6; w++) {
+        struct lc_node *outs[4] = {0}, *outs2[4] = {0};
+        size_t n = build(w, 1, outs);
+        int ok = 1;
+        for (size_t i = 0; i < n; i++)
+            ok &= outs[i] != NULL;
+        CHECK(ok);
+        if (!ok) {
+            fprintf(stderr, "  %s: build failed: %s\n", names[w], err.msg);
+            continue;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "%s_cpu", names[w]);
+        golden(name, outs, n, &CPU);
+        snprintf(name, sizeof name, "%s_gpu", names[w]);
+        golden(name, outs, n, &GPU);
+        /* The same expression at another size: identical source (sizes are arguments). */
+        size_t n2 = build(w, 2, outs2);
+        char *a = plan_code(outs, n, &CPU), *b = plan_code(outs2, n2, &CPU);
+        CHECK(a && b && strcmp(a, b) == 0);
+        if (a && b && strcmp(a, b) != 0) {
+            fprintf(stderr, "  %s: the source changes with the size:\n", names[w]);
+            show_diff(a, b);
+        }
+        free(a);
+        free(b);
+        a = plan_code(outs, n, &GPU);
+        b = plan_code(outs2, n2, &GPU);
+        CHECK(a && b && strcmp(a, b) == 0);
+        free(a);
+        free(b);
+        for (size_t i = 0; i < n; i++)
+            lc_node_release(outs[i]);
+        for (size_t i = 0; i < n2; i++)
+            lc_node_release(outs2[i]);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}

@@ -1,0 +1,337 @@
+/* test_graph.c: dtype promotion, broadcasting, view folding, eager errors and long chains. */
+#include "graph/graph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int passed, failed;
+#define CHECK(cond)                                                                 \
+    do {                                                                            \
+        if (cond) {                                                                 \
+            passed++;                                                               \
+        } else {                                                                    \
+            failed++;                                                               \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                           \
+    } while (0)
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A buffer leaf over a fake storage (no device). */
+static struct lc_node *leaf(int dtype, int ndim, const int64_t *shape)
+{
+    struct lc_error e = {0};
+    int64_t n = lc_shape_size(ndim, shape);
+    struct lc_storage *s = lc_storage_new(NULL, NULL, (size_t)(n ? n : 1) * lc_dtype_size(dtype));
+    struct lc_node *x = lc_node_buffer(NULL, dtype, ndim, shape, s, 0, NULL, &e);
+    lc_storage_release(s);
+    if (!x)
+        fprintf(stderr, "leaf: %s\n", e.msg);
+    return x;
+}
+
+static struct lc_node *weak(int dtype, unsigned flags)
+{
+    struct lc_error e = {0};
+    union lc_scalar v;
+    v.i = 0;
+    if (dtype == LC_FLOAT64)
+        v.f = 1.5;
+    return lc_node_const(NULL, dtype, v, 0, NULL, LC_NODE_WEAK | flags, &e);
+}
+
+static void test_promotion(void)
+{
+    /* NumPy 2 (np.result_type of two arrays). */
+    CHECK(lc_dtype_promote(LC_INT8, LC_UINT8) == LC_INT16);
+    CHECK(lc_dtype_promote(LC_UINT8, LC_INT8) == LC_INT16);
+    CHECK(lc_dtype_promote(LC_INT16, LC_UINT16) == LC_INT32);
+    CHECK(lc_dtype_promote(LC_INT32, LC_UINT32) == LC_INT64);
+    CHECK(lc_dtype_promote(LC_INT64, LC_UINT64) == LC_FLOAT64);
+    CHECK(lc_dtype_promote(LC_UINT64, LC_INT8) == LC_FLOAT64);
+    CHECK(lc_dtype_promote(LC_FLOAT32, LC_INT32) == LC_FLOAT64);
+    CHECK(lc_dtype_promote(LC_FLOAT32, LC_INT16) == LC_FLOAT32);
+    CHECK(lc_dtype_promote(LC_FLOAT32, LC_UINT8) == LC_FLOAT32);
+    CHECK(lc_dtype_promote(LC_FLOAT32, LC_INT64) == LC_FLOAT64);
+    CHECK(lc_dtype_promote(LC_FLOAT32, LC_FLOAT64) == LC_FLOAT64);
+    CHECK(lc_dtype_promote(LC_BOOL, LC_BOOL) == LC_BOOL);
+    CHECK(lc_dtype_promote(LC_BOOL, LC_INT8) == LC_INT8);
+    CHECK(lc_dtype_promote(LC_BOOL, LC_UINT16) == LC_UINT16);
+    CHECK(lc_dtype_promote(LC_BOOL, LC_FLOAT32) == LC_FLOAT32);
+    CHECK(lc_dtype_promote(LC_UINT8, LC_INT32) == LC_INT32);
+    CHECK(lc_dtype_promote(LC_UINT32, LC_INT16) == LC_INT64);
+    /* Symmetric over the whole table. */
+    int sym = 1;
+    for (int a = 0; a < LC_NDTYPES; a++)
+        for (int b = 0; b < LC_NDTYPES; b++)
+            sym &= lc_dtype_promote(a, b) == lc_dtype_promote(b, a);
+    CHECK(sym);
+
+    /* Weak Python scalars (NEP 50). */
+    CHECK(lc_dtype_promote_weak(LC_INT8, LC_PYSCALAR_INT) == LC_INT8);
+    CHECK(lc_dtype_promote_weak(LC_UINT8, LC_PYSCALAR_INT) == LC_UINT8);
+    CHECK(lc_dtype_promote_weak(LC_INT8, LC_PYSCALAR_FLOAT) == LC_FLOAT64);
+    CHECK(lc_dtype_promote_weak(LC_FLOAT32, LC_PYSCALAR_FLOAT) == LC_FLOAT32);
+    CHECK(lc_dtype_promote_weak(LC_FLOAT32, LC_PYSCALAR_INT) == LC_FLOAT32);
+    CHECK(lc_dtype_promote_weak(LC_BOOL, LC_PYSCALAR_INT) == LC_INT64);
+    CHECK(lc_dtype_promote_weak(LC_BOOL, LC_PYSCALAR_FLOAT) == LC_FLOAT64);
+    CHECK(lc_dtype_promote_weak(LC_BOOL, LC_PYSCALAR_BOOL) == LC_BOOL);
+    CHECK(lc_dtype_promote_weak(LC_INT16, LC_PYSCALAR_BOOL) == LC_INT16);
+    CHECK(lc_dtype_of_pyscalar(LC_PYSCALAR_INT) == LC_INT64);
+    CHECK(lc_dtype_of_pyscalar(LC_PYSCALAR_FLOAT) == LC_FLOAT64);
+
+    /* Through the node builder: f32 array + Python float stays f32; i8 + Python int stays
+     * i8; i8 array + u8 array is i16. */
+    struct lc_error e = {0};
+    int64_t sh[1] = {4};
+    struct lc_node *f = leaf(LC_FLOAT32, 1, sh), *i8 = leaf(LC_INT8, 1, sh);
+    struct lc_node *u8 = leaf(LC_UINT8, 1, sh);
+    struct lc_node *pf = weak(LC_FLOAT64, LC_NODE_WEAK_FLOAT), *pi = weak(LC_INT64, 0);
+    int cd;
+    CHECK(lc_binary_result_dtype(LC_OP_ADD, f, pf, &cd, &e) == LC_FLOAT32);
+    CHECK(lc_binary_result_dtype(LC_OP_ADD, i8, pi, &cd, &e) == LC_INT8);
+    CHECK(lc_binary_result_dtype(LC_OP_ADD, i8, pf, &cd, &e) == LC_FLOAT64);
+    CHECK(lc_binary_result_dtype(LC_OP_MUL, i8, u8, &cd, &e) == LC_INT16);
+    CHECK(lc_binary_result_dtype(LC_OP_LT, f, pf, &cd, &e) == LC_BOOL);
+    struct lc_node *s = lc_node_binary(LC_OP_ADD, f, pf, &e);
+    CHECK(s && s->dtype == LC_FLOAT32 && s->ndim == 1 && s->shape[0] == 4);
+    struct lc_node *d = lc_node_binary(LC_OP_DIV, i8, pi, &e);
+    CHECK(d && d->dtype == LC_FLOAT64);
+    lc_node_release(d);
+    lc_node_release(s);
+    lc_node_release(f);
+    lc_node_release(i8);
+    lc_node_release(u8);
+    lc_node_release(pf);
+    lc_node_release(pi);
+    lc_error_clear(&e);
+}
+
+static void test_broadcasting(void)
+{
+    struct lc_error e = {0};
+    int64_t a[2] = {3, 1}, b[2] = {1, 4}, out[LC_MAXDIM];
+    int n = 0;
+    CHECK(lc_broadcast_shapes(2, a, 2, b, &n, out, &e) == LC_OK);
+    CHECK(n == 2 && out[0] == 3 && out[1] == 4);
+    int64_t c[3] = {5, 1, 4}, d[1] = {4};
+    CHECK(lc_broadcast_shapes(3, c, 1, d, &n, out, &e) == LC_OK);
+    CHECK(n == 3 && out[0] == 5 && out[1] == 1 && out[2] == 4);
+    int64_t z[2] = {0, 1}, z2[1] = {3};
+    CHECK(lc_broadcast_shapes(2, z, 1, z2, &n, out, &e) == LC_OK);
+    CHECK(n == 2 && out[0] == 0 && out[1] == 3);
+    int64_t p[1] = {3}, q[1] = {4};
+    CHECK(lc_broadcast_shapes(1, p, 1, q, &n, out, &e) != LC_OK);
+    CHECK(strstr(e.msg, "operands could not be broadcast together with shapes (3,) (4,)") != NULL);
+    if (!strstr(e.msg, "(3,) (4,)"))
+        fprintf(stderr, "  message: %s\n", e.msg);
+    lc_error_clear(&e);
+
+    /* The node builder fails at build time, with the same message. */
+    int64_t s23[2] = {2, 3}, s32[2] = {3, 2};
+    struct lc_node *x = leaf(LC_FLOAT32, 2, s23), *y = leaf(LC_FLOAT32, 2, s32);
+    struct lc_node *r = lc_node_binary(LC_OP_ADD, x, y, &e);
+    CHECK(r == NULL);
+    CHECK(e.code != LC_OK);
+    CHECK(strstr(e.msg, "(2,3) (3,2)") != NULL);
+    if (!strstr(e.msg, "(2,3) (3,2)"))
+        fprintf(stderr, "  message: %s\n", e.msg);
+    lc_error_clear(&e);
+    /* broadcast_to to an incompatible shape fails too. */
+    int64_t s4[2] = {2, 4};
+    CHECK(lc_node_broadcast_to(x, 2, s4, &e) == NULL && e.code != LC_OK);
+    lc_error_clear(&e);
+    int64_t s523[3] = {5, 2, 3};
+    struct lc_node *bx = lc_node_broadcast_to(x, 3, s523, &e);
+    CHECK(bx && lc_node_is_leaf(bx) && bx->strides[0] == 0 && bx->strides[1] == 3 &&
+          bx->strides[2] == 1);
+    lc_node_release(bx);
+    lc_node_release(x);
+    lc_node_release(y);
+}
+
+static void test_views(void)
+{
+    struct lc_error e = {0};
+    int64_t sh[3] = {2, 3, 4};
+    struct lc_node *x = leaf(LC_FLOAT32, 3, sh);
+    CHECK(x && lc_node_is_contiguous(x));
+    /* A transpose of a buffer leaf is a leaf with permuted strides. */
+    int64_t perm[3] = {2, 0, 1};
+    struct lc_node *t = lc_node_permute(x, perm, &e);
+    CHECK(t && lc_node_is_leaf(t) && t->op == LC_OP_BUFFER && t->storage == x->storage);
+    CHECK(t->shape[0] == 4 && t->shape[1] == 2 && t->shape[2] == 3);
+    CHECK(t->strides[0] == 1 && t->strides[1] == 12 && t->strides[2] == 4);
+    CHECK(!lc_node_is_contiguous(t));
+    /* Negative perm entries, NumPy style. */
+    int64_t nperm[3] = {-1, -3, -2};
+    struct lc_node *t2 = lc_node_permute(x, nperm, &e);
+    CHECK(t2 && t2->hash == t->hash);
+    lc_node_release(t2);
+    int64_t badperm[3] = {0, 0, 1};
+    CHECK(lc_node_permute(x, badperm, &e) == NULL && e.code != LC_OK);
+    lc_error_clear(&e);
+    /* A slice of a leaf: a leaf with an offset. */
+    int64_t st[3] = {1, 2, 3}, step[3] = {1, -1, -2}, len[3] = {1, 3, 2};
+    struct lc_node *sl = lc_node_slice(x, st, step, len, &e);
+    CHECK(sl && lc_node_is_leaf(sl) && sl->offset == 12 + 8 + 3);
+    CHECK(sl && sl->strides[1] == -4 && sl->strides[2] == -2);
+    lc_node_release(sl);
+    /* A reshape of a contiguous leaf is a leaf; of the transposed leaf, when no strided
+     * layout can express it, it stays a RESHAPE node (a copy is needed). */
+    int64_t flat[1] = {-1};
+    struct lc_node *r = lc_node_reshape(x, 1, flat, &e);
+    CHECK(r && lc_node_is_leaf(r) && r->shape[0] == 24);
+    lc_node_release(r);
+    struct lc_node *rt = lc_node_reshape(t, 1, flat, &e);
+    CHECK(rt && !lc_node_is_leaf(rt) && rt->op == LC_OP_RESHAPE && rt->shape[0] == 24);
+    lc_node_release(rt);
+    /* A reshape that only splits a dim of the transposed leaf is expressible. */
+    int64_t split[4] = {2, 2, 2, 3};
+    struct lc_node *rs = lc_node_reshape(t, 4, split, &e);
+    CHECK(rs && lc_node_is_leaf(rs));
+    lc_node_release(rs);
+    int64_t bad[2] = {5, 5};
+    CHECK(lc_node_reshape(x, 2, bad, &e) == NULL);
+    CHECK(strstr(e.msg, "cannot reshape array of size 24 into shape") != NULL);
+    lc_error_clear(&e);
+    /* A view of a pending node stays a view node. */
+    struct lc_node *n = lc_node_unary(LC_OP_NEG, x, &e);
+    struct lc_node *nt = lc_node_permute(n, perm, &e);
+    CHECK(nt && nt->op == LC_OP_PERMUTE && !lc_node_is_leaf(nt));
+    lc_node_release(nt);
+    lc_node_release(n);
+    lc_node_release(t);
+    lc_node_release(x);
+}
+
+static void test_reduce_build(void)
+{
+    struct lc_error e = {0};
+    int64_t sh[3] = {2, 3, 4};
+    struct lc_node *x = leaf(LC_FLOAT32, 3, sh);
+    struct lc_node *r = lc_node_reduce(LC_OP_SUM, x, 1u << 1, 0, 0, &e);
+    CHECK(r && r->ndim == 2 && r->shape[0] == 2 && r->shape[1] == 4 && r->dtype == LC_FLOAT32);
+    lc_node_release(r);
+    r = lc_node_reduce(LC_OP_ARGMAX, x, 7, 0, 0, &e);
+    CHECK(r && r->ndim == 0 && r->dtype == LC_INT64);
+    lc_node_release(r);
+    r = lc_node_reduce(LC_OP_SUM, x, 1u << 3, 0, 0, &e);
+    CHECK(r == NULL && e.code != LC_OK);
+    lc_error_clear(&e);
+    /* min of an empty axis fails when built, with NumPy's message. */
+    int64_t z[2] = {0, 3};
+    struct lc_node *ze = leaf(LC_FLOAT32, 2, z);
+    r = lc_node_reduce(LC_OP_RMIN, ze, 1u, 0, 0, &e);
+    CHECK(r == NULL && strstr(e.msg, "zero-size array to reduction operation minimum") != NULL);
+    lc_error_clear(&e);
+    r = lc_node_reduce(LC_OP_RMIN, ze, 2u, 0, 0, &e);
+    CHECK(r && r->size == 0);
+    lc_node_release(r);
+    struct lc_node *sc = lc_node_scan(LC_OP_CUMSUM, x, 2, &e);
+    CHECK(sc && sc->ndim == 3 && sc->shape[2] == 4);
+    lc_node_release(sc);
+    CHECK(lc_node_scan(LC_OP_CUMSUM, x, 3, &e) == NULL);
+    lc_error_clear(&e);
+    lc_node_release(ze);
+    lc_node_release(x);
+}
+
+static void test_hash(void)
+{
+    struct lc_error e = {0};
+    int64_t sh[1] = {8};
+    struct lc_node *x = leaf(LC_FLOAT32, 1, sh), *y = leaf(LC_FLOAT32, 1, sh);
+    struct lc_node *a = lc_node_unary(LC_OP_EXP, x, &e), *b = lc_node_unary(LC_OP_EXP, x, &e);
+    struct lc_node *c = lc_node_unary(LC_OP_LOG, x, &e);
+    CHECK(a->hash == b->hash);
+    CHECK(a->hash != c->hash);
+    lc_node_release(a);
+    lc_node_release(b);
+    lc_node_release(c);
+    lc_node_release(x);
+    lc_node_release(y);
+}
+
+/* A chain of a million nodes: built, walked and released without recursion, in linear
+ * time. */
+static void test_long_chain(void)
+{
+    struct lc_error e = {0};
+    int64_t sh[1] = {16};
+    const int N = 1000000;
+    struct lc_node *x = leaf(LC_FLOAT32, 1, sh);
+    double t0 = now();
+    struct lc_node *cur = x;
+    lc_node_retain(cur);
+    int ok = 1;
+    for (int i = 0; i < N; i++) {
+        struct lc_node *nx = lc_node_unary(i & 1 ? LC_OP_NEG : LC_OP_ABS, cur, &e);
+        if (!nx) {
+            ok = 0;
+            break;
+        }
+        lc_node_release(cur);
+        cur = nx;
+    }
+    CHECK(ok);
+    double t1 = now();
+    size_t n = 0;
+    struct lc_node **topo = lc_graph_topo(&cur, 1, &n, &e);
+    CHECK(topo != NULL && n == (size_t)N + 1);
+    CHECK(topo && topo[0] == x && topo[n - 1] == cur);
+    int order = 1;
+    for (size_t i = 1; topo && i < n; i++)
+        order &= topo[i]->in[0] == topo[i - 1];
+    CHECK(order);
+    free(topo);
+    double t2 = now();
+    lc_node_release(cur);
+    double t3 = now();
+    lc_node_release(x);
+    printf("chain of %d nodes: build %.3f s, topo %.3f s, release %.3f s\n", N, t1 - t0,
+           t2 - t1, t3 - t2);
+    CHECK(t1 - t0 < 3.0);
+    CHECK(t2 - t1 < 3.0);
+    CHECK(t3 - t2 < 3.0);
+    /* Linear: ten times the nodes costs about ten times, not a hundred. */
+    double small;
+    {
+        struct lc_node *y = leaf(LC_FLOAT32, 1, sh);
+        double s0 = now();
+        struct lc_node *c2 = y;
+        lc_node_retain(c2);
+        for (int i = 0; i < N / 10; i++) {
+            struct lc_node *nx = lc_node_unary(LC_OP_NEG, c2, &e);
+            lc_node_release(c2);
+            c2 = nx;
+        }
+        size_t m = 0;
+        free(lc_graph_topo(&c2, 1, &m, &e));
+        lc_node_release(c2);
+        small = now() - s0;
+        lc_node_release(y);
+    }
+    printf("chain of %d nodes: %.3f s in all (%.1fx for 10x the nodes)\n", N / 10, small,
+           (t3 - t0) / (small > 1e-6 ? small : 1e-6));
+    CHECK(t3 - t0 < 30.0 * small + 0.5);
+}
+
+int main(void)
+{
+    test_promotion();
+    test_broadcasting();
+    test_views();
+    test_reduce_build();
+    test_hash();
+    test_long_chain();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}

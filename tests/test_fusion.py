@@ -1,0 +1,245 @@
+"""Fusion, proven by counting launches (lazycl.stats) and reading lazycl.explain, on every device."""
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import lazycl
+
+DEVICES = lazycl.devices()
+
+
+@pytest.fixture(params=DEVICES, ids=[d.filter_string for d in DEVICES])
+def dev(request):
+    return request.param
+
+
+def arr(dev, shape=(256, 64), seed=0, dtype=np.float32):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(shape).astype(dtype)
+    return a, lazycl.asarray(a, device=dev)
+
+
+def run(*arrays):
+    """Force `arrays` together from a clean slate; return the stats of that run."""
+    lazycl.reset_stats()
+    lazycl.compute(*arrays)
+    return lazycl.stats()
+
+
+def n_kernels(text):
+    m = re.match(r"plan: (\d+) kernels?", text)
+    assert m, text[:200]
+    return int(m.group(1))
+
+
+@pytest.mark.xfail(strict=True, reason="bug: the split reduce schedule (n >= ~16k) takes a "
+                   "scratch buffer from the pool, so a fused sum allocates 2 buffers, not just "
+                   "its 1-element output")
+def test_sum_of_squared_difference(dev):
+    a, x = arr(dev)
+    b, y = arr(dev, seed=1)
+    r = lazycl.sum((x - y) ** 2)
+    text = lazycl.explain(r)
+    assert n_kernels(text) == 1
+    assert "reduce" in text and "subtract" in text
+    assert "1 buffer" in text.splitlines()[0]
+    s = run(r)
+    assert s["launches"] == 1
+    assert s["buffers_allocated"] + s["pool_hits"] == 1
+    np.testing.assert_allclose(float(r), np.sum((a.astype(np.float64) - b) ** 2), rtol=1e-5)
+
+
+def test_norm(dev):
+    a, x = arr(dev)
+    r = lazycl.sqrt(lazycl.sum(x * x))
+    text = lazycl.explain(r)
+    assert n_kernels(text) == 1
+    assert "sqrt" in text
+    assert run(r)["launches"] == 1
+    np.testing.assert_allclose(float(r), np.sqrt(np.sum(a.astype(np.float64) ** 2)), rtol=1e-5)
+
+
+def test_mean_and_std_siblings(dev):
+    a, x = arr(dev)
+    m, s = x.mean(0), x.std(0)
+    assert n_kernels(lazycl.explain(m, s)) == 1
+    assert run(m, s)["launches"] == 1
+    np.testing.assert_allclose(np.asarray(m), a.mean(0), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(np.asarray(s), a.std(0), rtol=1e-5)
+
+
+def test_mean_var_min_max_siblings(dev):
+    a, x = arr(dev)
+    outs = (x.mean(1), x.var(1), x.min(1), x.max(1), x.sum(1))
+    assert run(*outs)["launches"] == 1
+    for got, want in zip(outs, (a.mean(1), a.var(1), a.min(1), a.max(1), a.sum(1))):
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-5)
+
+
+def test_softmax(dev):
+    a, x = arr(dev, (1000,))
+    e = lazycl.exp(x - lazycl.max(x))
+    r = e / lazycl.sum(e)
+    k = n_kernels(lazycl.explain(r))
+    assert k <= 3
+    assert run(r)["launches"] <= 3
+    ea = np.exp(a.astype(np.float64) - a.max())
+    np.testing.assert_allclose(np.asarray(r), ea / ea.sum(), rtol=1e-5)
+
+
+SOFTMAX_ROWS = """
+import numpy as np, lazycl
+dev = lazycl.devices()[{i}]
+a = np.random.default_rng(0).standard_normal((256, 64)).astype(np.float32)
+x = lazycl.asarray(a, device=dev)
+e = lazycl.exp(x - lazycl.max(x, axis=1, keepdims=True))
+r = e / lazycl.sum(e, axis=1, keepdims=True)
+lazycl.reset_stats()
+lazycl.compute(r)
+assert lazycl.stats()["launches"] <= 3, lazycl.stats()
+ea = np.exp(a - a.max(1, keepdims=True))
+np.testing.assert_allclose(np.asarray(r), ea / ea.sum(1, keepdims=True), rtol=1e-5)
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="bug: lc_fuse segfaults on x - max(x, axis=1, "
+                   "keepdims=True) (a reduction read through reshape+broadcast); run in a "
+                   "subprocess so the crash fails only this test")
+def test_softmax_rows(dev):
+    i = DEVICES.index(dev)
+    p = subprocess.run([sys.executable, "-c", SOFTMAX_ROWS.format(i=i)], capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+
+
+def test_standardize(dev):
+    a, x = arr(dev)
+    r = (x - x.mean(0)) / x.std(0)
+    assert n_kernels(lazycl.explain(r)) <= 2
+    assert run(r)["launches"] <= 2
+    np.testing.assert_allclose(np.asarray(r), (a - a.mean(0)) / a.std(0), rtol=1e-4, atol=1e-5)
+
+
+def test_scan_prologue_adds_no_kernel(dev):
+    a, x = arr(dev, (1 << 20,))
+    plain = lazycl.cumsum(x)
+    fused = lazycl.cumsum(x * x)
+    n_plain = run(plain)["launches"]
+    n_fused = run(fused)["launches"]
+    assert n_fused == n_plain
+    assert n_kernels(lazycl.explain(lazycl.cumsum(x * x))) == 1
+    np.testing.assert_allclose(np.asarray(fused)[-1], np.sum(a.astype(np.float64) ** 2),
+                               rtol=1e-4)
+
+
+def test_scan_epilogue_is_not_a_new_reduction(dev):
+    a, x = arr(dev, (4096,))
+    r = lazycl.cumsum(x) * 2
+    assert run(r)["launches"] <= run(lazycl.cumsum(x))["launches"] + 1
+    np.testing.assert_allclose(np.asarray(r), np.cumsum(a.astype(np.float64)) * 2, rtol=1e-4,
+                               atol=1e-4)
+
+
+def test_ten_op_chain(dev):
+    a, x = arr(dev)
+    r = x
+    ra = a
+    for i in range(10):
+        if i % 3 == 0:
+            r, ra = r * 1.01, ra * np.float32(1.01)
+        elif i % 3 == 1:
+            r, ra = r + 0.5, ra + np.float32(0.5)
+        else:
+            r, ra = lazycl.abs(r), np.abs(ra)
+    text = lazycl.explain(r)
+    assert n_kernels(text) == 1
+    assert run(r)["launches"] == 1
+    np.testing.assert_allclose(np.asarray(r), ra, rtol=1e-5, atol=1e-6)
+
+
+def test_several_outputs_one_index_space(dev):
+    a, x = arr(dev)
+    b, y = arr(dev, seed=1)
+    outs = (x + y, x * y, lazycl.exp(x) - y, lazycl.maximum(x, y))
+    assert n_kernels(lazycl.explain(*outs)) == 1
+    s = run(*outs)
+    assert s["launches"] == 1
+    assert s["buffers_allocated"] + s["pool_hits"] == 4
+    np.testing.assert_allclose(np.asarray(outs[2]), np.exp(a) - b, rtol=1e-5, atol=1e-6)
+
+
+def test_two_index_spaces_two_kernels(dev):
+    a, x = arr(dev)
+    outs = (x + 1, x[:10] * 2)
+    assert run(*outs)["launches"] == 2
+
+
+def test_shared_cheap_node_is_recomputed(dev):
+    # A cheap elementwise node read by two reductions over different axes is not written out.
+    a, x = arr(dev)
+    t = x * 2
+    outs = (t.sum(0), t.sum(1))
+    s = run(*outs)
+    assert s["launches"] == 2
+    assert s["buffers_allocated"] + s["pool_hits"] == 2
+    text = lazycl.explain(*outs)
+    assert "temporary" not in text
+
+
+def test_repeat_uses_cache(dev):
+    a, x = arr(dev)
+    r1 = lazycl.sum((x - 1) ** 2)
+    run(r1)
+    r2 = lazycl.sum((x - 1) ** 2)
+    s = run(r2)
+    assert s["kernels_compiled"] == 0
+    assert s["memory_cache_hits"] >= 1
+
+
+def test_explain_does_not_run(dev):
+    a, x = arr(dev)
+    r = lazycl.sum(x * 3)
+    lazycl.reset_stats()
+    text = lazycl.explain(r)
+    assert lazycl.stats()["launches"] == 0
+    assert r.pending
+    assert "__kernel" in text
+    assert re.search(r"lc_reduce_f32_[0-9a-f]{16}", text)
+    assert "multiply" in text
+
+
+def test_explain_map_kernel_name(dev):
+    a, x = arr(dev)
+    text = lazycl.explain(lazycl.exp(x) + 1)
+    assert re.search(r"lc_map_f32_[0-9a-f]{16}", text)
+    text = lazycl.explain(lazycl.cumsum(x, axis=1))
+    assert re.search(r"lc_scan_f32_[0-9a-f]{16}", text)
+
+
+@pytest.mark.xfail(strict=True, reason="bug: lc_apply_stack applies stacked views of a pending "
+                   "node outermost-first (wrong values)")
+@pytest.mark.parametrize("case", ["T_reshape", "slice_T", "T_bcast"])
+def test_stacked_views_on_pending(dev, case):
+    # Several views over a pending node become index arithmetic on its leaves, applied in order.
+    a = np.arange(24, dtype=np.float32).reshape(4, 6)
+    x = lazycl.asarray(a, device=dev)
+    f = {"T_reshape": lambda v: (-v).T.reshape(-1),
+         "slice_T": lambda v: (-v)[::2, 1:].T,
+         "T_bcast": lambda v: lazycl.broadcast_to((-v).T[:, :1], (6, 4)) if isinstance(v, lazycl.Array)
+         else np.broadcast_to((-v).T[:, :1], (6, 4))}[case]
+    got = np.asarray(f(x))
+    np.testing.assert_array_equal(got, f(a))
+
+
+@pytest.mark.xfail(strict=True, reason="bug: lc_apply_stack (fusion/fuse.c) applies a stack of "
+                   "views outermost-first, so (-x).T.reshape(-1) is computed as "
+                   "(-x).reshape(-1): wrong values, no materialization")
+def test_reshape_of_transposed_pending(dev):
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = lazycl.asarray(a, device=dev)
+    r = (-x).T.reshape(-1)
+    np.testing.assert_array_equal(np.asarray(r), (-a).T.reshape(-1))
+    assert n_kernels(lazycl.explain((-x).T.reshape(-1))) == 2
