@@ -381,6 +381,10 @@ static int lc_reshape_strides(int ondim, const int64_t *oshape, const int64_t *o
 {
     int64_t od[LC_MAXDIM], os[LC_MAXDIM];
     int on = 0;
+    /* Sizes that differ are no reshape at all; the walk below would run off
+     * both shapes. */
+    if (lc_shape_size(ondim, oshape) != lc_shape_size(nndim, nshape))
+        return -1;
     for (int i = 0; i < ondim; i++)
         if (oshape[i] != 1) {
             od[on] = oshape[i];
