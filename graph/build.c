@@ -180,7 +180,13 @@ int lc_binary_result_dtype(int op, const struct lc_node *a, const struct lc_node
             *cdtype = pt = LC_INT8;
         return pt;
     case LC_RULE_FLOAT:
-        *cdtype = lc_dtype_float_of(pt);
+        /* NumPy takes the first float loop both inputs cast to safely:
+         * float32 for (uint16, int8), where float_of(int32) would be float64.
+         * A weak scalar first takes the other operand's dtype. */
+        if ((a->flags & LC_NODE_WEAK) || (b->flags & LC_NODE_WEAK))
+            *cdtype = lc_dtype_float_of(pt);
+        else
+            *cdtype = lc_dtype_promote(lc_dtype_float_of(a->dtype), lc_dtype_float_of(b->dtype));
         return *cdtype;
     default:
         lc_error_set(e, LC_ERR_INVALID, "'%s' is not a binary operation", lc_op_name(op));
