@@ -98,7 +98,7 @@ def arange(start, stop=None, step=1, dtype=None, device=None):
         if dtype.kind == "b":
             dtype = np.dtype(np.int64)
     dtype = np.dtype(dtype)
-    if all(isinstance(v, numbers.Integral) for v in (start, stop, step)):
+    if _b.all(isinstance(v, numbers.Integral) for v in (start, stop, step)):
         n = len(range(start, stop, step))
     else:
         n = _b.max(0, math.ceil((stop - start) / step))
