@@ -642,7 +642,8 @@ def _lazy_functions():
                  "broadcast_to", "broadcast_arrays", "shape", "ndim", "size", "zeros_like",
                  "ones_like", "full_like", "empty_like", "permute_dims", "astype"]:
         f = getattr(np, name, None)
-        if f is not None:
+        # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
+        if f is not None and f not in table:
             table[f] = g[name]
     return table
 
