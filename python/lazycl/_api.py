@@ -234,9 +234,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
 
 
 def clip(x, min=None, max=None):
-    """Limit the values of x to [min, max] (either may be None)."""
-    if min is None and max is None:
-        raise ValueError("One of max or min must be given")
+    """Limit the values of x to [min, max] (either or both may be None, as NumPy 2)."""
     r = x if _is_array(x) else asarray(x)
     if min is not None:
         r = maximum(r, min)
