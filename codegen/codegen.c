@@ -1105,9 +1105,10 @@ static int lc_gen_reduce_colsplit(struct lc_cg *g, struct lc_kcode *c, struct lc
     if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nk) < 0)
         return -1;
     union lc_scalar none = {0};
-    lc_sb_printf(sb, ",\n    __global char *scratch, const long P, const long N, const long M");
-    if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 || lc_add_i64(l, (int64_t)P) < 0 ||
-        lc_add_i64(l, N) < 0 || lc_add_i64(l, M) < 0)
+    lc_sb_printf(sb, ",\n    __global char *scratch_, const long sbase, const long P, const long N, const long M");
+    if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+        lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
+        lc_add_i64(l, (int64_t)P) < 0 || lc_add_i64(l, N) < 0 || lc_add_i64(l, M) < 0)
         return -1;
     for (int s = 0; s < k->n_reds; s++)
         for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++) {
@@ -1119,6 +1120,7 @@ static int lc_gen_reduce_colsplit(struct lc_cg *g, struct lc_kcode *c, struct lc
     c->scratch_bytes = off;
     lc_sb_printf(sb, ")\n{\n"
                      "    __local int last_[1];\n"
+                     "    __global char *scratch = scratch_ + sbase;\n"
                      "    const long grp = get_group_id(0);\n"
                      "    const long blk = grp / P, p = grp %% P;\n"
                      "    const int lid = get_local_id(0);\n"
@@ -1266,9 +1268,10 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
     if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nk) < 0)
         return -1;
     union lc_scalar none = {0};
-    lc_sb_printf(sb, ",\n    __global char *scratch, const long P, const long N");
-    if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 || lc_add_i64(l, (int64_t)P) < 0 ||
-        lc_add_i64(l, N) < 0)
+    lc_sb_printf(sb, ",\n    __global char *scratch_, const long sbase, const long P, const long N");
+    if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+        lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
+        lc_add_i64(l, (int64_t)P) < 0 || lc_add_i64(l, N) < 0)
         return -1;
     for (int s = 0; s < k->n_reds; s++)
         for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++) {
@@ -1285,6 +1288,7 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
                 lc_sb_printf(sb, "    __local %s ls%d_%d[%zu];\n", lc_red_ftype(g, &k->reds[s], f),
                              s, f, L);
     lc_sb_printf(sb, "    __local int last_[1];\n"
+                     "    __global char *scratch = scratch_ + sbase;\n"
                      "    const long grp = get_group_id(0);\n"
                      "    const long m = grp / P, p = grp %% P;\n"
                      "    const int lid = get_local_id(0);\n"
@@ -1524,11 +1528,15 @@ static int lc_gen_scan(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         if (lc_add_i64(l, M) < 0)
             return -1;
         if (split) {
-            lc_sb_printf(sb, ", __global %s *restrict part, const long P", A);
-            if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 || lc_add_i64(l, (int64_t)P) < 0)
+            lc_sb_printf(sb, ", __global char *part_, const long sbase, const long P");
+            if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+                lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
+                lc_add_i64(l, (int64_t)P) < 0)
                 return -1;
         }
         lc_sb_printf(sb, ")\n{\n");
+        if (split)
+            lc_sb_printf(sb, "    __global %s *part = (__global %s *)(part_ + sbase);\n", A, A);
         l->work_dim = 1;
         if (!split) {
             lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n");

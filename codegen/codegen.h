@@ -29,6 +29,7 @@ enum lc_cgarg_kind {
     LC_CGARG_TEMP,    /* plan->buffers[index] */
     LC_CGARG_SCRATCH, /* the kernel's scratch buffer */
     LC_CGARG_SCALAR,  /* value of dtype */
+    LC_CGARG_SCRATCH_BASE, /* the byte offset of the scratch area in its buffer (int64) */
 };
 
 struct lc_cgarg {
@@ -53,7 +54,9 @@ struct lc_kcode {
     char *source;
     struct lc_launch *launches;
     int n_launches;
-    size_t scratch_bytes;    /* a scratch buffer of this size is passed (0: none) */
+    size_t scratch_bytes;    /* a scratch area of this size is passed (0: none), as a buffer
+                                and a byte offset into it (8-aligned): the engine may place
+                                it in the tail of an output's buffer */
     size_t zero_bytes;       /* its first zero_bytes must be zero before the first launch */
     char schedule[128];      /* the schedule chosen (no sizes: it is in the source) */
 };

@@ -9,6 +9,9 @@
 #include <string.h>
 #include <time.h>
 
+/* Scratch areas up to this size live in the tail of an output's buffer. */
+#define LC_SCRATCH_IN_OUTPUT_MAX ((size_t)1 << 16)
+
 static double lc_seconds(void)
 {
     struct timespec ts;
@@ -163,13 +166,32 @@ lc_status lc_engine_force(lc_queue_t q, struct lc_node *const *outs, size_t n, u
             break;
         if (debug >= 4)
             fprintf(stderr, "[lazycl] kernel %d (%s):\n%s\n", k, code.schedule, code.source);
-        /* The buffers this kernel writes. */
-        for (int b = 0; b < plan.n_buffers && st == LC_OK; b++)
-            if (plan.buffers[b].producer == k && !bufs[b])
-                st = lc_buffer_alloc(d, plan.buffers[b].nbytes, &bufs[b], e);
+        /* The buffers this kernel writes. A small scratch area (partials of
+         * split reductions and scans) goes in the tail of the first output's
+         * buffer, so that a fused reduction allocates one buffer only. */
         lc_buffer_t scratch = NULL;
+        size_t sbase = 0;
+        int host = -1;
+        if (code.scratch_bytes && code.scratch_bytes <= LC_SCRATCH_IN_OUTPUT_MAX)
+            for (int b = 0; b < plan.n_buffers && host < 0; b++)
+                if (plan.buffers[b].producer == k && !bufs[b])
+                    host = b;
+        for (int b = 0; b < plan.n_buffers && st == LC_OK; b++)
+            if (plan.buffers[b].producer == k && !bufs[b]) {
+                size_t nb = plan.buffers[b].nbytes;
+                if (b == host) {
+                    sbase = (nb + 63) / 64 * 64;
+                    nb = sbase + code.scratch_bytes;
+                }
+                st = lc_buffer_alloc(d, nb, &bufs[b], e);
+            }
         if (st == LC_OK && code.scratch_bytes) {
-            st = lc_buffer_alloc(d, code.scratch_bytes, &scratch, e);
+            if (host >= 0) {
+                scratch = bufs[host];
+                lc_buffer_retain(scratch);
+            } else {
+                st = lc_buffer_alloc(d, code.scratch_bytes, &scratch, e);
+            }
             if (st == LC_OK && code.zero_bytes) {
                 if (zeros_n < code.zero_bytes) {
                     free(zeros);
@@ -179,7 +201,7 @@ lc_status lc_engine_force(lc_queue_t q, struct lc_node *const *outs, size_t n, u
                 if (!zeros)
                     st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
                 else
-                    st = lc_buffer_write(q, scratch, 0, zeros, code.zero_bytes, 1, e);
+                    st = lc_buffer_write(q, scratch, sbase, zeros, code.zero_bytes, 1, e);
             }
         }
         for (int li = 0; li < code.n_launches && st == LC_OK; li++) {
@@ -215,6 +237,10 @@ lc_status lc_engine_force(lc_queue_t q, struct lc_node *const *outs, size_t n, u
                     break;
                 case LC_CGARG_SCALAR:
                     lc_scalar_arg(ca->dtype, ca->value, &args[a]);
+                    break;
+                case LC_CGARG_SCRATCH_BASE:
+                    args[a].kind = LC_ARG_I64;
+                    args[a].v.i64 = (int64_t)sbase;
                     break;
                 }
             }

@@ -243,8 +243,9 @@ static int lc_apply_stack(struct lc_fuse *f, int stack, struct lc_layout *L)
             return lc_error_set(f->e, LC_ERR_INVALID, "too many nested views"), -2;
         order[n++] = f->stack[s].view;
     }
-    /* order[0] is the outermost view; apply from the innermost. */
-    for (int k = n - 1; k >= 0; k--) {
+    /* order[0] is the innermost view (the one nearest the leaf, pushed last
+     * on the way down): apply from there outwards. */
+    for (int k = 0; k < n; k++) {
         const struct lc_node *v = f->topo[order[k]];
         switch (v->op) {
         case LC_OP_RESHAPE:

@@ -35,9 +35,6 @@ def n_kernels(text):
     return int(m.group(1))
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the split reduce schedule (n >= ~16k) takes a "
-                   "scratch buffer from the pool, so a fused sum allocates 2 buffers, not just "
-                   "its 1-element output")
 def test_sum_of_squared_difference(dev):
     a, x = arr(dev)
     b, y = arr(dev, seed=1)
@@ -105,9 +102,6 @@ np.testing.assert_allclose(np.asarray(r), ea / ea.sum(1, keepdims=True), rtol=1e
 """
 
 
-@pytest.mark.xfail(strict=True, reason="bug: lc_fuse segfaults on x - max(x, axis=1, "
-                   "keepdims=True) (a reduction read through reshape+broadcast); run in a "
-                   "subprocess so the crash fails only this test")
 def test_softmax_rows(dev):
     i = DEVICES.index(dev)
     p = subprocess.run([sys.executable, "-c", SOFTMAX_ROWS.format(i=i)], capture_output=True,
@@ -219,8 +213,6 @@ def test_explain_map_kernel_name(dev):
     assert re.search(r"lc_scan_f32_[0-9a-f]{16}", text)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: lc_apply_stack applies stacked views of a pending "
-                   "node outermost-first (wrong values)")
 @pytest.mark.parametrize("case", ["T_reshape", "slice_T", "T_bcast"])
 def test_stacked_views_on_pending(dev, case):
     # Several views over a pending node become index arithmetic on its leaves, applied in order.
@@ -234,9 +226,6 @@ def test_stacked_views_on_pending(dev, case):
     np.testing.assert_array_equal(got, f(a))
 
 
-@pytest.mark.xfail(strict=True, reason="bug: lc_apply_stack (fusion/fuse.c) applies a stack of "
-                   "views outermost-first, so (-x).T.reshape(-1) is computed as "
-                   "(-x).reshape(-1): wrong values, no materialization")
 def test_reshape_of_transposed_pending(dev):
     a = np.arange(6, dtype=np.float32).reshape(2, 3)
     x = lazycl.asarray(a, device=dev)

@@ -17,6 +17,19 @@ static int passed, failed;
         }                                                                           \
     } while (0)
 
+static int xfailed;
+#define CHECK_XFAIL(cond, bug)                                                       \
+    do {                                                                            \
+        if (cond) {                                                                 \
+            failed++;                                                               \
+            fprintf(stderr, "%s:%d: XPASS (remove the mark): %s\n", __FILE__, __LINE__, \
+                    #cond);                                                         \
+        } else {                                                                    \
+            xfailed++;                                                              \
+            fprintf(stderr, "%s:%d: xfail: %s (%s)\n", __FILE__, __LINE__, #cond, bug); \
+        }                                                                           \
+    } while (0)
+
 static double now(void)
 {
     struct timespec ts;
@@ -144,6 +157,17 @@ static void test_broadcasting(void)
     if (!strstr(e.msg, "(2,3) (3,2)"))
         fprintf(stderr, "  message: %s\n", e.msg);
     lc_error_clear(&e);
+    /* Fewer dims on the left: (7,) + (4,5,7) is (4,5,7). */
+    int64_t s7[1] = {7}, s457[3] = {4, 5, 7};
+    struct lc_node *v7 = leaf(LC_FLOAT32, 1, s7), *v457 = leaf(LC_FLOAT32, 3, s457);
+    struct lc_node *lr = lc_node_binary(LC_OP_ADD, v7, v457, &e);
+    CHECK_XFAIL(lr && lr->ndim == 3 && lr->shape[0] == 4 && lr->shape[2] == 7,
+                "bug: lc_node_binary passes lc_broadcast_shapes an output aliasing its input");
+    if (lr)
+        lc_node_release(lr);
+    lc_error_clear(&e);
+    lc_node_release(v7);
+    lc_node_release(v457);
     /* broadcast_to to an incompatible shape fails too. */
     int64_t s4[2] = {2, 4};
     CHECK(lc_node_broadcast_to(x, 2, s4, &e) == NULL && e.code != LC_OK);
@@ -332,6 +356,6 @@ int main(void)
     test_reduce_build();
     test_hash();
     test_long_chain();
-    printf("%d passed, %d failed\n", passed, failed);
+    printf("%d passed, %d failed, %d xfailed\n", passed, failed, xfailed);
     return failed != 0;
 }

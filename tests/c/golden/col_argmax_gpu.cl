@@ -1,15 +1,16 @@
-/* ---- kernel 0: schedule "reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines", 1 launch: lc_reduce_i64_553c11c203d20f04 */
+/* ---- kernel 0: schedule "reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines", 1 launch: lc_reduce_i64_121f971e9df30b27 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 /* lazycl reduce kernel: 2 fused ops; reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines. */
-__kernel void lc_reduce_i64_553c11c203d20f04(
+__kernel void lc_reduce_i64_121f971e9df30b27(
     __global long *restrict out0,
     __global int *restrict out1,
     __global const int *restrict a0, const long a0_o, const long a0_s1,
     const long n0,
     const long n1,
-    __global char *scratch, const long P, const long N, const long M, const long so0_0, const long so0_1, const long so1_0)
+    __global char *scratch_, const long sbase, const long P, const long N, const long M, const long so0_0, const long so0_1, const long so1_0)
 {
     __local int last_[1];
+    __global char *scratch = scratch_ + sbase;
     const long grp = get_group_id(0);
     const long blk = grp / P, p = grp % P;
     const int lid = get_local_id(0);

@@ -1,13 +1,13 @@
-/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f64_97c7f8cfa7d7cb34 */
+/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f64_047c511f7238654a */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 /* lazycl reduce kernel: 3 fused ops; reduce: split over groups of 256 items, last group combines. */
-__kernel void lc_reduce_f64_97c7f8cfa7d7cb34(
+__kernel void lc_reduce_f64_047c511f7238654a(
     __global double *restrict out0,
     __global double *restrict out1,
     __global const double *restrict a0, const long a0_o, const long a0_s0,
     const long n0,
     const long n1,
-    __global char *scratch, const long P, const long N, const long so0_0, const long so0_1, const long so0_2, const long so1_0, const long so1_1, const long so1_2)
+    __global char *scratch_, const long sbase, const long P, const long N, const long so0_0, const long so0_1, const long so0_2, const long so1_0, const long so1_1, const long so1_2)
 {
     __local double ls0_0[256];
     __local double ls0_1[256];
@@ -16,6 +16,7 @@ __kernel void lc_reduce_f64_97c7f8cfa7d7cb34(
     __local double ls1_1[256];
     __local double ls1_2[256];
     __local int last_[1];
+    __global char *scratch = scratch_ + sbase;
     const long grp = get_group_id(0);
     const long m = grp / P, p = grp % P;
     const int lid = get_local_id(0);

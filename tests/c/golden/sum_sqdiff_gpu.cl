@@ -1,15 +1,16 @@
-/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f32_db418e3628989570 */
+/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f32_6392c86db4919a10 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 /* lazycl reduce kernel: 3 fused ops; reduce: split over groups of 256 items, last group combines. */
-__kernel void lc_reduce_f32_db418e3628989570(
+__kernel void lc_reduce_f32_6392c86db4919a10(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     __global const float *restrict a1, const long a1_o,
     const long n0,
-    __global char *scratch, const long P, const long N, const long so0_0)
+    __global char *scratch_, const long sbase, const long P, const long N, const long so0_0)
 {
     __local double ls0_0[256];
     __local int last_[1];
+    __global char *scratch = scratch_ + sbase;
     const long grp = get_group_id(0);
     const long m = grp / P, p = grp % P;
     const int lid = get_local_id(0);
