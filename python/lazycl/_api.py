@@ -17,7 +17,6 @@ except ImportError:  # NumPy < 1.25
 asarray = _c.asarray
 where = _c.where
 broadcast_to = _c.broadcast_to
-permute_dims = _c.permute_dims
 
 
 def _is_array(x):
@@ -267,8 +266,16 @@ def reshape(x, shape, /, *, copy=None):
     return _c.reshape(x, shape)
 
 
+def permute_dims(x, axes):
+    """A transposed view; an axis out of range is NumPy's AxisError."""
+    axes = tuple(axes)
+    if _is_array(x) and len(axes) == x.ndim:
+        axes = tuple(_norm_axis(a, x.ndim) for a in axes)
+    return _c.permute_dims(x, axes)
+
+
 def transpose(x, axes=None):
-    return x.T if axes is None else _c.permute_dims(x, axes)
+    return x.T if axes is None else permute_dims(x, axes)
 
 
 def _norm_axis(axis, ndim):
