@@ -339,8 +339,8 @@ def test_nanfuncs_on_ints_are_plain():
 
 
 # ---- logsumexp ---------------------------------------------------------------------------
-# lazycl.logsumexp reads max(x, keepdims=True) through a reshape + broadcast, which crashes
-# lc_fuse today (see test_fusion.py::test_softmax_rows), so each case runs in a child process.
+# lazycl.logsumexp reads max(x, keepdims=True) through a reshape + broadcast, which once
+# crashed lc_fuse (a segfault kills pytest), so each case runs in a child process.
 
 LSE_CASE = """
 import math, sys
@@ -382,18 +382,12 @@ def in_child(code):
     assert p.returncode == 0, (p.returncode, p.stderr[-2000:])
 
 
-LSE_BUG = ("bug: lc_fuse crashes (heap overflow in lc_reshape_strides from lc_apply_stack) on "
-           "x - max(x, keepdims=True), which logsumexp builds")
-
-
-@pytest.mark.xfail(strict=True, reason=LSE_BUG)
 @pytest.mark.parametrize("axis", [None, 0, 1, 2, -1, (0, 2)], ids=str)
 @pytest.mark.parametrize("keepdims", [False, True])
 def test_logsumexp(axis, keepdims):
     in_child(LSE_CASE.format(axis=axis, keepdims=keepdims))
 
 
-@pytest.mark.xfail(strict=True, reason=LSE_BUG)
 def test_logsumexp_large_values_and_inf():
     in_child(LSE_EDGES)
 

@@ -345,7 +345,7 @@ static void test_long_chain(void)
     }
     printf("chain of %d nodes: %.3f s in all (%.1fx for 10x the nodes)\n", N / 10, small,
            (t3 - t0) / (small > 1e-6 ? small : 1e-6));
-    CHECK(t3 - t0 < 30.0 * small + 0.5);
+    CHECK(t3 - t0 < 50.0 * small + 1.0); /* lenient: a loaded machine times noisily */
 }
 
 int main(void)
