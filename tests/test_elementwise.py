@@ -13,6 +13,36 @@ from conftest import ALL_DTYPES, DEVICE_FILTERS, FLOAT_DTYPES, INT_DTYPES, asser
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
+READ_LEAF = ("bug (fusion): materializing a leaf (a copy of a realized non-contiguous view, "
+             "e.g. (x.T.reshape(2, 6) + 1) for realized x) raises 'internal: kernel order "
+             "violated in fusion'")
+EMPTY = ("bug (engine): an elementwise result with a 0-length axis not last-but-only, e.g. "
+         "zeros((3, 0)) + zeros((3, 0)), raises 'internal: reading a node that is not contiguous'")
+KNOWN_BUGS = [
+    (f"test_shapes[{s}-{d}-{o}]", READ_LEAF if s == "transposed_reshape" else EMPTY)
+    for s in ("transposed_reshape", "empty2d", "empty_bcast")
+    for d in ("int32", "float32", "float64")
+    for o in ("add", "multiply", "true_divide", "floor_divide", "maximum", "less", "arctan2",
+              "where")
+] + [
+    (f"test_shapes_unary[{o}-{s}]", READ_LEAF if s == "transposed_reshape" else EMPTY)
+    for o in ("sin", "negative", "isnan", "sqrt") for s in ("empty2d", "transposed_reshape")
+] + [
+    ("test_int64_uint64_comparison_is_exact",
+     "bug (graph/codegen): int64 vs uint64 comparisons go through float64: "
+     "asarray(uint64([2**53+1])) == asarray(int64([2**53])) is True (NumPy 2: False)"),
+    ("test_weak_int_out_of_range_comparison",
+     "bug (python/py_array.c lc_check_weak_int): int8_array == 1000 raises OverflowError; "
+     "NumPy 2 compares by value (all False)"),
+    ("test_numpy_scalars_are_strong[1.5-float32]",
+     "bug (python/py_array.c lc_operand): np.float64 is a Python float subclass, so it is "
+     "taken as a weak scalar: float32_array * np.float64(1.5) is float32 (NumPy: float64)"),
+    ("test_views_fuse_into_consumer",
+     "fusion: ((x + 1).T[1:, ::-2] * 2).reshape(-1) takes 2 kernels: a reshape of a pending "
+     "elementwise result is materialized instead of written in the consumer's index space"),
+]
+
+
 # Ops whose float results are exactly NumPy's (IEEE-exact or bit operations).
 EXACT = {"negative", "positive", "absolute", "invert", "logical_not", "sign", "square", "floor",
          "ceil", "trunc", "rint", "isnan", "isinf", "isfinite", "add", "subtract", "multiply",
@@ -320,8 +350,7 @@ def _views(dt):
     x = make(dt, (6, 8), 13)
     y = make(dt, (4, 6), 14, 1, 9)
     lx, ly = lazycl.asarray(x), lazycl.asarray(y)
-    return x[::2, 1::3].T, y[::-1, ::-2][:, :3].T[:, :2].T.T[:3, :2], \
-        lx[::2, 1::3].T, ly[::-1, ::-2][:, :3].T[:, :2].T.T[:3, :2]
+    return x[::2, 1::3].T, y[::-1, ::-2].T[:, 1:], lx[::2, 1::3].T, ly[::-1, ::-2].T[:, 1:]
 
 
 def _pending_views(dt):
@@ -361,7 +390,7 @@ def _scalar_array(dt):
 
 def _reversed(dt):
     x = make(dt, 9, 25)
-    y = make(dt, 9, 26, 1, 9)
+    y = make(dt, 27, 26, 1, 9)
     return x[::-1], y[::-3], lazycl.asarray(x)[::-1], lazycl.asarray(y)[::-3]
 
 
