@@ -244,6 +244,36 @@ static void lc_describe_expr(struct lc_sb *sb, const struct lc_expr *x)
 
 static void lc_finalize_expr(struct lc_cg *g, struct lc_sb *sb, int slot);
 
+/* A comparison of a signed integer with a uint64: NumPy 2 compares the
+ * values exactly (their common type, float64, would round past 2**53). */
+static int lc_mixed_cmp(const struct lc_kernel *k, const struct lc_expr *x)
+{
+    if (x->op != LC_OP_EQ && x->op != LC_OP_NE && x->op != LC_OP_LT && x->op != LC_OP_LE &&
+        x->op != LC_OP_GT && x->op != LC_OP_GE)
+        return 0;
+    int a = k->exprs[x->in[0]].dtype, b = k->exprs[x->in[1]].dtype;
+    return (lc_dtype_kind(a) == 'i' && b == LC_UINT64) ||
+           (lc_dtype_kind(b) == 'i' && a == LC_UINT64);
+}
+
+static void lc_emit_mixed_cmp(struct lc_sb *sb, const struct lc_kernel *k, const struct lc_expr *x)
+{
+    int op = x->op, sa = x->in[0], ub = x->in[1];
+    if (lc_dtype_kind(k->exprs[sa].dtype) != 'i') {
+        /* Put the signed operand first: u < s is s > u. */
+        int t = sa;
+        sa = ub;
+        ub = t;
+        op = op == LC_OP_LT ? LC_OP_GT : op == LC_OP_GT ? LC_OP_LT :
+             op == LC_OP_LE ? LC_OP_GE : op == LC_OP_GE ? LC_OP_LE : op;
+    }
+    const char *sym = op == LC_OP_EQ ? "==" : op == LC_OP_NE ? "!=" : op == LC_OP_LT ? "<" :
+                      op == LC_OP_LE ? "<=" : op == LC_OP_GT ? ">" : ">=";
+    /* A negative s is below every u. */
+    int neg_true = op == LC_OP_NE || op == LC_OP_LT || op == LC_OP_LE;
+    lc_sb_printf(sb, "(uchar)(((long)v%d < 0) ? %d : ((ulong)v%d %s v%d))", sa, neg_true, sa, sym, ub);
+}
+
 /* Emit every expr of the given phase (0 prologue / whole map; 1 epilogue). */
 static void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind)
 {
@@ -271,6 +301,8 @@ static void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const ch
                 lc_addr(g, sb, x->access);
                 lc_sb_printf(sb, "]");
             }
+        } else if (lc_mixed_cmp(k, x)) {
+            lc_emit_mixed_cmp(sb, k, x);
         } else {
             char names[3][64];
             struct lc_sb ops[3] = {{0}};

@@ -356,8 +356,9 @@ static int lc_plan_input_for(struct lc_fuse *f, struct lc_storage *s)
     return id;
 }
 
-/* A load of leaf or materialized node `idx` seen through `stack`. */
-static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int phase)
+/* A load of leaf or materialized node `idx` seen through `stack`: from the
+ * buffer a kernel wrote it to (`temp`), or from the leaf itself. */
+static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int phase, int temp)
 {
     struct lc_kernel *k = &f->plan->kernels[kid];
     const struct lc_node *n = f->topo[idx];
@@ -369,7 +370,7 @@ static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int pha
     memset(&a, 0, sizeof a);
     a.dtype = n->dtype;
     a.epilogue = phase;
-    if (ni->mat) {
+    if (temp) {
         if (ni->kernel < 0 || ni->kernel >= kid) {
             lc_error_set(f->e, LC_ERR_INVALID, "internal: kernel order violated in fusion");
             return -2;
@@ -442,7 +443,9 @@ static int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, i
         k->exprs[x].slot = ni->slot;
         k->exprs[x].epilogue = 1;
     } else if (lc_node_is_leaf(n) || (ni->mat && !top)) {
-        x = lc_build_load(f, kid, idx, stack, phase);
+        /* A leaf copied by this kernel (top) reads itself; a materialized
+         * node reads the buffer its kernel wrote. */
+        x = lc_build_load(f, kid, idx, stack, phase, ni->mat && !top);
         if (x < 0)
             return x;
     } else if (lc_op_kind(n->op) == LC_KIND_VIEW) {

@@ -16,9 +16,16 @@ static const char *lc_fmt_shape(int ndim, const int64_t *shape, char *buf, size_
     return buf;
 }
 
-lc_status lc_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout,
+lc_status lc_broadcast_shapes(int na, const int64_t *a_in, int nb, const int64_t *b_in, int *nout,
                               int64_t *out, struct lc_error *e)
 {
+    /* `out` may be `a_in` or `b_in`: work from copies. */
+    int64_t a[LC_MAXDIM], b[LC_MAXDIM];
+    if (na > LC_MAXDIM || nb > LC_MAXDIM)
+        return lc_error_set(e, LC_ERR_INVALID, "lazycl arrays have at most %d dimensions",
+                            LC_MAXDIM);
+    memcpy(a, a_in, (size_t)na * sizeof *a);
+    memcpy(b, b_in, (size_t)nb * sizeof *b);
     int n = na > nb ? na : nb;
     for (int i = 0; i < n; i++) {
         int64_t da = i < n - na ? 1 : a[i - (n - na)];
@@ -505,7 +512,7 @@ struct lc_node *lc_node_permute(struct lc_node *a, const int64_t *perm_in, struc
     for (int i = 0; i < nd; i++) {
         int64_t p = perm_in[i];
         if (p < -nd || p >= nd) {
-            lc_error_set(e, LC_ERR_INDEX, "axis %lld is out of bounds for array of dimension %d",
+            lc_error_set(e, LC_ERR_AXIS, "axis %lld is out of bounds for array of dimension %d",
                          (long long)p, nd);
             return NULL;
         }
@@ -634,7 +641,7 @@ struct lc_node *lc_node_reduce(int op, struct lc_node *a, uint32_t axes, int ddo
         return NULL;
     }
     if (a->ndim < 32 && (axes >> a->ndim) != 0) {
-        lc_error_set(e, LC_ERR_INDEX, "axis out of bounds for array of dimension %d", a->ndim);
+        lc_error_set(e, LC_ERR_AXIS, "axis out of bounds for array of dimension %d", a->ndim);
         return NULL;
     }
     int64_t shape[LC_MAXDIM], nred = 1;
@@ -685,7 +692,7 @@ struct lc_node *lc_node_scan(int op, struct lc_node *a, int axis, struct lc_erro
         return NULL;
     }
     if (axis < 0 || axis >= a->ndim) {
-        lc_error_set(e, LC_ERR_INDEX, "axis %d is out of bounds for array of dimension %d", axis,
+        lc_error_set(e, LC_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,
                      a->ndim);
         return NULL;
     }

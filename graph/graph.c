@@ -243,6 +243,8 @@ int lc_node_is_contiguous(const struct lc_node *n)
 {
     if (n->op != LC_OP_BUFFER)
         return 0;
+    if (n->size == 0)
+        return 1;
     int64_t s = 1;
     for (int i = n->ndim - 1; i >= 0; i--) {
         if (n->shape[i] != 1 && n->strides[i] != s)

@@ -41,6 +41,7 @@ typedef enum lc_status {
     LC_ERR_UNSUPPORTED,/* valid but not supported (e.g. float64 on a device without fp64) */
     LC_ERR_IO,         /* a file could not be read or written */
     LC_ERR_INDEX,      /* an index out of range */
+    LC_ERR_AXIS,       /* an axis out of range (NumPy's AxisError: a ValueError and an IndexError) */
 } lc_status;
 
 /* An error: a code, a one-line message and, for build failures, a detail

@@ -197,7 +197,8 @@ static struct lc_node *lc_upload(PyObject *queue, PyArrayObject *arr, int want_d
     PyArray_Descr *nd = PyArray_DescrFromType(lc_npy_type(dt));
     /* A C-contiguous, aligned, native-order copy (or the array itself). */
     PyArrayObject *c = (PyArrayObject *)PyArray_FromAny((PyObject *)arr, nd, 0, 0,
-                                                        NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED,
+                                                        NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED |
+                                                            NPY_ARRAY_FORCECAST,
                                                         NULL);
     if (!c)
         return NULL;
@@ -233,6 +234,15 @@ static struct lc_node *lc_operand(PyObject *o, PyObject *queue)
         lc_node_retain(((lc_py_Array *)o)->node);
         return ((lc_py_Array *)o)->node;
     }
+    /* NumPy scalars are strong (they have a dtype); test them first, since
+     * np.float64 is a subclass of Python's float. */
+    if (PyArray_IsScalar(o, Generic)) {
+        int dt;
+        if (lc_scalar_from_numpy(o, &dt, &v) < 0)
+            return NULL;
+        struct lc_node *n = lc_node_const(lc_q(queue), dt, v, 0, NULL, 0, &e);
+        return n ? n : (lc_py_raise(&e), NULL);
+    }
     if (PyBool_Check(o)) {
         v.i = o == Py_True;
         struct lc_node *n = lc_node_const(lc_q(queue), LC_BOOL, v, 0, NULL,
@@ -251,13 +261,6 @@ static struct lc_node *lc_operand(PyObject *o, PyObject *queue)
         v.f = PyFloat_AS_DOUBLE(o);
         struct lc_node *n = lc_node_const(lc_q(queue), LC_FLOAT64, v, 0, NULL,
                                           LC_NODE_WEAK | LC_NODE_WEAK_FLOAT, &e);
-        return n ? n : (lc_py_raise(&e), NULL);
-    }
-    if (PyArray_IsScalar(o, Generic)) {
-        int dt;
-        if (lc_scalar_from_numpy(o, &dt, &v) < 0)
-            return NULL;
-        struct lc_node *n = lc_node_const(lc_q(queue), dt, v, 0, NULL, 0, &e);
         return n ? n : (lc_py_raise(&e), NULL);
     }
     if (PyComplex_Check(o)) {
@@ -335,6 +338,30 @@ static PyObject *lc_common_queue(PyObject *const *ops, int n)
     return q;
 }
 
+static int lc_op_rule_is_compare(int op)
+{
+    return op == LC_OP_EQ || op == LC_OP_NE || op == LC_OP_LT || op == LC_OP_LE ||
+           op == LC_OP_GT || op == LC_OP_GE;
+}
+
+/* A weak Python int outside `other`'s integer dtype becomes a strong
+ * int64/uint64 constant (replacing *w). */
+static void lc_strengthen_wide_int(struct lc_node **w, struct lc_node *other)
+{
+    struct lc_node *x = *w;
+    if (!(x->flags & LC_NODE_WEAK) || (x->flags & (LC_NODE_WEAK_FLOAT | LC_NODE_WEAK_BOOL)) ||
+        (other->flags & LC_NODE_WEAK) || !lc_dtype_is_int(other->dtype))
+        return;
+    if (lc_int_fits(other->dtype, x->value, x->dtype == LC_UINT64))
+        return;
+    struct lc_error e = {0};
+    struct lc_node *s = lc_node_const(x->owner, x->dtype, x->value, 0, NULL, 0, &e);
+    if (!s)
+        return;
+    lc_node_release(x);
+    *w = s;
+}
+
 static PyObject *lc_binary_obj(int op, PyObject *a, PyObject *b)
 {
     PyObject *ops[2] = {a, b};
@@ -350,7 +377,17 @@ static PyObject *lc_binary_obj(int op, PyObject *a, PyObject *b)
         return NULL;
     }
     struct lc_node *r = NULL;
-    if (lc_check_weak_int(na, nb) == 0 && lc_check_weak_int(nb, na) == 0) {
+    if (lc_op_rule_is_compare(op)) {
+        /* NumPy 2 compares a Python int with an integer array by value, even
+         * out of the array's range (int8 == 1000 is False): such a scalar
+         * becomes a strong int64 (or uint64) so the comparison widens. */
+        lc_strengthen_wide_int(&na, nb);
+        lc_strengthen_wide_int(&nb, na);
+        struct lc_error e = {0};
+        r = lc_node_binary(op, na, nb, &e);
+        if (!r)
+            lc_py_raise(&e);
+    } else if (lc_check_weak_int(na, nb) == 0 && lc_check_weak_int(nb, na) == 0) {
         struct lc_error e = {0};
         r = lc_node_binary(op, na, nb, &e);
         if (!r)
@@ -936,7 +973,8 @@ static PyObject *py_asarray(PyObject *Py_UNUSED(m), PyObject *args, PyObject *kw
         }
     } else {
         PyArray_Descr *want = dt >= 0 ? PyArray_DescrFromType(lc_npy_type(dt)) : NULL;
-        PyArrayObject *arr = (PyArrayObject *)PyArray_FromAny(obj, want, 0, 0, 0, NULL);
+        PyArrayObject *arr = (PyArrayObject *)PyArray_FromAny(obj, want, 0, 0,
+                                                              want ? NPY_ARRAY_FORCECAST : 0, NULL);
         if (arr) {
             n = lc_upload(q, arr, dt);
             Py_DECREF(arr);

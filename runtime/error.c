@@ -56,6 +56,7 @@ const char *lc_status_name(lc_status s)
     case LC_ERR_UNSUPPORTED: return "LC_ERR_UNSUPPORTED";
     case LC_ERR_IO: return "LC_ERR_IO";
     case LC_ERR_INDEX: return "LC_ERR_INDEX";
+    case LC_ERR_AXIS: return "LC_ERR_AXIS";
     }
     return "LC_ERR_?";
 }

@@ -7,18 +7,7 @@ import lazycl
 
 from conftest import ALL_DTYPES, DEVICE_FILTERS, assert_same, make
 
-READ_CONST = ("bug (fusion): reading a constant or iota leaf (lazycl.zeros(3).numpy(), "
-              "lazycl.arange(5).numpy()) raises 'internal: kernel order violated in fusion'")
-KNOWN_BUGS = [
-    ("test_zeros_ones_full", READ_CONST), ("test_full_default_dtype", READ_CONST),
-    ("test_arange", READ_CONST), ("test_like_device", READ_CONST),
-    ("test_eye[(0,)-{}]", "bug (engine): lazycl.eye(0).numpy() raises 'internal: reading a node "
-     "that is not contiguous'"),
-    ("test_asarray_dtype_and_device_kwargs", "bug (python/py_array.c lc_upload): "
-     "lazycl.asarray(3, dtype='int8') raises 'Cannot cast scalar from int64 to int8 according "
-     "to the rule safe' (NumPy converts)"),
-] + [(f"test_like[{d}-{f}]", READ_CONST) for d in ("None", "int8", "float32", "bool")
-     for f in ("zeros_like", "ones_like", "full_like")]
+KNOWN_BUGS = []
 
 BASE = make("float64", (6, 8), 1)
 

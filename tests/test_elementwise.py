@@ -13,30 +13,7 @@ from conftest import ALL_DTYPES, DEVICE_FILTERS, FLOAT_DTYPES, INT_DTYPES, asser
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
-READ_LEAF = ("bug (fusion): materializing a leaf (a copy of a realized non-contiguous view, "
-             "e.g. (x.T.reshape(2, 6) + 1) for realized x) raises 'internal: kernel order "
-             "violated in fusion'")
-EMPTY = ("bug (engine): an elementwise result with a 0-length axis not last-but-only, e.g. "
-         "zeros((3, 0)) + zeros((3, 0)), raises 'internal: reading a node that is not contiguous'")
 KNOWN_BUGS = [
-    (f"test_shapes[{s}-{d}-{o}]", READ_LEAF if s == "transposed_reshape" else EMPTY)
-    for s in ("transposed_reshape", "empty2d", "empty_bcast")
-    for d in ("int32", "float32", "float64")
-    for o in ("add", "multiply", "true_divide", "floor_divide", "maximum", "less", "arctan2",
-              "where")
-] + [
-    (f"test_shapes_unary[{o}-{s}]", READ_LEAF if s == "transposed_reshape" else EMPTY)
-    for o in ("sin", "negative", "isnan", "sqrt") for s in ("empty2d", "transposed_reshape")
-] + [
-    ("test_int64_uint64_comparison_is_exact",
-     "bug (graph/codegen): int64 vs uint64 comparisons go through float64: "
-     "asarray(uint64([2**53+1])) == asarray(int64([2**53])) is True (NumPy 2: False)"),
-    ("test_weak_int_out_of_range_comparison",
-     "bug (python/py_array.c lc_check_weak_int): int8_array == 1000 raises OverflowError; "
-     "NumPy 2 compares by value (all False)"),
-    ("test_numpy_scalars_are_strong[1.5-float32]",
-     "bug (python/py_array.c lc_operand): np.float64 is a Python float subclass, so it is "
-     "taken as a weak scalar: float32_array * np.float64(1.5) is float32 (NumPy: float64)"),
     ("test_views_fuse_into_consumer",
      "fusion: ((x + 1).T[1:, ::-2] * 2).reshape(-1) takes 2 kernels: a reshape of a pending "
      "elementwise result is materialized instead of written in the consumer's index space"),
@@ -164,8 +141,6 @@ def unary_results(dtype):
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 @pytest.mark.parametrize("op", _UNARY)
 def test_unary(op, dtype):
-    if op == "reciprocal" and dtype == "bool":
-        pytest.xfail("reciprocal(bool) raises TypeError; NumPy gives int8 (ops.def rule NOBOOL)")
     _check(unary_results(dtype)[op], op)
 
 

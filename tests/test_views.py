@@ -57,23 +57,7 @@ VIEWS = {
 
 COPIES = {"chain", "T_reshape_copy"}
 
-READ_LEAF = ("bug (fusion): reading a non-contiguous realized view or a constant (x.T.numpy(), "
-             "lazycl.zeros(3).numpy()) raises 'internal: kernel order violated in fusion'")
-KNOWN_BUGS = [
-    (f"test_view_of_realized[{n}]", READ_LEAF)
-    for n in ("T", "transpose_axes", "transpose_neg", "slice", "slice_step", "slice_neg_step",
-              "slice_neg_bounds", "slice_past_end", "int_and_slice", "ellipsis", "chain",
-              "T_reshape_copy", "slice_reshape_copy", "slice_then_T")
-] + [
-    (f"test_view_functions[realized-{n}]", READ_LEAF)
-    for n in ("permute_dims", "transpose", "transpose_axes", "broadcast_to", "broadcast_to_0d",
-              "squeeze", "squeeze_axis", "squeeze_method", "flip", "flip_axis", "flip_axes",
-              "ravel_T", "flatten", "swapaxes", "moveaxis", "mT")
-] + [
-    ("test_views_of_empty_and_0d", READ_LEAF),
-    ("test_negative_strides_of_numpy_input", READ_LEAF),
-    ("test_broadcast_arrays", READ_LEAF),
-]
+KNOWN_BUGS = []
 
 
 @pytest.mark.parametrize("name", list(VIEWS))

@@ -286,9 +286,12 @@ def _norm_axis(axis, ndim):
 
 
 def _norm_axes(axis, ndim):
-    """A sorted tuple of distinct non-negative axes; None means all."""
+    """A sorted tuple of distinct non-negative axes; None means all. Like
+    NumPy, a 0-d array takes axis 0 (or -1) as "all of it"."""
     if axis is None:
         return tuple(range(ndim))
+    if ndim == 0 and not isinstance(axis, (tuple, list)) and operator.index(axis) in (0, -1):
+        return ()
     if isinstance(axis, (tuple, list)):
         axes = tuple(_norm_axis(a, ndim) for a in axis)
         if len(set(axes)) != len(axes):
@@ -450,7 +453,7 @@ def _arg(op, x, axis, keepdims, out):
     if axis is None:
         r = _c._reduce(op, x, tuple(range(x.ndim)))
         return _c.reshape(r, (1,) * x.ndim) if keepdims else r
-    axes = (_norm_axis(axis, x.ndim),)
+    axes = _norm_axes(axis, x.ndim) if x.ndim == 0 else (_norm_axis(axis, x.ndim),)
     return _keep(_c._reduce(op, x, axes), x, axes, keepdims)
 
 
@@ -480,14 +483,27 @@ def _float_of(dt):
     return dt if dt.kind == "f" else np.dtype(np.float64)
 
 
+def _stat_axes(axis, ndim):
+    """Axes for mean/var/std: NumPy refuses an explicit axis on 0-d input here."""
+    if ndim == 0 and axis is not None and not isinstance(axis, (tuple, list)):
+        raise AxisError(operator.index(axis), 0)
+    return _norm_axes(axis, ndim)
+
+
 def mean(x, axis=None, dtype=None, out=None, keepdims=False):
+    """sum / count, as NumPy computes it (so a mean with inf is inf, not nan);
+    float32 sums accumulate in float64 where the device has fp64."""
     _no_out(out)
     x = _as(x)
-    axes = _norm_axes(axis, x.ndim)
-    xin = x if dtype is None else _c.astype(x, dtype)
-    r = _c._reduce("var", xin, axes, 0, 1)
-    if dtype is not None and r.dtype != np.dtype(dtype):
-        r = _c.astype(r, dtype)
+    axes = _stat_axes(axis, x.ndim)
+    dt = _float_of(x.dtype) if dtype is None else np.dtype(dtype)
+    count = 1
+    for a in axes:
+        count *= x.shape[a]
+    s = _c._reduce("sum", _c.astype(x, dt), axes)
+    r = s / count if count else s * float("nan")
+    if r.dtype != dt:
+        r = _c.astype(r, dt)
     return _keep(r, x, axes, keepdims)
 
 
@@ -496,7 +512,7 @@ def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, correction=N
     if correction is not None:
         ddof = correction
     x = _as(x)
-    axes = _norm_axes(axis, x.ndim)
+    axes = _stat_axes(axis, x.ndim)
     xin = x if dtype is None else _c.astype(x, dtype)
     r = _c._reduce("var", xin, axes, int(ddof), 0)
     return _keep(r, x, axes, keepdims)
