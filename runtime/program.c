@@ -483,6 +483,7 @@ static lc_status compile_spirv(struct lc_device *d, const char *source, const ch
         argv[n++] = "-cl-std=CL1.2";
     argv[n++] = "-emit-llvm-bc";
     argv[n++] = "-finclude-default-header";
+    int opt_at = n;
     argv[n++] = "-O3";
     n += split_options(options, store, sizeof store, argv + n, 140);
     argv[n++] = "-o";
@@ -493,6 +494,15 @@ static lc_status compile_spirv(struct lc_device *d, const char *source, const ch
     if (rc == 0) {
         char *argv2[] = {spirv_path, bc, "-o", sp, NULL};
         rc = run_tool(argv2, log);
+        if (rc != 0) {
+            /* llvm-spirv-15 cannot translate some instructions clang's
+             * optimizer makes (freeze, from index division): hand it
+             * unoptimized IR instead; the driver optimizes SPIR-V itself. */
+            argv[opt_at] = "-O0";
+            rc = run_tool(argv, log);
+            if (rc == 0)
+                rc = run_tool(argv2, log);
+        }
     }
     if (rc != 0) {
         char *text = read_file(log, NULL);
@@ -646,7 +656,27 @@ static lc_status kernel_get(struct lc_device *d, const char *source, const char 
     if (spirv_failed && build_mode == LC_BUILD_AUTO) {
         LC_LOG(1, "kernel %s: SPIR-V build failed, building from source: %s", name, e ? e->msg : "");
         lc_error_clear(e);
-        return kernel_get(d, source, name, options, 0, out, e);
+        st = kernel_get(d, source, name, options, 0, out, e);
+        if (st == LC_OK) {
+            /* Remember the fallback under the SPIR-V key too (in memory and on
+             * disk), so that this process and the next never retry the failing
+             * SPIR-V build of the same source. */
+            struct lc_cache_key skey = lc_cache_key_make(source, options, d->info.name,
+                                                         d->info.platform_version,
+                                                         d->info.driver_version, "source");
+            pthread_mutex_lock(&c->lock);
+            struct kc_entry *src = kc_find(c, skey);
+            struct kc_entry *alias = src && !kc_find(c, key) ? calloc(1, sizeof *alias) : NULL;
+            if (alias) {
+                clRetainProgram(src->prog);
+                alias->key = key;
+                alias->prog = src->prog;
+                kc_insert(c, alias);
+            }
+            pthread_mutex_unlock(&c->lock);
+            if (alias)
+                lc_disk_store(d, key, alias->prog);
+        }
     }
     return st;
 }
