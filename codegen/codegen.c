@@ -23,6 +23,7 @@ struct lc_cg {
     struct lc_helpers h;
     int f64;                            /* the source needs doubles */
     int lane;                           /* >= 0: buffer reads come from registers t<a>.s<lane> */
+    int shifted;                        /* GPU: float32 var/std as shifted sums (no divide per element) */
     const char *acc_float;              /* float accumulator type: "double" or "float" */
 };
 
@@ -358,6 +359,16 @@ static int lc_red_nfields(const struct lc_reduction *r)
     }
 }
 
+/* Is slot s a variance kept as sums of x - K (K = the output's first
+ * element) rather than Welford's running mean? Exact in double for float32
+ * data and free of a division per element; partials with the same K combine
+ * by addition. GPU kernels only (their fp64 divide is slow). */
+static int lc_shifted(const struct lc_cg *g, int s)
+{
+    const struct lc_reduction *r = &g->k->reds[s];
+    return g->shifted && r->op == LC_OP_MEANVAR && r->in_dtype == LC_FLOAT32;
+}
+
 /* Type of field f of slot r. */
 static const char *lc_red_ftype(struct lc_cg *g, const struct lc_reduction *r, int f)
 {
@@ -464,10 +475,14 @@ static void lc_red_update(struct lc_cg *g, struct lc_sb *sb, int s, const char *
         break;
     }
     case LC_OP_MEANVAR:
-        lc_sb_printf(sb,
-                     "%s{ const %s x_ = (%s)%s; %s_a += 1; const %s d_ = x_ - %s_b; %s_b += d_ / %s_a;"
-                     " %s_c += d_ * (x_ - %s_b); }\n",
-                     ind, A, A, v, pre, A, pre, pre, pre, pre, pre);
+        if (lc_shifted(g, s))
+            lc_sb_printf(sb, "%s{ const %s x_ = (%s)%s - s%d_k; %s_a += 1; %s_b += x_; %s_c += x_ * x_; }\n",
+                         ind, A, A, v, s, pre, pre, pre);
+        else
+            lc_sb_printf(sb,
+                         "%s{ const %s x_ = (%s)%s; %s_a += 1; const %s d_ = x_ - %s_b; %s_b += d_ / %s_a;"
+                         " %s_c += d_ * (x_ - %s_b); }\n",
+                         ind, A, A, v, pre, A, pre, pre, pre, pre, pre);
         break;
     default: break;
     }
@@ -506,6 +521,11 @@ static void lc_red_combine(struct lc_cg *g, struct lc_sb *sb, int s, const char 
         break;
     }
     case LC_OP_MEANVAR:
+        if (lc_shifted(g, s)) {
+            lc_sb_printf(sb, "%s%s_a += %s_a; %s_b += %s_b; %s_c += %s_c;\n", ind, pre, o, pre, o,
+                         pre, o);
+            break;
+        }
         lc_sb_printf(sb,
                      "%sif (%s_a > 0) { const %s n_ = %s_a + %s_a; const %s d_ = %s_b - %s_b;"
                      " %s_b += d_ * (%s_a / n_); %s_c += %s_c + d_ * d_ * (%s_a * %s_a / n_); %s_a = n_; }\n",
@@ -526,7 +546,12 @@ static void lc_finalize_expr(struct lc_cg *g, struct lc_sb *sb, int s)
         lc_sb_printf(sb, "%s_b", pre);
         break;
     case LC_OP_MEANVAR:
-        if (r->kind == 1)
+        if (lc_shifted(g, s) && r->kind == 1)
+            lc_sb_printf(sb, "(%s)(%s_a > 0 ? %s_k + %s_b / %s_a : NAN)", R, pre, pre, pre, pre);
+        else if (lc_shifted(g, s))
+            /* (S2 - S1^2/n) / (n - ddof); rounding may dip below 0 (NaN stays NaN). */
+            lc_sb_printf(sb, "(%s)lc_var_%d(%s_a, %s_b, %s_c)", R, s, pre, pre, pre);
+        else if (r->kind == 1)
             lc_sb_printf(sb, "(%s)(%s_a > 0 ? %s_b : NAN)", R, pre, pre);
         else
             lc_sb_printf(sb, "(%s)(%s_c / fmax(%s_a - (%s)%d, (%s)0))", R, pre, pre, g->acc_float,
@@ -768,6 +793,30 @@ static void lc_fold_all(struct lc_cg *g, struct lc_sb *sb, const char *idx, cons
 
 static void lc_init_all(struct lc_cg *g, struct lc_sb *sb, const char *prefix, const char *ind)
 {
+    /* Shifted variances: K is the prologue value at reduced index 0 of this
+     * output (0 when there is none), the same for every partial. */
+    int any = 0;
+    for (int s = 0; s < g->k->n_reds; s++)
+        if (lc_shifted(g, s)) {
+            lc_sb_printf(sb, "%s%s s%d_k = 0;\n", ind, lc_red_acc(g, &g->k->reds[s]), s);
+            any = 1;
+        }
+    if (any) {
+        char in2[64];
+        snprintf(in2, sizeof in2, "%s    ", ind);
+        lc_sb_printf(sb, "%sif (1", ind);
+        for (int d = g->nk; d < g->nd; d++)
+            lc_sb_printf(sb, " && n%d > 0", d);
+        lc_sb_printf(sb, ") {\n");
+        for (int d = g->nk; d < g->nd; d++)
+            lc_sb_printf(sb, "%sconst long i%d = 0;\n", in2, d);
+        lc_emit_exprs(g, sb, 0, in2);
+        for (int s = 0; s < g->k->n_reds; s++)
+            if (lc_shifted(g, s))
+                lc_sb_printf(sb, "%ss%d_k = (%s)v%d;\n", in2, s, lc_red_acc(g, &g->k->reds[s]),
+                             g->k->reds[s].expr);
+        lc_sb_printf(sb, "%s}\n", ind);
+    }
     for (int s = 0; s < g->k->n_reds; s++) {
         char pre[16];
         snprintf(pre, sizeof pre, "%s%d", prefix, s);
@@ -1688,6 +1737,7 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
         g.f64 = 1;
     }
     g.acc_float = t->fp64 ? "double" : "float";
+    g.shifted = t->gpu && t->fp64;
     if (t->fp64 && (k->kind != LC_KERNEL_MAP))
         g.f64 = 1;
     for (int a = 0; a < k->n_access; a++)
@@ -1745,9 +1795,21 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
     if (rc == 0 && !body.oom) {
         if (g.f64)
             lc_sb_printf(&src, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+        /* No a*b+c contraction into fma: results stay NumPy's, bit for bit
+         * where the operations are correctly rounded. */
+        lc_sb_printf(&src, "#pragma OPENCL FP_CONTRACT OFF\n");
         lc_sb_printf(&src, "/* lazycl %s kernel: %d fused op%s; %s. */\n", kind, k->n_fused,
                      k->n_fused == 1 ? "" : "s", out->schedule);
         lc_cg_helpers(&src, &g.h);
+        for (int s = 0; s < k->n_reds; s++)
+            if (lc_shifted(&g, s)) {
+                const char *A = lc_red_acc(&g, &k->reds[s]);
+                lc_sb_printf(&src,
+                             "static inline %s lc_var_%d(%s n, %s s1, %s s2) {\n"
+                             "    const %s v = (s2 - s1 * s1 / n) / fmax(n - (%s)%d, (%s)0);\n"
+                             "    return v < 0 ? (%s)0 : v;\n}\n",
+                             A, s, A, A, A, A, A, k->reds[s].ddof, A, A);
+            }
         lc_sb_printf(&src, "%s", body.s ? body.s : "");
     }
     lc_sb_free(&body);

@@ -708,7 +708,10 @@ def test_shared_subexpression_computed_once():
     y = t * t + t
     text = lazycl.explain(y)
     src = text[text.index("__kernel"):]
-    assert src.count("exp(") == 1, text
+    # One exp per point the kernel evaluates (GPU schedules evaluate four
+    # lanes per item, each from its own load), not one per use.
+    points = src.count("a0[") + src.count("= t0.s")
+    assert points >= 1 and src.count("exp(") == points, text
     assert _launches(y)["launches"] == 1
     e = np.exp(a)
     assert_same(y, e * e + e, 1e-6, 1e-6)

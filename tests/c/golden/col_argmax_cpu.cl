@@ -1,7 +1,8 @@
-/* ---- kernel 0: schedule "reduce: one item per output", 1 launch: lc_reduce_i64_d2f9c2d8a4df18c0 */
+/* ---- kernel 0: schedule "reduce: one item per output", 1 launch: lc_reduce_i64_4c2b2a1d8b71843d */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 2 fused ops; reduce: one item per output. */
-__kernel void lc_reduce_i64_d2f9c2d8a4df18c0(
+__kernel void lc_reduce_i64_4c2b2a1d8b71843d(
     __global long *restrict out0,
     __global int *restrict out1,
     __global const int *restrict a0, const long a0_o, const long a0_s1,

@@ -1,7 +1,8 @@
-/* ---- kernel 0: schedule "reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines", 1 launch: lc_reduce_i64_121f971e9df30b27 */
+/* ---- kernel 0: schedule "reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines", 1 launch: lc_reduce_i64_eba2f19b8d57b9bd */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 2 fused ops; reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines. */
-__kernel void lc_reduce_i64_121f971e9df30b27(
+__kernel void lc_reduce_i64_eba2f19b8d57b9bd(
     __global long *restrict out0,
     __global int *restrict out1,
     __global const int *restrict a0, const long a0_o, const long a0_s1,

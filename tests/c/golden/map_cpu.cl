@@ -1,6 +1,7 @@
-/* ---- kernel 0: schedule "map 1-d, one item per element", 1 launch: lc_map_f32_645567527919c057 */
+/* ---- kernel 0: schedule "map 1-d, one item per element", 1 launch: lc_map_f32_598f7aa8cbcb5699 */
+#pragma OPENCL FP_CONTRACT OFF
 /* lazycl map kernel: 3 fused ops; map 1-d, one item per element. */
-__kernel void lc_map_f32_645567527919c057(
+__kernel void lc_map_f32_598f7aa8cbcb5699(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     __global const float *restrict a1, const long a1_o,

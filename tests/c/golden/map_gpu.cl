@@ -1,6 +1,7 @@
-/* ---- kernel 0: schedule "map 1-d, four elements per item (vector loads)", 1 launch: lc_map_f32_44f47ae3d05de7cd */
+/* ---- kernel 0: schedule "map 1-d, four elements per item (vector loads)", 1 launch: lc_map_f32_f8f0bbf98c6db45f */
+#pragma OPENCL FP_CONTRACT OFF
 /* lazycl map kernel: 3 fused ops; map 1-d, four elements per item (vector loads). */
-__kernel void lc_map_f32_44f47ae3d05de7cd(
+__kernel void lc_map_f32_f8f0bbf98c6db45f(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     __global const float *restrict a1, const long a1_o,

@@ -1,7 +1,8 @@
-/* ---- kernel 0: schedule "reduce: one item per output, 8-wide SIMD", 1 launch: lc_reduce_f64_de9c02a7877add8d */
+/* ---- kernel 0: schedule "reduce: one item per output, 8-wide SIMD", 1 launch: lc_reduce_f64_8ea13d6d9a670b80 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 3 fused ops; reduce: one item per output, 8-wide SIMD. */
-__kernel void lc_reduce_f64_de9c02a7877add8d(
+__kernel void lc_reduce_f64_8ea13d6d9a670b80(
     __global double *restrict out0,
     __global double *restrict out1,
     __global const double *restrict a0, const long a0_o, const long a0_s0,

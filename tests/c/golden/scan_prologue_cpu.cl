@@ -1,7 +1,8 @@
-/* ---- kernel 0: schedule "scan: one item per row", 1 launch: lc_scan_f32_506c6d04c10b9903 */
+/* ---- kernel 0: schedule "scan: one item per row", 1 launch: lc_scan_f32_95ccec079662bd77 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
 /* lazycl scan kernel: 2 fused ops; scan: one item per row. */
-__kernel void lc_scan_f32_506c6d04c10b9903(
+__kernel void lc_scan_f32_95ccec079662bd77(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     const long n0,

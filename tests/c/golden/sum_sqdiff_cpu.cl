@@ -1,7 +1,8 @@
-/* ---- kernel 0: schedule "reduce: one item per output, 8-wide SIMD", 1 launch: lc_reduce_f32_2d803be33973cfae */
+/* ---- kernel 0: schedule "reduce: one item per output, 8-wide SIMD", 1 launch: lc_reduce_f32_e2f9837a26d52142 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 3 fused ops; reduce: one item per output, 8-wide SIMD. */
-__kernel void lc_reduce_f32_2d803be33973cfae(
+__kernel void lc_reduce_f32_e2f9837a26d52142(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     __global const float *restrict a1, const long a1_o,

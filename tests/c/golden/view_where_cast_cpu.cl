@@ -1,6 +1,7 @@
-/* ---- kernel 0: schedule "map 2-d range, one item per element", 1 launch: lc_map_i32_a1d93972253107ad */
+/* ---- kernel 0: schedule "map 2-d range, one item per element", 1 launch: lc_map_i32_e81b48b7c8ae71da */
+#pragma OPENCL FP_CONTRACT OFF
 /* lazycl map kernel: 3 fused ops; map 2-d range, one item per element. */
-__kernel void lc_map_i32_a1d93972253107ad(
+__kernel void lc_map_i32_e81b48b7c8ae71da(
     __global int *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0, const long a0_s1,
     const float a1_v,

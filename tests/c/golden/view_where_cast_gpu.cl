@@ -1,6 +1,7 @@
-/* ---- kernel 0: schedule "map 2-d range, one item per element", 1 launch: lc_map_i32_1adef81a4daa9b2d */
+/* ---- kernel 0: schedule "map 2-d range, one item per element", 1 launch: lc_map_i32_5cdad0c0b52ab913 */
+#pragma OPENCL FP_CONTRACT OFF
 /* lazycl map kernel: 3 fused ops; map 2-d range, one item per element. */
-__kernel void lc_map_i32_1adef81a4daa9b2d(
+__kernel void lc_map_i32_5cdad0c0b52ab913(
     __global int *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0, const long a0_s1,
     const float a1_v,
