@@ -42,7 +42,7 @@ rc=0
 if [ "$what" = tests ] || [ "$what" = all ]; then
     ctest --test-dir build/gpu 2>&1 | tail -3 | tee "$OUT/ctest.txt"
     # The whole suite on the GPU (tests that need a second device or SPIR-V skip with a reason).
-    (cd tests && LAZYCL_DEVICE=nvidia:gpu timeout 420 "$PY" -m pytest -q -p no:cacheprovider -x -rs . \
+    (cd tests && LAZYCL_DEVICE=nvidia:gpu timeout 500 "$PY" -m pytest -q -p no:cacheprovider -rs . \
         > "$OUT/pytest.txt" 2>&1); rc=$?
     tail -25 "$OUT/pytest.txt"
 fi
