@@ -321,9 +321,11 @@ static void test_long_chain(void)
     lc_node_release(x);
     printf("chain of %d nodes: build %.3f s, topo %.3f s, release %.3f s\n", N, t1 - t0,
            t2 - t1, t3 - t2);
-    CHECK(t1 - t0 < 3.0);
-    CHECK(t2 - t1 < 3.0);
-    CHECK(t3 - t2 < 3.0);
+    /* Quadratic work on a million nodes would take hours; these bounds only
+     * catch that, loosely enough for ASan and valgrind on a loaded machine. */
+    CHECK(t1 - t0 < 60.0);
+    CHECK(t2 - t1 < 60.0);
+    CHECK(t3 - t2 < 60.0);
     /* Linear: ten times the nodes costs about ten times, not a hundred. */
     double small;
     {
