@@ -1160,6 +1160,43 @@ static int lc_columnlike(struct lc_cg *g)
     return moved;
 }
 
+/* The last group's part of a split reduction: fold the partials of this
+ * output in chunk order (partial q at scratch index `at`, written in terms of
+ * q), then the epilogue and the stores. */
+static void lc_combine_partials(struct lc_cg *g, struct lc_sb *sb, const char *at)
+{
+    const struct lc_kernel *k = g->k;
+    lc_init_all(g, sb, "s", "    ");
+    lc_sb_printf(sb, "    for (long q = 0; q < P; q++) {\n");
+    for (int s = 0; s < k->n_reds; s++) {
+        char me[16], o[16];
+        snprintf(me, sizeof me, "s%d", s);
+        snprintf(o, sizeof o, "o%d", s);
+        lc_red_load(g, sb, s, o, at, "        ");
+        lc_red_combine(g, sb, s, me, o, "        ");
+    }
+    lc_sb_printf(sb, "    }\n");
+    lc_emit_exprs(g, sb, 1, "    ");
+    lc_store_outputs(g, sb, "    ", g->nk);
+    lc_sb_printf(sb, "}\n");
+}
+
+/* Declare the scratch offsets of every reduction's partials (M*P each),
+ * starting at byte `off`; returns the scratch size, or 0 on no memory. */
+static size_t lc_partial_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb, size_t off,
+                                size_t count)
+{
+    const struct lc_kernel *k = g->k;
+    for (int s = 0; s < k->n_reds; s++)
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++) {
+            lc_sb_printf(sb, ", const long so%d_%d", s, f);
+            if (lc_add_i64(l, (int64_t)off) < 0)
+                return 0;
+            off = lc_round_up(off + count * lc_red_fsize(g, &k->reds[s], f), 8);
+        }
+    return off;
+}
+
 /* Schedule C (GPUs, column reductions): groups of L adjacent outputs times P
  * chunks of the reduced elements. Item (block, chunk, lid) folds its chunk
  * of output block*L + lid, so each step of the loop reads L adjacent
@@ -1191,13 +1228,9 @@ static int lc_gen_reduce_colsplit(struct lc_cg *g, struct lc_kcode *c, struct lc
         lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
         lc_add_i64(l, (int64_t)P) < 0 || lc_add_i64(l, N) < 0 || lc_add_i64(l, M) < 0)
         return -1;
-    for (int s = 0; s < k->n_reds; s++)
-        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++) {
-            lc_sb_printf(sb, ", const long so%d_%d", s, f);
-            if (lc_add_i64(l, (int64_t)off) < 0)
-                return -1;
-            off = lc_round_up(off + (size_t)M * P * lc_red_fsize(g, &k->reds[s], f), 8);
-        }
+    off = lc_partial_params(g, l, sb, off, (size_t)M * P);
+    if (!off)
+        return -1;
     c->scratch_bytes = off;
     lc_sb_printf(sb, ")\n{\n"
                      "    __local int last_[1];\n"
@@ -1228,19 +1261,7 @@ static int lc_gen_reduce_colsplit(struct lc_cg *g, struct lc_kcode *c, struct lc
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "    if (!last_[0] || !valid) return;\n"
                      "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n");
-    lc_init_all(g, sb, "s", "    ");
-    lc_sb_printf(sb, "    for (long q = 0; q < P; q++) {\n");
-    for (int s = 0; s < k->n_reds; s++) {
-        char me[16], o[16];
-        snprintf(me, sizeof me, "s%d", s);
-        snprintf(o, sizeof o, "o%d", s);
-        lc_red_load(g, sb, s, o, "q * M + i0", "        ");
-        lc_red_combine(g, sb, s, me, o, "        ");
-    }
-    lc_sb_printf(sb, "    }\n");
-    lc_emit_exprs(g, sb, 1, "    ");
-    lc_store_outputs(g, sb, "    ", nk);
-    lc_sb_printf(sb, "}\n");
+    lc_combine_partials(g, sb, "q * M + i0");
     l->work_dim = 1;
     l->use_local = 1;
     l->local[0] = L;
@@ -1354,13 +1375,9 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
         lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
         lc_add_i64(l, (int64_t)P) < 0 || lc_add_i64(l, N) < 0)
         return -1;
-    for (int s = 0; s < k->n_reds; s++)
-        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++) {
-            lc_sb_printf(sb, ", const long so%d_%d", s, f);
-            if (lc_add_i64(l, (int64_t)off) < 0)
-                return -1;
-            off = lc_round_up(off + (size_t)M * P * lc_red_fsize(g, &k->reds[s], f), 8);
-        }
+    off = lc_partial_params(g, l, sb, off, (size_t)M * P);
+    if (!off)
+        return -1;
     c->scratch_bytes = off;
     lc_sb_printf(sb, ")\n{\n");
     if (L > 1)
@@ -1441,19 +1458,7 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
                      "    if (lid != 0 || !last_[0]) return;\n"
                      "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n");
     /* The last group: fold partials 0..P-1 in order. */
-    lc_init_all(g, sb, "s", "    ");
-    lc_sb_printf(sb, "    for (long q = 0; q < P; q++) {\n");
-    for (int s = 0; s < k->n_reds; s++) {
-        char me[16], o[16];
-        snprintf(me, sizeof me, "s%d", s);
-        snprintf(o, sizeof o, "o%d", s);
-        lc_red_load(g, sb, s, o, "m * P + q", "        ");
-        lc_red_combine(g, sb, s, me, o, "        ");
-    }
-    lc_sb_printf(sb, "    }\n");
-    lc_emit_exprs(g, sb, 1, "    ");
-    lc_store_outputs(g, sb, "    ", nk);
-    lc_sb_printf(sb, "}\n");
+    lc_combine_partials(g, sb, "m * P + q");
     l->work_dim = 1;
     l->use_local = 1;
     l->local[0] = L;

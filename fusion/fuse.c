@@ -588,6 +588,21 @@ struct lc_redspace {
     uint32_t axes;
 };
 
+/* A new reduce or scan kernel over the input space of node n, remembered
+ * in rs (input shape and axes) for grouping siblings and ordering dims. */
+static int lc_new_space_kernel(struct lc_fuse *f, enum lc_kernel_kind kind, const struct lc_node *n,
+                               struct lc_redspace **rs, int *cap_rs)
+{
+    const struct lc_node *in = n->in[0];
+    int kid = lc_new_kernel(f, kind, in->ndim, in->shape);
+    if (kid < 0 || LC_GROW(*rs, kid, *cap_rs) < 0)
+        return -1;
+    (*rs)[kid].ndim = in->ndim;
+    memcpy((*rs)[kid].shape, in->shape, sizeof (*rs)[kid].shape);
+    (*rs)[kid].axes = n->p.red.axes;
+    return kid;
+}
+
 static int lc_add_output(struct lc_fuse *f, int kid, int idx, int expr)
 {
     struct lc_kernel *k = &f->plan->kernels[kid];
@@ -637,15 +652,9 @@ static int lc_plan_once(struct lc_fuse *f)
                 if (p->kernels[c].kind == LC_KERNEL_REDUCE && rs[c].axes == n->p.red.axes &&
                     lc_same_dims(rs[c].ndim, rs[c].shape, in->ndim, in->shape))
                     kid = c;
-            if (kid < 0) {
-                kid = lc_new_kernel(f, LC_KERNEL_REDUCE, in->ndim, in->shape);
-                if (kid < 0 || LC_GROW(rs, kid, cap_rs) < 0) {
-                    rc = -2;
-                    break;
-                }
-                rs[kid].ndim = in->ndim;
-                memcpy(rs[kid].shape, in->shape, sizeof rs[kid].shape);
-                rs[kid].axes = n->p.red.axes;
+            if (kid < 0 && (kid = lc_new_space_kernel(f, LC_KERNEL_REDUCE, n, &rs, &cap_rs)) < 0) {
+                rc = -2;
+                break;
             }
             ni->kernel = kid;
             int x = lc_build(f, kid, lc_idx(f, in), 0, 0, 0);
@@ -674,14 +683,10 @@ static int lc_plan_once(struct lc_fuse *f)
         }
         if (kind == LC_KIND_SCAN) {
             const struct lc_node *in = n->in[0];
-            kid = lc_new_kernel(f, LC_KERNEL_SCAN, in->ndim, in->shape);
-            if (kid < 0 || LC_GROW(rs, kid, cap_rs) < 0) {
+            if ((kid = lc_new_space_kernel(f, LC_KERNEL_SCAN, n, &rs, &cap_rs)) < 0) {
                 rc = -2;
                 break;
             }
-            rs[kid].ndim = in->ndim;
-            memcpy(rs[kid].shape, in->shape, sizeof rs[kid].shape);
-            rs[kid].axes = n->p.red.axes;
             ni->kernel = kid;
             int x = lc_build(f, kid, lc_idx(f, in), 0, 0, 0);
             if (x < 0) {

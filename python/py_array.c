@@ -1125,10 +1125,13 @@ static PyObject *py_cast(PyObject *Py_UNUSED(m), PyObject *args)
     return r ? lc_wrap(r, a->queue) : lc_fail(&e);
 }
 
-static PyObject *py_reshape(PyObject *Py_UNUSED(m), PyObject *args)
+/* x viewed with another shape by `build` (reshape, broadcast_to). */
+static PyObject *lc_shape_view(PyObject *args, const char *fmt,
+                               struct lc_node *(*build)(struct lc_node *, int, const int64_t *,
+                                                        struct lc_error *))
 {
     PyObject *x, *shape_o;
-    if (!PyArg_ParseTuple(args, "OO:reshape", &x, &shape_o))
+    if (!PyArg_ParseTuple(args, fmt, &x, &shape_o))
         return NULL;
     lc_py_Array *a = lc_as_array(x);
     if (!a)
@@ -1138,8 +1141,13 @@ static PyObject *py_reshape(PyObject *Py_UNUSED(m), PyObject *args)
     if (nd < 0)
         return NULL;
     struct lc_error e = {0};
-    struct lc_node *r = lc_node_reshape(a->node, nd, shape, &e);
+    struct lc_node *r = build(a->node, nd, shape, &e);
     return r ? lc_wrap(r, a->queue) : lc_fail(&e);
+}
+
+static PyObject *py_reshape(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    return lc_shape_view(args, "OO:reshape", lc_node_reshape);
 }
 
 static PyObject *py_permute(PyObject *Py_UNUSED(m), PyObject *args)
@@ -1165,19 +1173,7 @@ static PyObject *py_permute(PyObject *Py_UNUSED(m), PyObject *args)
 
 static PyObject *py_broadcast_to(PyObject *Py_UNUSED(m), PyObject *args)
 {
-    PyObject *x, *shape_o;
-    if (!PyArg_ParseTuple(args, "OO:broadcast_to", &x, &shape_o))
-        return NULL;
-    lc_py_Array *a = lc_as_array(x);
-    if (!a)
-        return NULL;
-    int64_t shape[LC_MAXDIM];
-    int nd = lc_int_seq(shape_o, shape, "shape");
-    if (nd < 0)
-        return NULL;
-    struct lc_error e = {0};
-    struct lc_node *r = lc_node_broadcast_to(a->node, nd, shape, &e);
-    return r ? lc_wrap(r, a->queue) : lc_fail(&e);
+    return lc_shape_view(args, "OO:broadcast_to", lc_node_broadcast_to);
 }
 
 /* _slice(x, starts, steps, lens): normalized per-dim slices. */
