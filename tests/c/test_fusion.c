@@ -230,7 +230,9 @@ static void row_softmax_child(void)
     struct lc_node *mk = lc_node_reshape(m, 2, kd, &err);
     lc_node_release(m);
     struct lc_node *e = U(LC_OP_EXP, B(LC_OP_SUB, ref(x), mk));
-    struct lc_node *s = lc_node_reshape(R(LC_OP_SUM, ref(e), 2, 0), 2, kd, &err);
+    struct lc_node *sm = R(LC_OP_SUM, ref(e), 2, 0);
+    struct lc_node *s = lc_node_reshape(sm, 2, kd, &err);
+    lc_node_release(sm);
     struct lc_node *r = B(LC_OP_DIV, e, s);
     int k = count(&r, 1);
     lc_node_release(r);
