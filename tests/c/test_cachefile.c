@@ -7,16 +7,7 @@
 
 #include <xxhash.h>
 
-static int passed, failed;
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (cond) {                                                                 \
-            passed++;                                                               \
-        } else {                                                                    \
-            failed++;                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                           \
-    } while (0)
+#include "lc_test.h"
 
 /* Recompute an entry's checksum after editing its header (the format of cachefile.c). */
 static void reseal(unsigned char *b, size_t n)

@@ -3,66 +3,16 @@
  * LAZYCL_UPDATE_GOLDEN=1 rewrites tests/c/golden/ instead of comparing. Each generated kernel
  * is also compiled with clang-15 (OpenCL C 1.2, syntax only) when clang-15 is on the PATH. */
 #include "codegen/codegen.h"
+#include "lc_test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (cond) {                                                                 \
-            passed++;                                                               \
-        } else {                                                                    \
-            failed++;                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                           \
-    } while (0)
-
-static struct lc_error err;
 static int update, have_clang;
 
 static const struct lc_target CPU = {0, 8, 1, 2, 4096, "test cpu"};
 static const struct lc_target GPU = {1, 0, 1, 80, 1024, "test gpu"};
-
-static struct lc_node *leaf(int dtype, int ndim, const int64_t *shape)
-{
-    int64_t n = lc_shape_size(ndim, shape);
-    struct lc_storage *s = lc_storage_new(NULL, NULL, (size_t)n * lc_dtype_size(dtype));
-    struct lc_node *x = lc_node_buffer(NULL, dtype, ndim, shape, s, 0, NULL, &err);
-    lc_storage_release(s);
-    return x;
-}
-static struct lc_node *scalar(double v)
-{
-    union lc_scalar s;
-    s.f = v;
-    return lc_node_const(NULL, LC_FLOAT64, s, 0, NULL, LC_NODE_WEAK | LC_NODE_WEAK_FLOAT, &err);
-}
-static struct lc_node *U(int op, struct lc_node *a)
-{
-    struct lc_node *r = lc_node_unary(op, a, &err);
-    lc_node_release(a);
-    return r;
-}
-static struct lc_node *B(int op, struct lc_node *a, struct lc_node *b)
-{
-    struct lc_node *r = lc_node_binary(op, a, b, &err);
-    lc_node_release(a);
-    lc_node_release(b);
-    return r;
-}
-static struct lc_node *R(int op, struct lc_node *a, uint32_t axes, int kind)
-{
-    struct lc_node *r = lc_node_reduce(op, a, axes, 0, kind, &err);
-    lc_node_release(a);
-    return r;
-}
-static struct lc_node *ref(struct lc_node *n)
-{
-    lc_node_retain(n);
-    return n;
-}
 
 /* The whole text of a plan's code for a target: per kernel, its schedule, its launches'
  * names and the source. Sizes (global/local) are left out: they depend on the data. */

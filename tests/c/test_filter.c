@@ -4,16 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int passed, failed;
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (cond) {                                                                 \
-            passed++;                                                               \
-        } else {                                                                    \
-            failed++;                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                           \
-    } while (0)
+#include "lc_test.h"
 
 #define ALL (LC_DEVICE_CPU | LC_DEVICE_GPU | LC_DEVICE_ACCELERATOR | LC_DEVICE_OTHER)
 

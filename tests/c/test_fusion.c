@@ -1,81 +1,12 @@
 /* test_fusion.c: kernel counts and buffer plans from lc_fuse (no device). */
 #include "fusion/fusion.h"
+#include "lc_test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static int passed, failed;
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (cond) {                                                                 \
-            passed++;                                                               \
-        } else {                                                                    \
-            failed++;                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                           \
-    } while (0)
-
-/* A check that fails today because of a known lazycl bug (strict: passing is a failure,
- * so the mark is removed when the bug is fixed). */
-static int xfailed;
-#define CHECK_XFAIL(cond, bug)                                                       \
-    do {                                                                            \
-        if (cond) {                                                                 \
-            failed++;                                                               \
-            fprintf(stderr, "%s:%d: XPASS (remove the mark): %s\n", __FILE__, __LINE__, \
-                    #cond);                                                         \
-        } else {                                                                    \
-            xfailed++;                                                              \
-            fprintf(stderr, "%s:%d: xfail: %s (%s)\n", __FILE__, __LINE__, #cond, bug); \
-        }                                                                           \
-    } while (0)
-
-static struct lc_error err;
-
-static struct lc_node *leaf(int ndim, const int64_t *shape)
-{
-    int64_t n = lc_shape_size(ndim, shape);
-    struct lc_storage *s = lc_storage_new(NULL, NULL, (size_t)n * 4);
-    struct lc_node *x = lc_node_buffer(NULL, LC_FLOAT32, ndim, shape, s, 0, NULL, &err);
-    lc_storage_release(s);
-    return x;
-}
-
-static struct lc_node *scalar(double v)
-{
-    union lc_scalar s;
-    s.f = v;
-    return lc_node_const(NULL, LC_FLOAT64, s, 0, NULL, LC_NODE_WEAK | LC_NODE_WEAK_FLOAT, &err);
-}
-
-/* Builders that take ownership of their node arguments (keeps the tests short). */
-static struct lc_node *U(int op, struct lc_node *a)
-{
-    struct lc_node *r = lc_node_unary(op, a, &err);
-    lc_node_release(a);
-    return r;
-}
-static struct lc_node *B(int op, struct lc_node *a, struct lc_node *b)
-{
-    struct lc_node *r = lc_node_binary(op, a, b, &err);
-    lc_node_release(a);
-    lc_node_release(b);
-    return r;
-}
-static struct lc_node *R(int op, struct lc_node *a, uint32_t axes, int kind)
-{
-    struct lc_node *r = lc_node_reduce(op, a, axes, 0, kind, &err);
-    lc_node_release(a);
-    return r;
-}
-static struct lc_node *ref(struct lc_node *n)
-{
-    lc_node_retain(n);
-    return n;
-}
 
 /* Fuse `outs` and return the kernel count (-1 on failure); the plan stays in *p. */
 static int fuse(struct lc_plan *p, struct lc_node *const *outs, size_t n)
@@ -122,7 +53,7 @@ static const int64_t S1[1] = {1000};
 
 static void test_map_map(void)
 {
-    struct lc_node *x = leaf(1, S1);
+    struct lc_node *x = leaf(LC_FLOAT32, 1, S1);
     struct lc_node *r = U(LC_OP_SQRT, U(LC_OP_EXP, ref(x)));
     struct lc_plan p;
     CHECK(fuse(&p, &r, 1) == 1);
@@ -130,7 +61,7 @@ static void test_map_map(void)
     CHECK(p.n_buffers == 1 && p.buffers[0].is_output && p.n_inputs == 1);
     lc_plan_free(&p);
     /* A ten-op chain over two inputs with scalars is one kernel. */
-    struct lc_node *y = leaf(1, S1), *c = ref(x);
+    struct lc_node *y = leaf(LC_FLOAT32, 1, S1), *c = ref(x);
     for (int i = 0; i < 10; i++)
         c = i % 2 ? B(LC_OP_ADD, c, ref(y)) : B(LC_OP_MUL, c, scalar(1.5));
     CHECK(count(&c, 1) == 1);
@@ -153,7 +84,7 @@ static void test_map_map(void)
 
 static void test_reductions(void)
 {
-    struct lc_node *x = leaf(2, S2), *y = leaf(2, S2);
+    struct lc_node *x = leaf(LC_FLOAT32, 2, S2), *y = leaf(LC_FLOAT32, 2, S2);
     /* sum((x - y)**2): one reduce kernel, only the output buffer. */
     struct lc_node *d = B(LC_OP_SUB, ref(x), ref(y));
     struct lc_node *s = R(LC_OP_SUM, B(LC_OP_MUL, ref(d), ref(d)), 3, 0);
@@ -206,7 +137,7 @@ static void test_reductions(void)
 
 static void test_softmax(void)
 {
-    struct lc_node *x = leaf(1, S1);
+    struct lc_node *x = leaf(LC_FLOAT32, 1, S1);
     struct lc_node *m = R(LC_OP_RMAX, ref(x), 1, 0);
     struct lc_node *e = U(LC_OP_EXP, B(LC_OP_SUB, ref(x), m));
     struct lc_node *r = B(LC_OP_DIV, ref(e), R(LC_OP_SUM, ref(e), 1, 0));
@@ -224,7 +155,7 @@ static void test_softmax(void)
  * has crashed on it. */
 static void row_softmax_child(void)
 {
-    struct lc_node *x = leaf(2, S2);
+    struct lc_node *x = leaf(LC_FLOAT32, 2, S2);
     int64_t kd[2] = {256, 1};
     struct lc_node *m = R(LC_OP_RMAX, ref(x), 2, 0);
     struct lc_node *mk = lc_node_reshape(m, 2, kd, &err);
@@ -256,7 +187,7 @@ static void test_row_softmax_keepdims(void)
 
 static void test_reshape_of_transposed_pending(void)
 {
-    struct lc_node *x = leaf(2, S2);
+    struct lc_node *x = leaf(LC_FLOAT32, 2, S2);
     int64_t perm[2] = {1, 0}, flat[1] = {-1};
     struct lc_node *n = U(LC_OP_NEG, ref(x));
     struct lc_node *t = lc_node_permute(n, perm, &err);
@@ -282,7 +213,7 @@ static void test_reshape_of_transposed_pending(void)
 
 static void test_recompute_or_materialize(void)
 {
-    struct lc_node *x = leaf(2, S2);
+    struct lc_node *x = leaf(LC_FLOAT32, 2, S2);
     struct lc_plan p;
     /* Cheap (2 ops): recomputed by both reductions, no temporary. */
     struct lc_node *c = B(LC_OP_ADD, B(LC_OP_MUL, ref(x), scalar(2)), scalar(1));
@@ -343,7 +274,7 @@ static void test_recompute_or_materialize(void)
 
 static void test_depth_cut_and_scan(void)
 {
-    struct lc_node *x = leaf(1, S1);
+    struct lc_node *x = leaf(LC_FLOAT32, 1, S1);
     struct lc_node *c = ref(x);
     for (int i = 0; i < LC_KERNEL_MAX_DEPTH + 50; i++)
         c = U(i % 2 ? LC_OP_NEG : LC_OP_ABS, c);

@@ -1,53 +1,17 @@
 /* test_graph.c: dtype promotion, broadcasting, view folding, eager errors and long chains. */
 #include "graph/graph.h"
+#include "lc_test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static int passed, failed;
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (cond) {                                                                 \
-            passed++;                                                               \
-        } else {                                                                    \
-            failed++;                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                           \
-    } while (0)
-
-static int xfailed;
-#define CHECK_XFAIL(cond, bug)                                                       \
-    do {                                                                            \
-        if (cond) {                                                                 \
-            failed++;                                                               \
-            fprintf(stderr, "%s:%d: XPASS (remove the mark): %s\n", __FILE__, __LINE__, \
-                    #cond);                                                         \
-        } else {                                                                    \
-            xfailed++;                                                              \
-            fprintf(stderr, "%s:%d: xfail: %s (%s)\n", __FILE__, __LINE__, #cond, bug); \
-        }                                                                           \
-    } while (0)
-
 static double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* A buffer leaf over a fake storage (no device). */
-static struct lc_node *leaf(int dtype, int ndim, const int64_t *shape)
-{
-    struct lc_error e = {0};
-    int64_t n = lc_shape_size(ndim, shape);
-    struct lc_storage *s = lc_storage_new(NULL, NULL, (size_t)(n ? n : 1) * lc_dtype_size(dtype));
-    struct lc_node *x = lc_node_buffer(NULL, dtype, ndim, shape, s, 0, NULL, &e);
-    lc_storage_release(s);
-    if (!x)
-        fprintf(stderr, "leaf: %s\n", e.msg);
-    return x;
 }
 
 static struct lc_node *weak(int dtype, unsigned flags)

@@ -4,16 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-static int passed, failed;
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (cond) {                                                                 \
-            passed++;                                                               \
-        } else {                                                                    \
-            failed++;                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                           \
-    } while (0)
+#include "lc_test.h"
 
 /* Count a whole loop as one check, reporting the first failure only. */
 #define CHECK_ALL(cond, fmt, ...)                                                   \
