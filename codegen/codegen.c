@@ -1522,6 +1522,10 @@ static void lc_vec_scan_loop(struct lc_cg *g, struct lc_sb *sb, int write, int v
     const char *ident = op == LC_OP_CUMSUM ? "0" : "1";
     const char *sym = op == LC_OP_CUMSUM ? "+" : "*";
     int adt = !strcmp(A, "double") ? LC_FLOAT64 : LC_FLOAT32;
+    /* Chunk totals (phase 1) keep W lane accumulators, folded once at the
+     * end: one dependent add per block instead of W. */
+    if (!write)
+        lc_sb_printf(sb, "    %s%d q_ = (%s%d)(%s);\n", A, W, A, W, ident);
     lc_sb_printf(sb, "    for (; i%d + %d <= end; i%d += %d) {\n", nr, W, nr, W);
     lc_emit_exprs_vec(g, sb, W, nr, "        ");
     char v[32];
@@ -1530,9 +1534,9 @@ static void lc_vec_scan_loop(struct lc_cg *g, struct lc_sb *sb, int write, int v
     lc_vcast(sb, v, g->k->exprs[vexpr].dtype, adt, W);
     lc_sb_printf(sb, ";\n");
     if (!write) {
+        lc_sb_printf(sb, "        q_ %s= p_;\n    }\n", sym);
         for (int l = 0; l < W; l++)
-            lc_sb_printf(sb, "        acc %s= p_.s%x;\n", sym, l);
-        lc_sb_printf(sb, "    }\n");
+            lc_sb_printf(sb, "    acc %s= q_.s%x;\n", sym, l);
         return;
     }
     for (int sh = 1; sh < W; sh *= 2) {
