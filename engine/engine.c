@@ -4,10 +4,16 @@
 #include "codegen/codegen.h"
 #include "fusion/fusion.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* One force (or explain) at a time: forcing turns pending nodes into leaves,
+ * and two threads forcing graphs that share nodes must not do that at once.
+ * Held without the GIL; nothing under it touches Python. */
+static pthread_mutex_t lc_engine_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Scratch areas up to this size live in the tail of an output's buffer. */
 #define LC_SCRATCH_IN_OUTPUT_MAX ((size_t)1 << 16)
@@ -123,8 +129,20 @@ static int lc_scalar_arg(int dtype, union lc_scalar v, struct lc_arg *a)
     return 0;
 }
 
+static lc_status lc_engine_force_locked(lc_queue_t q, struct lc_node *const *outs, size_t n,
+                                        unsigned flags, struct lc_error *e);
+
 lc_status lc_engine_force(lc_queue_t q, struct lc_node *const *outs, size_t n, unsigned flags,
                           struct lc_error *e)
+{
+    pthread_mutex_lock(&lc_engine_lock);
+    lc_status st = lc_engine_force_locked(q, outs, n, flags, e);
+    pthread_mutex_unlock(&lc_engine_lock);
+    return st;
+}
+
+static lc_status lc_engine_force_locked(lc_queue_t q, struct lc_node *const *outs, size_t n,
+                                        unsigned flags, struct lc_error *e)
 {
     for (size_t i = 0; i < n; i++)
         if (outs[i]->owner != (void *)q)
@@ -310,7 +328,19 @@ lc_status lc_engine_read(lc_queue_t q, const struct lc_node *n, void *dst, struc
                           (size_t)n->offset * lc_dtype_size(n->dtype), dst, nbytes, e);
 }
 
+static char *lc_engine_explain_locked(lc_queue_t q, struct lc_node *const *outs, size_t n,
+                                      struct lc_error *e);
+
 char *lc_engine_explain(lc_queue_t q, struct lc_node *const *outs, size_t n, struct lc_error *e)
+{
+    pthread_mutex_lock(&lc_engine_lock);
+    char *s = lc_engine_explain_locked(q, outs, n, e);
+    pthread_mutex_unlock(&lc_engine_lock);
+    return s;
+}
+
+static char *lc_engine_explain_locked(lc_queue_t q, struct lc_node *const *outs, size_t n,
+                                      struct lc_error *e)
 {
     struct lc_plan plan;
     if (lc_fuse(outs, n, 0, &plan, e) != LC_OK)

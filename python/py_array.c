@@ -1293,7 +1293,12 @@ static PyObject *py_explain(PyObject *Py_UNUSED(m), PyObject *args)
         nodes[i] = a->node;
     }
     struct lc_error e = {0};
-    char *s = lc_engine_explain(lc_q(q0), nodes, (size_t)n, &e);
+    char *s;
+    lc_queue_t q = lc_q(q0);
+    /* It may wait for a force running in another thread: without the GIL. */
+    Py_BEGIN_ALLOW_THREADS
+    s = lc_engine_explain(q, nodes, (size_t)n, &e);
+    Py_END_ALLOW_THREADS
     PyMem_Free(nodes);
     Py_DECREF(t);
     if (!s)
