@@ -1160,6 +1160,16 @@ static int lc_columnlike(struct lc_cg *g)
     return moved;
 }
 
+/* Every slot's state s<k> stored as this item's partial at scratch index `at`. */
+static void lc_store_partials(struct lc_cg *g, struct lc_sb *sb, const char *at)
+{
+    for (int s = 0; s < g->k->n_reds; s++) {
+        char pre[16];
+        snprintf(pre, sizeof pre, "s%d", s);
+        lc_red_store(g, sb, s, pre, at, "        ");
+    }
+}
+
 /* The last group's part of a split reduction: fold the partials of this
  * output in chunk order (partial q at scratch index `at`, written in terms of
  * q), then the epilogue and the stores. */
@@ -1205,7 +1215,6 @@ static size_t lc_partial_params(struct lc_cg *g, struct lc_launch *l, struct lc_
 static int lc_gen_reduce_colsplit(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int64_t M,
                                   int64_t N)
 {
-    const struct lc_kernel *k = g->k;
     struct lc_launch *l = lc_new_launch(c, "");
     if (!l)
         return -1;
@@ -1248,11 +1257,7 @@ static int lc_gen_reduce_colsplit(struct lc_cg *g, struct lc_kcode *c, struct lc
     lc_unravel(sb, nk, nd, "r", "            ");
     lc_fold_all(g, sb, "r", "            ");
     lc_sb_printf(sb, "        }\n");
-    for (int s = 0; s < k->n_reds; s++) {
-        char pre[16];
-        snprintf(pre, sizeof pre, "s%d", s);
-        lc_red_store(g, sb, s, pre, "p * M + i0", "        ");
-    }
+    lc_store_partials(g, sb, "p * M + i0");
     lc_sb_printf(sb, "        mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
                      "    }\n"
                      "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
@@ -1445,11 +1450,7 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
                 lc_sb_printf(sb, "    s%d_%c = ls%d_%d[0];\n", s, 'a' + f, s, f);
     }
     lc_sb_printf(sb, "    if (lid == 0) {\n");
-    for (int s = 0; s < k->n_reds; s++) {
-        char pre[16];
-        snprintf(pre, sizeof pre, "s%d", s);
-        lc_red_store(g, sb, s, pre, "m * P + p", "        ");
-    }
+    lc_store_partials(g, sb, "m * P + p");
     lc_sb_printf(sb, "        mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
                      "        last_[0] = atomic_inc((volatile __global int *)scratch + m) == (int)(P - 1);\n"
                      "    }\n"
