@@ -13,7 +13,8 @@ lazycl end-to-end (NumPy in, np.asarray out), NumPy, numexpr, the hand-written k
 installed Numba, Dask, JAX (jit), PyOpenCL, CuPy (eager, fuse), PyTorch (eager, compile).
 
 Every result is checked against a float64 NumPy reference before it is timed; a result off by
-more than the workload's tolerance is reported as WRONG and not timed. Cells are the median of
+more than the workload's tolerance is reported as WRONG, with its time beside it (NumPy's own
+float32 cumsum is sequential and misses the tolerance at 2^24). Cells are the median of
 at least --reps timed runs after warm-up, in ms, with the ratio to lazycl (device-resident):
 x2.0 means that system took twice as long as lazycl.
 
@@ -227,7 +228,7 @@ def check(result, ref, tol):
 
 class Cell:
     def __init__(self, status, times=None, err=None, note=""):
-        self.status = status      # ok | WRONG | skip | error
+        self.status = status      # ok | WRONG | skip | error | slow
         self.times = times or []
         self.err = err
         self.note = note
@@ -269,14 +270,15 @@ def setup_system(prepare, run, sync, to_np, ref, tol):
         sync(r)
         ok, err, note = check(to_np(r), ref, tol)
         del r
-        if not ok:
-            return Cell("WRONG", err=err, note=note or f"max error {err:.3g} of max|ref|")
         tm = Timer(lambda: run(st), sync)
         tm.err = err
+        tm.wrong = None if ok else (note or f"max error {err:.3g} of max|ref|")
+        if not ok and note:     # non-finite: not worth timing
+            return Cell("WRONG", err=err, note=tm.wrong)
         tm.warm_s = tm.once()
         if tm.warm_s > MAX_RUN_S:
-            return Cell("slow", [tm.warm_s], err,
-                        f"one run took {tm.warm_s:.1f} s (> {MAX_RUN_S:g} s): one timed run only")
+            return Cell("WRONG" if tm.wrong else "slow", [tm.warm_s], err,
+                        tm.wrong or f"one run took {tm.warm_s:.1f} s (> {MAX_RUN_S:g} s): one timed run only")
         return tm
     except Exception as e:  # noqa: BLE001
         msg = f"{type(e).__name__}: {e}".splitlines()[0][:200]
@@ -306,7 +308,8 @@ def time_interleaved(timers, reps, budget_s, pre_run=False):
             live.pop(k, None)
     for k, t in timers.items():
         if k not in cells:
-            cells[k] = Cell("ok", t.times, t.err)
+            bad = getattr(t, "wrong", None)
+            cells[k] = Cell("WRONG" if bad else "ok", t.times, t.err, bad or "")
     return cells
 
 
@@ -693,7 +696,14 @@ def fmt_cell(c, base):
     if c is None:
         return "—"
     if c.status == "WRONG":
-        return f"**WRONG** ({c.err:.2g})" if c.err == c.err else "**WRONG**"
+        tag = f"**WRONG** ({c.err:.2g})" if c.err == c.err else "**WRONG**"
+        if not c.times:
+            return tag
+        ms = c.ms
+        s = f"{ms:.3g}" if ms < 100 else f"{ms:.0f}"
+        if base and base.status == "ok" and base.ms:
+            s += f" (x{ms / base.ms:.2g})"
+        return f"{tag} {s}"
     if c.status == "error":
         return "error"
     if c.status == "skip":
