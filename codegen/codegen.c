@@ -678,6 +678,62 @@ static int lc_map_vec4(struct lc_cg *g)
     return 1;
 }
 
+static int lc_vec_ok(struct lc_cg *g, int rd);
+static void lc_emit_exprs_vec(struct lc_cg *g, struct lc_sb *sb, int W, int rd, const char *ind);
+
+/* CPU maps (PoCL) of float expressions whose reads are contiguous or constant
+ * along the innermost dim: W elements per item in explicit vectors. PoCL
+ * vectorizes plain arithmetic across work-items by itself but calls the
+ * scalar math library per element; written as float8, exp/log/sin/tanh run
+ * from its vector library (measured: exp 9.8 -> 6.8 ms, log 225 -> 16 ms at
+ * 2^24 on two cores). */
+static int lc_map_simd(struct lc_cg *g)
+{
+    const struct lc_kernel *k = g->k;
+    int nd = g->nd, W = g->t->vec;
+    if (g->t->gpu || W <= 1 || nd < 1 || nd > 3 || g->shape[nd - 1] < W || !lc_vec_ok(g, nd - 1))
+        return 0;
+    for (int o = 0; o < k->n_outputs; o++)
+        if (g->ostr[o][nd - 1] != 1)
+            return 0;
+    return 1;
+}
+
+static int lc_gen_map_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb,
+                           struct lc_launch *l)
+{
+    const struct lc_kernel *k = g->k;
+    int nd = g->nd, W = g->t->vec, in = nd - 1;
+    for (int d = 0; d < nd; d++) {
+        l->global[nd - 1 - d] = (size_t)g->shape[d];
+        if (d < in)
+            lc_sb_printf(sb, "    const long i%d = get_global_id(%d);\n", d, nd - 1 - d);
+    }
+    /* No tail branch (it costs PoCL's work-group vectorizer a third of the
+     * time): the last item of a row starts at n - W and so recomputes up to
+     * W - 1 elements of its neighbour, writing the same values (outputs
+     * never alias inputs). */
+    l->global[0] = (size_t)((g->shape[in] + W - 1) / W);
+    l->work_dim = (unsigned)nd;
+    lc_sb_printf(sb, "    const long i%d = min((long)get_global_id(0) * %d, n%d - %d);\n",
+                 in, W, in, W);
+    lc_emit_exprs_vec(g, sb, W, in, "    ");
+    for (int o = 0; o < k->n_outputs; o++) {
+        lc_sb_printf(sb, "    vstore%d(w%d, 0, out%d + ", W, k->outputs[o].expr, o);
+        for (int d = 0; d < in; d++) {
+            if (g->ostr[o][d] == 1)
+                lc_sb_printf(sb, "i%d + ", d);
+            else if (g->ostr[o][d] != 0)
+                lc_sb_printf(sb, "i%d * os%d_%d + ", d, o, d);
+        }
+        lc_sb_printf(sb, "i%d);\n", in);
+    }
+    lc_sb_printf(sb, "}\n");
+    snprintf(c->schedule, sizeof c->schedule, "map %d-d, %d elements per item (%d-wide SIMD)",
+             nd, W, W);
+    return 0;
+}
+
 static int lc_gen_map(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
     struct lc_launch *l = lc_new_launch(c, "");
@@ -690,6 +746,8 @@ static int lc_gen_map(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     if (g->k->n_outputs + g->k->n_access + nd == 0)
         lc_sb_printf(sb, "const long unused_");
     lc_sb_printf(sb, ")\n{\n");
+    if (lc_map_simd(g))
+        return lc_gen_map_simd(g, c, sb, l);
     int64_t total = 1;
     for (int d = 0; d < nd; d++)
         total *= g->shape[d];
@@ -910,7 +968,9 @@ static void lc_emit_exprs_vec(struct lc_cg *g, struct lc_sb *sb, int W, int rd, 
                 lc_addr(g, sb, x->access);
                 lc_sb_printf(sb, "])");
             }
-            lc_sb_printf(sb, ";\n");
+            lc_sb_printf(sb, ";");
+            lc_describe_expr(sb, x);
+            lc_sb_printf(sb, "\n");
             continue;
         }
         struct lc_sb ops[3] = {{0}};
@@ -955,7 +1015,9 @@ static void lc_emit_exprs_vec(struct lc_cg *g, struct lc_sb *sb, int W, int rd, 
         }
         for (int j = 0; j < x->n_in; j++)
             lc_sb_free(&ops[j]);
-        lc_sb_printf(sb, ";\n");
+        lc_sb_printf(sb, ";");
+        lc_describe_expr(sb, x);
+        lc_sb_printf(sb, "\n");
     }
 }
 

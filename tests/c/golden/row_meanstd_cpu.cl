@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "reduce: one item per output, 8-wide SIMD", 1 launch: lc_reduce_f64_8ea13d6d9a670b80 */
+/* ---- kernel 0: schedule "reduce: one item per output, 8-wide SIMD", 1 launch: lc_reduce_f64_a6988c28100a0b8a */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 3 fused ops; reduce: one item per output, 8-wide SIMD. */
-__kernel void lc_reduce_f64_8ea13d6d9a670b80(
+__kernel void lc_reduce_f64_a6988c28100a0b8a(
     __global double *restrict out0,
     __global double *restrict out1,
     __global const double *restrict a0, const long a0_o, const long a0_s0,
@@ -19,7 +19,7 @@ __kernel void lc_reduce_f64_8ea13d6d9a670b80(
         double8 q1_a = 0, q1_b = 0, q1_c = 0;
         long i1 = 0;
         for (; i1 + 8 <= n1; i1 += 8) {
-            const double8 w0 = vload8(0, a0 + (a0_o + i0 * a0_s0 + i1));
+            const double8 w0 = vload8(0, a0 + (a0_o + i0 * a0_s0 + i1)); /* buffer */
             { const double8 x_ = w0; q0_a += 1; const double8 d_ = x_ - q0_b; q0_b += d_ / q0_a; q0_c += d_ * (x_ - q0_b); }
             { const double8 x_ = w0; q1_a += 1; const double8 d_ = x_ - q1_b; q1_b += d_ / q1_a; q1_c += d_ * (x_ - q1_b); }
         }

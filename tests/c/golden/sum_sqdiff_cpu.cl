@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "reduce: one item per output, 8-wide SIMD", 1 launch: lc_reduce_f32_e2f9837a26d52142 */
+/* ---- kernel 0: schedule "reduce: one item per output, 8-wide SIMD", 1 launch: lc_reduce_f32_cb1338514058f257 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 3 fused ops; reduce: one item per output, 8-wide SIMD. */
-__kernel void lc_reduce_f32_e2f9837a26d52142(
+__kernel void lc_reduce_f32_cb1338514058f257(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     __global const float *restrict a1, const long a1_o,
@@ -15,10 +15,10 @@ __kernel void lc_reduce_f32_e2f9837a26d52142(
         double8 q0_a = 0;
         long i0 = 0;
         for (; i0 + 8 <= n0; i0 += 8) {
-            const float8 w0 = vload8(0, a0 + (a0_o + i0));
-            const float8 w1 = vload8(0, a1 + (a1_o + i0));
-            const float8 w2 = (w0 - w1);
-            const float8 w3 = (w2 * w2);
+            const float8 w0 = vload8(0, a0 + (a0_o + i0)); /* buffer */
+            const float8 w1 = vload8(0, a1 + (a1_o + i0)); /* buffer */
+            const float8 w2 = (w0 - w1); /* subtract */
+            const float8 w3 = (w2 * w2); /* multiply */
             q0_a += convert_double8(w3);
         }
         s0_a += (double)q0_a.s0;
