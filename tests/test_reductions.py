@@ -608,3 +608,43 @@ def test_warnings_do_not_escape_as_errors():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         float(lazycl.sum(lazycl.asarray(np.ones(4))))
+
+
+# Column reductions with many rows: on PoCL these run as blocks of adjacent
+# columns times chunks of rows, combined by the last item of each block
+# (codegen's schedule D); the shapes cover a partial last block, row counts
+# that do not divide into the chunks, several reduced dims and NaN/inf.
+@pytest.mark.parametrize("shape,axis", [((1000, 75), 0), ((777, 40), 0), ((300, 4, 37), (0, 1)),
+                                        ((2, 513, 33), (0, 1)), ((640, 64), 0)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_column_blocks(dev, shape, axis, dtype):
+    rng = np.random.default_rng(11)
+    a = (rng.standard_normal(shape) * 3 + 1e3).astype(dtype)
+    flat = a.reshape(-1, a.shape[-1])
+    flat[5, 3] = np.nan
+    flat[-1, 7] = np.inf
+    flat[17, -1] = -np.inf
+    x = lazycl.asarray(a, device=dev)
+    mean, std, var1 = x.mean(axis), x.std(axis), x.var(axis, ddof=1)
+    lazycl.compute(mean, std, var1)
+    a64 = a.astype(np.float64)
+    tol = RTOL[np.dtype(dtype)] * 10
+    np.testing.assert_allclose(np.asarray(mean), a64.mean(axis), rtol=tol)
+    np.testing.assert_allclose(np.asarray(std), a64.std(axis), rtol=max(tol, 1e-4 if dtype == "float32" else 0))
+    np.testing.assert_allclose(np.asarray(var1), a64.var(axis, ddof=1), rtol=max(tol, 1e-4 if dtype == "float32" else 0))
+    for fn in ("sum", "max", "min"):
+        np.testing.assert_allclose(np.asarray(getattr(x, fn)(axis)), getattr(a64, fn)(axis), rtol=tol)
+    z = (x - x.mean(axis, keepdims=True)) / x.std(axis, keepdims=True)
+    np.testing.assert_allclose(np.asarray(z), (a64 - a64.mean(axis, keepdims=True)) / a64.std(axis, keepdims=True),
+                               rtol=1e-3 if dtype == "float32" else 1e-9, atol=1e-3 if dtype == "float32" else 1e-9)
+
+
+def test_column_blocks_schedule_is_used():
+    if "Portable Computing Language" not in lazycl.default_device().platform_name:
+        pytest.skip("the blocked column schedule is PoCL's (the only driver lazycl writes SIMD for)")
+    x = lazycl.asarray(np.ones((1000, 75), np.float32))
+    assert "blocks of 32 outputs x chunks of rows" in lazycl.explain(x.mean(0), x.std(0))
+    # Each block's last item combines its partials in chunk order: same bits every run.
+    a = np.random.default_rng(2).standard_normal((1000, 75)).astype(np.float32)
+    runs = [np.asarray(lazycl.asarray(a).std(0)).tobytes() for _ in range(3)]
+    assert runs[0] == runs[1] == runs[2]
