@@ -341,7 +341,7 @@ static const char *lc_red_acc(struct lc_cg *g, const struct lc_reduction *r)
         if (lc_dtype_kind(T) == 'i')
             return lc_dtype_size(T) == 8 ? "ulong" : lc_dtype_size(T) == 4 ? "uint" : lc_T(T);
         return lc_T(T);
-    case LC_OP_MEANVAR:
+    case LC_OP_MEANVAR: case LC_OP_SUMEXP:
         return g->acc_float;
     case LC_OP_ANY: case LC_OP_ALL:
         return "uchar";
@@ -353,7 +353,7 @@ static const char *lc_red_acc(struct lc_cg *g, const struct lc_reduction *r)
 static int lc_red_nfields(const struct lc_reduction *r)
 {
     switch (r->op) {
-    case LC_OP_ARGMIN: case LC_OP_ARGMAX: return 2;
+    case LC_OP_ARGMIN: case LC_OP_ARGMAX: case LC_OP_SUMEXP: return 2;
     case LC_OP_MEANVAR: return 3;
     default: return 1;
     }
@@ -374,6 +374,8 @@ static const char *lc_red_ftype(struct lc_cg *g, const struct lc_reduction *r, i
 {
     if ((r->op == LC_OP_ARGMIN || r->op == LC_OP_ARGMAX) && f == 1)
         return "long";
+    if (r->op == LC_OP_SUMEXP && f == 0)
+        return lc_T(r->in_dtype);   /* the running max */
     return lc_red_acc(g, r);
 }
 
@@ -431,6 +433,9 @@ static void lc_red_init(struct lc_cg *g, struct lc_sb *sb, int s, const char *pr
     case LC_OP_MEANVAR:
         lc_sb_printf(sb, "%s%s %s_a = 0, %s_b = 0, %s_c = 0;\n", ind, A, pre, pre, pre);
         break;
+    case LC_OP_SUMEXP:
+        lc_sb_printf(sb, "%s%s %s_a = -INFINITY; %s %s_b = 0;\n", ind, lc_T(T), pre, A, pre);
+        break;
     default: break;
     }
 }
@@ -484,6 +489,13 @@ static void lc_red_update(struct lc_cg *g, struct lc_sb *sb, int s, const char *
                          " %s_c += d_ * (x_ - %s_b); }\n",
                          ind, A, A, v, pre, A, pre, pre, pre, pre, pre);
         break;
+    case LC_OP_SUMEXP:
+        /* _a the running max, _b the sum of exp(x - _a): rescaled when the
+         * max grows; -inf adds nothing (it may not be the final max). */
+        lc_sb_printf(sb, "%sif (%s > %s_a) { %s_b *= exp((%s)%s_a - (%s)%s); %s_a = %s; }\n"
+                         "%sif (%s != -INFINITY) %s_b += (%s)exp(%s - %s_a);\n",
+                     ind, v, pre, pre, A, pre, A, v, pre, v, ind, v, pre, A, v, pre);
+        break;
     default: break;
     }
 }
@@ -531,6 +543,12 @@ static void lc_red_combine(struct lc_cg *g, struct lc_sb *sb, int s, const char 
                      " %s_b += d_ * (%s_a / n_); %s_c += %s_c + d_ * d_ * (%s_a * %s_a / n_); %s_a = n_; }\n",
                      ind, o, A, pre, o, A, o, pre, pre, o, pre, o, pre, o, pre);
         break;
+    case LC_OP_SUMEXP:
+        lc_sb_printf(sb, "%sif (%s_a > %s_a) { %s_b = %s_b * exp((%s)%s_a - (%s)%s_a) + %s_b; %s_a = %s_a; }\n"
+                         "%selse if (%s_a != -INFINITY) %s_b += %s_b * exp((%s)%s_a - (%s)%s_a);\n",
+                     ind, o, pre, pre, pre, A, pre, A, o, o, pre, o,
+                     ind, o, pre, o, A, o, A, pre);
+        break;
     default: break;
     }
 }
@@ -559,6 +577,10 @@ static void lc_finalize_expr(struct lc_cg *g, struct lc_sb *sb, int s)
         break;
     case LC_OP_ANY: case LC_OP_ALL:
         lc_sb_printf(sb, "%s_a", pre);
+        break;
+    case LC_OP_SUMEXP:
+        /* every value -inf: exp(-inf - -inf) is NaN in NumPy too */
+        lc_sb_printf(sb, "(%s)(%s_a == -INFINITY ? (%s)NAN : %s_b)", R, pre, g->acc_float, pre);
         break;
     default:
         lc_sb_printf(sb, "(%s)%s_a", R, pre);
@@ -929,7 +951,8 @@ static int lc_vec_ok(struct lc_cg *g, int rd)
     }
     for (int s = 0; s < k->n_reds; s++) {
         int op = k->reds[s].op;
-        if (op != LC_OP_SUM && op != LC_OP_RMAX && op != LC_OP_RMIN && op != LC_OP_MEANVAR)
+        if (op != LC_OP_SUM && op != LC_OP_RMAX && op != LC_OP_RMIN && op != LC_OP_MEANVAR &&
+            !(op == LC_OP_SUMEXP && rd == g->nk))
             return 0;
         if (!lc_dtype_is_float(k->reds[s].in_dtype))
             return 0;
@@ -1036,6 +1059,10 @@ static void lc_vec_states(struct lc_cg *g, struct lc_sb *sb, int W, const char *
             lc_sb_printf(sb, "%s%s%d q%d_a = (%s%d)(%s);\n", ind, A, W, s, A, W,
                          lc_limit(r->in_dtype, r->op == LC_OP_RMIN));
             break;
+        case LC_OP_SUMEXP:
+            lc_sb_printf(sb, "%s%s%d q%d_a = (%s%d)(-INFINITY); %s%d q%d_b = 0;\n", ind,
+                         lc_T(r->in_dtype), W, s, lc_T(r->in_dtype), W, A, W, s);
+            break;
         default: /* MEANVAR */
             lc_sb_printf(sb, "%s%s%d q%d_a = 0, q%d_b = 0, q%d_c = 0;\n", ind, A, W, s, s, s);
             break;
@@ -1044,12 +1071,59 @@ static void lc_vec_states(struct lc_cg *g, struct lc_sb *sb, int W, const char *
 }
 
 /* Vector exprs at the current indices, folded lane-wise into q<s>. */
+/* The SUMEXP slot reducing the same value as RMAX slot s, or -1: blocked
+ * loops take that max from the block maxima. */
+static int lc_sumexp_twin(const struct lc_kernel *k, int s)
+{
+    if (k->reds[s].op != LC_OP_RMAX)
+        return -1;
+    for (int t = 0; t < k->n_reds; t++)
+        if (k->reds[t].op == LC_OP_SUMEXP && k->reds[t].expr == k->reds[s].expr)
+            return t;
+    return -1;
+}
+
+/* SUMEXP slot s: lanes where `v` (W lanes) exceeds the running max q<s>_a
+ * take it as their max and rescale their sums q<s>_b. */
+static void lc_sumexp_grow(struct lc_cg *g, struct lc_sb *sb, int s, int W, const char *v,
+                           const char *ind)
+{
+    const struct lc_reduction *r = &g->k->reds[s];
+    const char *A = lc_red_acc(g, r), *T = lc_T(r->in_dtype);
+    int dbl = !strcmp(A, "double");
+    struct lc_sb cm = {0}, cn = {0};
+    lc_vcast(&cm, "q_m_", r->in_dtype, dbl ? LC_FLOAT64 : LC_FLOAT32, W);
+    lc_vcast(&cn, "n_m_", r->in_dtype, dbl ? LC_FLOAT64 : LC_FLOAT32, W);
+    lc_sb_printf(sb, "%sif (any(%s > q%d_a)) {\n"
+                     "%s    const %s%d q_m_ = q%d_a, n_m_ = select(q%d_a, %s, %s > q%d_a);\n"
+                     "%s    q%d_b = select(q%d_b * exp(%s - %s), q%d_b, convert_%s%d(n_m_ == q_m_));\n"
+                     "%s    q%d_a = n_m_;\n%s}\n",
+                 ind, v, s, ind, T, W, s, s, v, v, s, ind, s, s, cm.s, cn.s, s,
+                 dbl ? "long" : "int", W, ind, s, ind);
+    lc_sb_free(&cm);
+    lc_sb_free(&cn);
+}
+
+/* Vector exprs at the current indices, folded lane-wise into q<s>. With
+ * fixed_max, SUMEXP lanes add exp(x - max) without growing the max (the
+ * block's max was taken first). */
+static void lc_vec_fold_x(struct lc_cg *g, struct lc_sb *sb, int W, int vd, const char *ind,
+                          int fixed_max);
+
 static void lc_vec_fold(struct lc_cg *g, struct lc_sb *sb, int W, int vd, const char *ind)
+{
+    lc_vec_fold_x(g, sb, W, vd, ind, 0);
+}
+
+static void lc_vec_fold_x(struct lc_cg *g, struct lc_sb *sb, int W, int vd, const char *ind,
+                          int fixed_max)
 {
     const struct lc_kernel *k = g->k;
     lc_emit_exprs_vec(g, sb, W, vd, ind);
     for (int s = 0; s < k->n_reds; s++) {
         const struct lc_reduction *r = &k->reds[s];
+        if (fixed_max && lc_sumexp_twin(k, s) >= 0)
+            continue;
         const char *A = lc_red_acc(g, r);
         char v[32];
         snprintf(v, sizeof v, "w%d", r->expr);
@@ -1063,6 +1137,24 @@ static void lc_vec_fold(struct lc_cg *g, struct lc_sb *sb, int W, int vd, const 
             lc_sb_printf(sb, "%sq%d_a = select(q%d_a, %s, (%s %s q%d_a) | isnan(%s));\n", ind, s, s,
                          v, v, r->op == LC_OP_RMAX ? ">" : "<", s, v);
             break;
+        case LC_OP_SUMEXP: {
+            /* Lanes whose max grows (rare after the first few) rescale their sums. */
+            const char *T = lc_T(r->in_dtype);
+            struct lc_sb ce = {0};
+            char e[256];
+            if (fixed_max) {
+                /* qe: the block's max with -inf as 0, so -inf adds exp(-inf) = 0 */
+                snprintf(e, sizeof e, "exp(%s - qe%d_)", v, s);
+            } else {
+                lc_sumexp_grow(g, sb, s, W, v, ind);
+                snprintf(e, sizeof e, "select(exp(%s - q%d_a), (%s%d)(0), %s == (%s%d)(-INFINITY))", v,
+                         s, T, W, v, T, W);
+            }
+            lc_vcast(&ce, e, r->in_dtype, !strcmp(A, "double") ? LC_FLOAT64 : LC_FLOAT32, W);
+            lc_sb_printf(sb, "%sq%d_b += %s;\n", ind, s, ce.s);
+            lc_sb_free(&ce);
+            break;
+        }
         default:
             lc_sb_printf(sb, "%s{ const %s%d x_ = %s; q%d_a += 1; const %s%d d_ = x_ - q%d_b;"
                          " q%d_b += d_ / q%d_a; q%d_c += d_ * (x_ - q%d_b); }\n",
@@ -1087,6 +1179,50 @@ static void lc_vec_fold_loop(struct lc_cg *g, struct lc_sb *sb, const char *lo, 
     lc_sb_printf(sb, "%s{\n", ind);
     lc_vec_states(g, sb, W, in2);
     lc_sb_printf(sb, "%slong i%d = %s;\n", in2, rd, lo);
+    int sumexp = 0;
+    for (int s = 0; s < k->n_reds; s++)
+        sumexp |= k->reds[s].op == LC_OP_SUMEXP;
+    if (sumexp) {
+        /* Blocks of 32 vectors: the block's max first (re-reading it from
+         * L1 costs less than testing every vector), then the sums. */
+        char in4[80];
+        snprintf(in4, sizeof in4, "%s    ", in3);
+        int BW = 32 * W;
+        lc_sb_printf(sb, "%sfor (; i%d + %d <= %s; i%d += %d) {\n", in2, rd, BW, hi, rd, BW);
+        lc_sb_printf(sb, "%sconst long b0_ = i%d;\n", in3, rd);
+        for (int s = 0; s < k->n_reds; s++)
+            if (k->reds[s].op == LC_OP_SUMEXP)
+                lc_sb_printf(sb, "%s%s%d bm%d_ = (%s%d)(-INFINITY);\n", in3,
+                             lc_T(k->reds[s].in_dtype), W, s, lc_T(k->reds[s].in_dtype), W);
+        lc_sb_printf(sb, "%sfor (long i%d = b0_; i%d < b0_ + %d; i%d += %d) {\n", in3, rd, rd,
+                     BW, rd, W);
+        lc_emit_exprs_vec(g, sb, W, rd, in4);
+        /* NaN-propagating: a NaN lane keeps its max (its sum is NaN anyway) */
+        for (int s = 0; s < k->n_reds; s++)
+            if (k->reds[s].op == LC_OP_SUMEXP)
+                lc_sb_printf(sb, "%sbm%d_ = select(bm%d_, w%d, (w%d > bm%d_) | isnan(w%d));\n", in4,
+                             s, s, k->reds[s].expr, k->reds[s].expr, s, k->reds[s].expr);
+        lc_sb_printf(sb, "%s}\n", in3);
+        for (int s = 0; s < k->n_reds; s++) {
+            int t = lc_sumexp_twin(k, s);
+            if (t >= 0)
+                lc_sb_printf(sb, "%sq%d_a = select(q%d_a, bm%d_, (bm%d_ > q%d_a) | isnan(bm%d_));\n",
+                             in3, s, s, t, t, s, t);
+        }
+        for (int s = 0; s < k->n_reds; s++)
+            if (k->reds[s].op == LC_OP_SUMEXP) {
+                char v[32];
+                const char *T = lc_T(k->reds[s].in_dtype);
+                snprintf(v, sizeof v, "bm%d_", s);
+                lc_sumexp_grow(g, sb, s, W, v, in3);
+                lc_sb_printf(sb, "%sconst %s%d qe%d_ = select(q%d_a, (%s%d)(0), q%d_a == (%s%d)(-INFINITY));\n",
+                             in3, T, W, s, s, T, W, s, T, W);
+            }
+        lc_sb_printf(sb, "%sfor (long i%d = b0_; i%d < b0_ + %d; i%d += %d) {\n", in3, rd, rd,
+                     BW, rd, W);
+        lc_vec_fold_x(g, sb, W, rd, in4, 1);
+        lc_sb_printf(sb, "%s}\n%s}\n", in3, in2);
+    }
     lc_sb_printf(sb, "%sfor (; i%d + %d <= %s; i%d += %d) {\n", in2, rd, W, hi, rd, W);
     lc_vec_fold(g, sb, W, rd, in3);
     lc_sb_printf(sb, "%s}\n", in2);
@@ -1100,6 +1236,11 @@ static void lc_vec_fold_loop(struct lc_cg *g, struct lc_sb *sb, const char *lo, 
             if (r->op == LC_OP_MEANVAR) {
                 lc_sb_printf(sb, "%s{ const %s l%d_a = q%d_a.s%x, l%d_b = q%d_b.s%x, l%d_c = q%d_c.s%x;\n",
                              in2, lc_red_acc(g, r), s, s, l, s, s, l, s, s, l);
+                lc_red_combine(g, sb, s, me, lane, in3);
+                lc_sb_printf(sb, "%s}\n", in2);
+            } else if (r->op == LC_OP_SUMEXP) {
+                lc_sb_printf(sb, "%s{ const %s l%d_a = q%d_a.s%x; const %s l%d_b = q%d_b.s%x;\n",
+                             in2, lc_T(r->in_dtype), s, s, l, lc_red_acc(g, r), s, s, l);
                 lc_red_combine(g, sb, s, me, lane, in3);
                 lc_sb_printf(sb, "%s}\n", in2);
             } else {

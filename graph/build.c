@@ -633,9 +633,60 @@ static const char *lc_reduce_ufunc(int op)
     }
 }
 
+/* Is v the value of max(f) over `axes` broadcast back to f's shape (as
+ * x - max(x), x - max(x, axis) or x - max(x, axis, keepdims=True) write it)? */
+static int lc_is_max_broadcast(const struct lc_node *v, const struct lc_node *f, uint32_t axes)
+{
+    if (v->op != LC_OP_BROADCAST || v->ndim != f->ndim ||
+        memcmp(v->shape, f->shape, (size_t)f->ndim * sizeof *f->shape) != 0)
+        return 0;
+    const struct lc_node *r = v->in[0];
+    int keepdims = 0;
+    if (r->op == LC_OP_RESHAPE) {
+        /* keepdims: f's shape with the reduced axes as 1 */
+        if (r->ndim != f->ndim)
+            return 0;
+        for (int d = 0; d < f->ndim; d++)
+            if (r->shape[d] != ((axes >> d) & 1u ? 1 : f->shape[d]))
+                return 0;
+        keepdims = 1;
+        r = r->in[0];
+    }
+    if (r->op != LC_OP_RMAX || r->in[0] != f || r->p.red.axes != axes)
+        return 0;
+    if (!keepdims) {
+        /* Broadcasting prepends dims: only leading reduced axes line up. */
+        int lead = f->ndim - r->ndim;
+        for (int d = 0; d < f->ndim; d++)
+            if (((axes >> d) & 1u) != (d < lead ? 1u : 0u))
+                return 0;
+    }
+    return 1;
+}
+
+/* sum(exp(f - max(f))) over the same axes: f, else NULL. */
+static struct lc_node *lc_match_sumexp(const struct lc_node *a, uint32_t axes)
+{
+    if (a->op != LC_OP_EXP || !lc_dtype_is_float(a->dtype))
+        return NULL;
+    const struct lc_node *d = a->in[0];
+    if (d->op != LC_OP_SUB || d->dtype != a->dtype)
+        return NULL;
+    struct lc_node *f = d->in[0];
+    if (f->dtype != a->dtype || !lc_is_max_broadcast(d->in[1], f, axes))
+        return NULL;
+    return f;
+}
+
 struct lc_node *lc_node_reduce(int op, struct lc_node *a, uint32_t axes, int ddof, int kind,
                                struct lc_error *e)
 {
+    if (op == LC_OP_SUM) {
+        /* softmax's denominator: one pass with the max instead of a pass after it */
+        struct lc_node *f = lc_match_sumexp(a, axes);
+        if (f)
+            return lc_node_reduce(LC_OP_SUMEXP, f, axes, 0, 0, e);
+    }
     if (lc_op_kind(op) != LC_KIND_REDUCE) {
         lc_error_set(e, LC_ERR_INVALID, "'%s' is not a reduction", lc_op_name(op));
         return NULL;

@@ -80,11 +80,56 @@ def test_softmax(dev):
     a, x = arr(dev, (1000,))
     e = lazycl.exp(x - lazycl.max(x))
     r = e / lazycl.sum(e)
-    k = n_kernels(lazycl.explain(r))
-    assert k <= 3
-    assert run(r)["launches"] <= 3
+    plan = lazycl.explain(r)
+    # The max and sum(exp(x - max)) share one pass ("sumexp"), then the division.
+    assert n_kernels(plan) == 2 and "sumexp" in plan
+    assert run(r)["launches"] == 2
     ea = np.exp(a.astype(np.float64) - a.max())
     np.testing.assert_allclose(np.asarray(r), ea / ea.sum(), rtol=1e-5)
+
+
+def _softmax_cases():
+    rng = np.random.default_rng(5)
+    c = {}
+    for dt in ("float32", "float64"):
+        a = (rng.standard_normal(70000) * 10).astype(dt)
+        c[f"{dt}-random"] = (a, None)
+        c[f"{dt}-increasing"] = (np.sort(a), None)          # the max grows at every step
+        c[f"{dt}-rows"] = ((rng.standard_normal((33, 700)) * 10).astype(dt), 1)
+        c[f"{dt}-cols"] = ((rng.standard_normal((700, 33)) * 10).astype(dt), 0)
+    a = rng.standard_normal(70000).astype(np.float32)
+    b = a.copy(); b[:9000] = -np.inf                          # whole blocks of -inf first
+    c["neginf-prefix"] = (b, None)
+    b = a.copy(); b[123] = np.nan
+    c["nan"] = (b, None)
+    b = a.copy(); b[3000:9000] = np.inf
+    c["inf"] = (b, None)
+    c["all-neginf"] = (np.full(5000, -np.inf, np.float32), None)
+    b = rng.standard_normal((4, 7000)).astype(np.float32)
+    b[1, :4000] = -np.inf; b[2, 5] = np.nan; b[3] = -np.inf
+    c["rows-mixed"] = (b, 1)
+    return c
+
+
+SOFTMAX_CASES = _softmax_cases()
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("case", sorted(SOFTMAX_CASES))
+def test_softmax_one_pass_edges(dev, case):
+    """The one-pass max + sum(exp) (running max, sums rescaled when it grows) gives NumPy's
+    softmax, NaN and infinities included."""
+    a, axis = SOFTMAX_CASES[case]
+    x = lazycl.asarray(a, device=dev)
+    e = lazycl.exp(x - lazycl.max(x, axis=axis, keepdims=True))
+    r = e / lazycl.sum(e, axis=axis, keepdims=True)
+    assert run(r)["launches"] == 2
+    with np.errstate(all="ignore"):
+        ea = np.exp(a - a.max(axis=axis, keepdims=True))
+        want = ea / ea.sum(axis=axis, keepdims=True)
+    got = np.asarray(r)
+    assert got.dtype == a.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-5 if a.dtype == np.float32 else 1e-12, atol=0)
 
 
 SOFTMAX_ROWS = """

@@ -313,12 +313,50 @@ static void test_long_chain(void)
     CHECK(t3 - t0 < 50.0 * small + 1.0); /* lenient: a loaded machine times noisily */
 }
 
+/* sum(exp(x - max(x))) over the max's axes builds one SUMEXP over x (the
+ * pass that computes the max computes it too); near misses stay sums. */
+static void test_sumexp_rewrite(void)
+{
+    int64_t sh[2] = {3, 5}, kd[2] = {3, 1};
+    struct lc_node *x = leaf(LC_FLOAT32, 2, sh), *y = leaf(LC_FLOAT32, 2, sh);
+    /* axis None */
+    struct lc_node *s = R(LC_OP_SUM, U(LC_OP_EXP, B(LC_OP_SUB, ref(x), R(LC_OP_RMAX, ref(x), 3, 0))), 3, 0);
+    CHECK(s && s->op == LC_OP_SUMEXP && s->in[0] == x && s->p.red.axes == 3 && s->dtype == LC_FLOAT32);
+    lc_node_release(s);
+    /* axis 1, keepdims */
+    struct lc_node *m = lc_node_reshape(R(LC_OP_RMAX, ref(x), 2, 0), 2, kd, &err);
+    s = R(LC_OP_SUM, U(LC_OP_EXP, B(LC_OP_SUB, ref(x), m)), 2, 0);
+    CHECK(s && s->op == LC_OP_SUMEXP && s->p.red.axes == 2);
+    lc_node_release(s);
+    /* axis 0 without keepdims: broadcasting lines the kept dim up */
+    s = R(LC_OP_SUM, U(LC_OP_EXP, B(LC_OP_SUB, ref(x), R(LC_OP_RMAX, ref(x), 1, 0))), 1, 0);
+    CHECK(s && s->op == LC_OP_SUMEXP && s->p.red.axes == 1);
+    lc_node_release(s);
+    /* near misses */
+    s = R(LC_OP_SUM, U(LC_OP_EXP, B(LC_OP_SUB, ref(x), R(LC_OP_RMAX, ref(y), 3, 0))), 3, 0);
+    CHECK(s && s->op == LC_OP_SUM);                         /* max of another array */
+    lc_node_release(s);
+    m = lc_node_reshape(R(LC_OP_RMAX, ref(x), 2, 0), 2, kd, &err);
+    s = R(LC_OP_SUM, U(LC_OP_EXP, B(LC_OP_SUB, ref(x), m)), 3, 0);
+    CHECK(s && s->op == LC_OP_SUM);                         /* summed over other axes */
+    lc_node_release(s);
+    s = R(LC_OP_SUM, U(LC_OP_EXP, B(LC_OP_SUB, R(LC_OP_RMAX, ref(x), 3, 0), ref(x))), 3, 0);
+    CHECK(s && s->op == LC_OP_SUM);                         /* exp(max - x) */
+    lc_node_release(s);
+    s = R(LC_OP_SUM, U(LC_OP_EXP, B(LC_OP_SUB, ref(x), R(LC_OP_RMIN, ref(x), 3, 0))), 3, 0);
+    CHECK(s && s->op == LC_OP_SUM);                         /* min, not max */
+    lc_node_release(s);
+    lc_node_release(x);
+    lc_node_release(y);
+}
+
 int main(void)
 {
     test_promotion();
     test_broadcasting();
     test_views();
     test_reduce_build();
+    test_sumexp_rewrite();
     test_hash();
     test_long_chain();
     printf("%d passed, %d failed, %d xfailed\n", passed, failed, xfailed);
