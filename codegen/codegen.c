@@ -1964,6 +1964,157 @@ static void lc_vec_scan_loop(struct lc_cg *g, struct lc_sb *sb, int write, int v
 
 /* Scan kernels: dims [0, nd-1) are independent rows, dim nd-1 is scanned.
  * The output expr is the prologue value; the scan writes acc after each step. */
+/* GPU scans of long rows: tiles of L*E elements per work-group, in three
+ * launches that assume no progress between groups: (1) each tile's total
+ * (coalesced loads, a tree in local memory); (2) one group per row scans its
+ * tile totals into carries; (3) each tile again: coalesced loads into local
+ * memory, each item scans E adjacent values, the items' totals are scanned
+ * in local memory, the carry added, coalesced stores. */
+static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int64_t M,
+                             int64_t N)
+{
+    const struct lc_kernel *k = g->k;
+    int nd = g->nd, nr = nd - 1, op = k->scan_op, dt = k->outputs[0].dtype;
+    const char *A = lc_scan_acc(g, op, dt), *T = lc_T(dt), *id = lc_scan_identity(op, dt);
+    int vexpr = k->outputs[0].expr;
+    size_t L = g->t->max_work_group < 256 ? g->t->max_work_group : 256;
+    if (L < 32)
+        return 1;  /* not worth it: the caller uses the chunk schedule */
+    int E = 8;
+    int64_t TS = (int64_t)L * E, P = (N + TS - 1) / TS;
+    union lc_scalar none = {0};
+    c->scratch_bytes = (size_t)M * (size_t)P * 8;
+    c->zero_bytes = 0;
+    const char *phases[3] = {"_p1", "_p2", "_p3"};
+    char v[16];
+    snprintf(v, sizeof v, "v%d", vexpr);
+    for (int ph = 0; ph < 3; ph++) {
+        struct lc_launch *l = lc_new_launch(c, phases[ph]);
+        if (!l)
+            return -1;
+        lc_sb_printf(sb, "__kernel void @K@%s(", phases[ph]);
+        if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nd) < 0)
+            return -1;
+        lc_sb_printf(sb, ", const long M, __global char *part_, const long sbase, const long P)\n{\n");
+        if (lc_add_i64(l, M) < 0 || lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+            lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 || lc_add_i64(l, P) < 0)
+            return -1;
+        lc_sb_printf(sb, "    __global %s *part = (__global %s *)(part_ + sbase);\n"
+                         "    const int lid = get_local_id(0);\n", A, A);
+        l->work_dim = 1;
+        l->use_local = 1;
+        l->local[0] = L;
+        l->local[1] = l->local[2] = 1;
+        if (ph == 1) {
+            /* One group per row: each item folds a run of tile totals, the
+             * items' sums are scanned in local memory, then each item writes
+             * exclusive carries over its run. */
+            lc_sb_printf(sb, "    __local %s tot[%zu];\n"
+                             "    const long m = get_group_id(0);\n"
+                             "    const long run = (P + %zu - 1) / %zu;\n"
+                             "    const long q0 = min(P, lid * run), q1 = min(P, q0 + run);\n"
+                             "    %s acc = %s;\n"
+                             "    for (long q = q0; q < q1; q++) {\n"
+                             "        const %s t_ = part[m * P + q];\n",
+                         A, L, L, L, A, id, A);
+            lc_scan_step(sb, op, dt, "acc", "t_", A, "        ");
+            lc_sb_printf(sb, "    }\n"
+                             "    tot[lid] = acc;\n"
+                             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "    for (int off = 1; off < %zu; off <<= 1) {\n"
+                             "        %s t_ = lid >= off ? tot[lid - off] : (%s)(%s);\n"
+                             "        barrier(CLK_LOCAL_MEM_FENCE);\n", L, A, A, id);
+            lc_scan_step(sb, op, dt, "t_", "tot[lid]", A, "        ");
+            lc_sb_printf(sb, "        tot[lid] = t_;\n"
+                             "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "    }\n"
+                             "    acc = lid > 0 ? tot[lid - 1] : (%s)(%s);\n"
+                             "    for (long q = q0; q < q1; q++) {\n"
+                             "        const %s t_ = part[m * P + q];\n"
+                             "        part[m * P + q] = acc;\n", A, id, A);
+            lc_scan_step(sb, op, dt, "acc", "t_", A, "        ");
+            lc_sb_printf(sb, "    }\n}\n");
+            l->global[0] = (size_t)M * L;
+            continue;
+        }
+        lc_sb_printf(sb, "    __local %s buf[%lld];\n"
+                         "    const long grp = get_group_id(0);\n"
+                         "    const long m = grp / P, q = grp %% P;\n", A, (long long)(ph == 0 ? (int64_t)L : TS));
+        if (nr > 0)
+            lc_unravel(sb, 0, nr, "m", "    ");
+        lc_sb_printf(sb, "    const long base = q * %lld;\n", (long long)TS);
+        if (ph == 0) {
+            lc_sb_printf(sb, "    %s acc = %s;\n"
+                             "    for (int j = 0; j < %d; j++) {\n"
+                             "        const long i%d = base + j * %zu + lid;\n"
+                             "        if (i%d < n%d) {\n", A, id, E, nr, L, nr, nr);
+            lc_emit_exprs(g, sb, 0, "            ");
+            lc_scan_step(sb, op, dt, "acc", v, A, "            ");
+            lc_sb_printf(sb, "        }\n    }\n"
+                             "    buf[lid] = acc;\n"
+                             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "    for (int h = %zu / 2; h > 0; h >>= 1) {\n"
+                             "        if (lid < h) {\n"
+                             "            %s t_ = buf[lid];\n", L, A);
+            lc_scan_step(sb, op, dt, "t_", "buf[lid + h]", A, "            ");
+            lc_sb_printf(sb, "            buf[lid] = t_;\n"
+                             "        }\n"
+                             "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "    }\n"
+                             "    if (lid == 0)\n"
+                             "        part[m * P + q] = buf[0];\n}\n");
+        } else {
+            lc_sb_printf(sb, "    __local %s tot[%zu];\n"
+                             "    const int E_ = %d;\n"
+                             "    for (int j = 0; j < %d; j++) {\n"
+                             "        const long i%d = base + j * %zu + lid;\n"
+                             "        %s x_ = %s;\n"
+                             "        if (i%d < n%d) {\n", A, L, E, E, nr, L, A, id, nr, nr);
+            lc_emit_exprs(g, sb, 0, "            ");
+            lc_sb_printf(sb, "            x_ = (%s)%s;\n"
+                             "        }\n"
+                             "        buf[j * %zu + lid] = x_;\n"
+                             "    }\n"
+                             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "    %s acc = %s;\n"
+                             "    for (int e = 0; e < %d; e++) {\n", A, v, L, A, id, E);
+            lc_scan_step(sb, op, dt, "acc", "buf[lid * E_ + e]", A, "        ");
+            lc_sb_printf(sb, "        buf[lid * E_ + e] = acc;\n"
+                             "    }\n"
+                             "    tot[lid] = acc;\n"
+                             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "    for (int off = 1; off < %zu; off <<= 1) {\n"
+                             "        %s t_ = lid >= off ? tot[lid - off] : (%s)(%s);\n"
+                             "        barrier(CLK_LOCAL_MEM_FENCE);\n", L, A, A, id);
+            lc_scan_step(sb, op, dt, "t_", "tot[lid]", A, "        ");
+            lc_sb_printf(sb, "        tot[lid] = t_;\n"
+                             "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "    }\n"
+                             "    %s pre = part[m * P + q];\n"
+                             "    if (lid > 0) {\n", A);
+            lc_scan_step(sb, op, dt, "pre", "tot[lid - 1]", A, "        ");
+            lc_sb_printf(sb, "    }\n"
+                             "    for (int e = 0; e < %d; e++) {\n"
+                             "        %s t_ = pre;\n", E, A);
+            lc_scan_step(sb, op, dt, "t_", "buf[lid * E_ + e]", A, "        ");
+            lc_sb_printf(sb, "        buf[lid * E_ + e] = t_;\n"
+                             "    }\n"
+                             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "    for (int j = 0; j < %d; j++) {\n"
+                             "        const long i%d = base + j * %zu + lid;\n"
+                             "        if (i%d < n%d) {\n"
+                             "            const %s %s = (%s)buf[j * %zu + lid];\n",
+                         E, nr, L, nr, nr, T, v, T, L);
+            lc_store_outputs(g, sb, "            ", nd);
+            lc_sb_printf(sb, "        }\n    }\n}\n");
+        }
+        l->global[0] = (size_t)(M * P) * L;
+    }
+    snprintf(c->schedule, sizeof c->schedule,
+             "scan: tiles of %lld per work-group, three phases", (long long)TS);
+    return 0;
+}
+
 static int lc_gen_scan(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
     const struct lc_kernel *k = g->k;
@@ -1992,6 +2143,11 @@ static int lc_gen_scan(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
      * contiguous along the scanned dim. */
     int vscan = split && (op == LC_OP_CUMSUM || op == LC_OP_CUMPROD) && lc_dtype_is_float(dt) &&
                 lc_vec_ok(g, nr) && lc_stclass(g->ostr[0][nr]) == LC_ST_UNIT;
+    if (split && g->t->gpu) {
+        int rc = lc_gen_scan_tiles(g, c, sb, M, N);
+        if (rc != 1)
+            return rc;
+    }
     int nphase = split ? 3 : 1;
     if (split) {
         c->scratch_bytes = (size_t)M * P * 8;
