@@ -1732,6 +1732,37 @@ static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
  * its items in local memory, and the last group to finish an output
  * combines the P partials in order and runs the epilogue. No group ever
  * waits for another, so nothing assumes forward progress. */
+/* Fold the states s<k> of a group's L items into item 0's (and every
+ * item's s<k> = the group total afterwards), through local arrays ls<s>_<f>. */
+static void lc_group_tree(struct lc_cg *g, struct lc_sb *sb, size_t L)
+{
+    const struct lc_kernel *k = g->k;
+    for (int s = 0; s < k->n_reds; s++)
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+            lc_sb_printf(sb, "    ls%d_%d[lid] = s%d_%c;\n", s, f, s, 'a' + f);
+    lc_sb_printf(sb, "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    for (int w = %zu / 2; w > 0; w >>= 1) {\n"
+                     "        if (lid < w) {\n", L);
+    for (int s = 0; s < k->n_reds; s++) {
+        char pre[16];
+        snprintf(pre, sizeof pre, "o%d", s);
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+            lc_sb_printf(sb, "            %s %s_%c = ls%d_%d[lid + w];\n",
+                         lc_red_ftype(g, &k->reds[s], f), pre, 'a' + f, s, f);
+        char me[16];
+        snprintf(me, sizeof me, "s%d", s);
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+            lc_sb_printf(sb, "            s%d_%c = ls%d_%d[lid];\n", s, 'a' + f, s, f);
+        lc_red_combine(g, sb, s, me, pre, "            ");
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+            lc_sb_printf(sb, "            ls%d_%d[lid] = s%d_%c;\n", s, f, s, 'a' + f);
+    }
+    lc_sb_printf(sb, "        }\n        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n");
+    for (int s = 0; s < k->n_reds; s++)
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+            lc_sb_printf(sb, "    s%d_%c = ls%d_%d[0];\n", s, 'a' + f, s, f);
+}
+
 static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
     struct lc_launch *l = lc_new_launch(c, "");
@@ -1811,44 +1842,56 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
     }
     if (!vec)
         lc_sb_printf(sb, "    }\n");
-    if (L > 1) {
-        /* Tree over the group's items in local memory. */
-        for (int s = 0; s < k->n_reds; s++)
-            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
-                lc_sb_printf(sb, "    ls%d_%d[lid] = s%d_%c;\n", s, f, s, 'a' + f);
-        lc_sb_printf(sb, "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                         "    for (int w = %zu / 2; w > 0; w >>= 1) {\n"
-                         "        if (lid < w) {\n", L);
-        for (int s = 0; s < k->n_reds; s++) {
-            char pre[16];
-            snprintf(pre, sizeof pre, "o%d", s);
-            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
-                lc_sb_printf(sb, "            %s %s_%c = ls%d_%d[lid + w];\n",
-                             lc_red_ftype(g, &k->reds[s], f), pre, 'a' + f, s, f);
-            char me[16];
-            snprintf(me, sizeof me, "s%d", s);
-            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
-                lc_sb_printf(sb, "            s%d_%c = ls%d_%d[lid];\n", s, 'a' + f, s, f);
-            lc_red_combine(g, sb, s, me, pre, "            ");
-            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
-                lc_sb_printf(sb, "            ls%d_%d[lid] = s%d_%c;\n", s, f, s, 'a' + f);
-        }
-        lc_sb_printf(sb, "        }\n        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n");
-        for (int s = 0; s < k->n_reds; s++)
-            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
-                lc_sb_printf(sb, "    s%d_%c = ls%d_%d[0];\n", s, 'a' + f, s, f);
-    }
+    if (L > 1)
+        lc_group_tree(g, sb, L);
     lc_sb_printf(sb, "    if (lid == 0) {\n");
     lc_store_partials(g, sb, "m * P + p");
     lc_sb_printf(sb, "        mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
                      "        last_[0] = atomic_inc((volatile __global int *)scratch + m) == (int)(P - 1);\n"
                      "    }\n"
                      "    }\n"
-                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "    if (lid != 0 || !last_[0]) return;\n"
-                     "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n");
-    /* The last group: fold partials 0..P-1 in order. */
-    lc_combine_partials(g, sb, "m * P + q");
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n");
+    if (L > 1) {
+        /* The last group: its items fold partials lid, lid + L, ..., then
+         * item 0 folds theirs (a fixed order: the same bits every run). */
+        lc_sb_printf(sb, "    if (!last_[0]) return;\n"
+                         "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n");
+        lc_init_all(g, sb, "s", "    ");
+        lc_sb_printf(sb, "    for (long q = lid; q < P; q += L) {\n");
+        for (int s = 0; s < k->n_reds; s++) {
+            char me[16], o[16];
+            snprintf(me, sizeof me, "s%d", s);
+            snprintf(o, sizeof o, "o%d", s);
+            lc_red_load(g, sb, s, o, "m * P + q", "        ");
+            lc_red_combine(g, sb, s, me, o, "        ");
+        }
+        lc_sb_printf(sb, "    }\n");
+        /* Item 0 folds the L items' states from local memory, in order. */
+        for (int s = 0; s < k->n_reds; s++)
+            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+                lc_sb_printf(sb, "    ls%d_%d[lid] = s%d_%c;\n", s, f, s, 'a' + f);
+        lc_sb_printf(sb, "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                         "    if (lid != 0) return;\n"
+                         "    for (int w = 1; w < L; w++) {\n");
+        for (int s = 0; s < k->n_reds; s++) {
+            char me[16], o[16];
+            snprintf(me, sizeof me, "s%d", s);
+            snprintf(o, sizeof o, "o%d", s);
+            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+                lc_sb_printf(sb, "        const %s %s_%c = ls%d_%d[w];\n",
+                             lc_red_ftype(g, &k->reds[s], f), o, 'a' + f, s, f);
+            lc_red_combine(g, sb, s, me, o, "        ");
+        }
+        lc_sb_printf(sb, "    }\n");
+        lc_emit_exprs(g, sb, 1, "    ");
+        lc_store_outputs(g, sb, "    ", g->nk);
+        lc_sb_printf(sb, "}\n");
+    } else {
+        lc_sb_printf(sb, "    if (lid != 0 || !last_[0]) return;\n"
+                         "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n");
+        /* The last group: fold partials 0..P-1 in order. */
+        lc_combine_partials(g, sb, "m * P + q");
+    }
     l->work_dim = 1;
     l->use_local = 1;
     l->local[0] = L;

@@ -15,6 +15,15 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static struct lc_error init_err;   /* the outcome of discovery, kept for every caller */
 static struct lc_device **devices;
 static size_t n_devices;
+/* Devices and platforms discovery left out, and why (written once, under init_once). */
+static char skipped[600];
+
+static void note_skipped(const char *what, const char *why)
+{
+    size_t n = strlen(skipped);
+    if (n + 8 < sizeof skipped)
+        snprintf(skipped + n, sizeof skipped - n, "%s%s: %s", n ? "; " : "", what, why);
+}
 
 /* ---- discovery ------------------------------------------------------------------ */
 
@@ -189,6 +198,10 @@ static lc_status add_device(cl_platform_id p, int pidx, const char *pname, const
     if (rc != CL_SUCCESS) {
         LC_LOG(1, "skipping device '%s' (%s): clCreateContext failed with %s", in->name, pname,
                lc_cl_strerror(rc));
+        char what[300], why[96];
+        snprintf(what, sizeof what, "'%s' (%s)", in->name, pname);
+        snprintf(why, sizeof why, "clCreateContext failed with %s", lc_cl_strerror(rc));
+        note_skipped(what, why);
         free(d);
         return LC_OK;
     }
@@ -245,6 +258,9 @@ static void discover(void)
         rc = clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
         if (rc != CL_SUCCESS || nd == 0) {
             LC_LOG(1, "platform '%s' has no usable device (%s)", pname, lc_cl_strerror(rc));
+            char what[300];
+            snprintf(what, sizeof what, "platform '%s'", pname);
+            note_skipped(what, rc != CL_SUCCESS ? lc_cl_strerror(rc) : "no devices");
             continue;
         }
         cl_device_id *ids = calloc(nd, sizeof *ids);
@@ -376,7 +392,8 @@ lc_status lc_device_select(const char *filter, lc_device_t *out, struct lc_error
         return lc_error_set(e, LC_ERR_INVALID, "no device matches \"%s\": only %d device%s match%s "
                             "(indices start at 0); devices: %s", filter, seen, seen == 1 ? "" : "s",
                             seen == 1 ? "es" : "", list);
-    return lc_error_set(e, LC_ERR_INVALID, "no device matches \"%s\"; devices: %s", filter, list);
+    return lc_error_set(e, LC_ERR_INVALID, "no device matches \"%s\"; devices: %s%s%s", filter, list,
+                        skipped[0] ? "; left out: " : "", skipped);
 }
 
 static pthread_once_t default_once = PTHREAD_ONCE_INIT;

@@ -41,9 +41,14 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | 
 rc=0
 if [ "$what" = tests ] || [ "$what" = all ]; then
     ctest --test-dir build/gpu 2>&1 | tail -3 | tee "$OUT/ctest.txt"
-    # The whole suite on the GPU (tests that need a second device or SPIR-V skip with a reason).
-    (cd tests && LAZYCL_DEVICE=nvidia:gpu timeout 500 "$PY" -m pytest -q -p no:cacheprovider -rs . \
-        > "$OUT/pytest.txt" 2>&1); rc=$?
+    # The whole suite on the GPU (tests that need a second device or SPIR-V skip with a reason);
+    # GPU memory in use sampled every 15 s beside it.
+    (while sleep 15; do nvidia-smi --query-gpu=memory.used --format=csv,noheader; done) \
+        > "$OUT/gpu-mem.txt" 2>&1 &
+    sampler=$!
+    (cd tests && LAZYCL_DEVICE=nvidia:gpu timeout "${PYTEST_TIMEOUT:-500}" "$PY" -m pytest -q \
+        -p no:cacheprovider -rs ${PYTEST_ARGS:-.} > "$OUT/pytest.txt" 2>&1); rc=$?
+    kill $sampler 2>/dev/null
     tail -25 "$OUT/pytest.txt"
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then

@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f64_36a3ce384d5c910b */
+/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f64_18b4bc8b6f537108 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 3 fused ops; reduce: split over groups of 256 items, last group combines. */
-__kernel void lc_reduce_f64_36a3ce384d5c910b(
+__kernel void lc_reduce_f64_18b4bc8b6f537108(
     __global double *restrict out0,
     __global double *restrict out1,
     __global const double *restrict a0, const long a0_o, const long a0_s0,
@@ -84,11 +84,11 @@ __kernel void lc_reduce_f64_36a3ce384d5c910b(
     }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid != 0 || !last_[0]) return;
+    if (!last_[0]) return;
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     double s0_a = 0, s0_b = 0, s0_c = 0;
     double s1_a = 0, s1_b = 0, s1_c = 0;
-    for (long q = 0; q < P; q++) {
+    for (long q = lid; q < P; q += L) {
         double o0_a = ((volatile __global double *)(scratch + so0_0))[m * P + q];
         double o0_b = ((volatile __global double *)(scratch + so0_1))[m * P + q];
         double o0_c = ((volatile __global double *)(scratch + so0_2))[m * P + q];
@@ -96,6 +96,24 @@ __kernel void lc_reduce_f64_36a3ce384d5c910b(
         double o1_a = ((volatile __global double *)(scratch + so1_0))[m * P + q];
         double o1_b = ((volatile __global double *)(scratch + so1_1))[m * P + q];
         double o1_c = ((volatile __global double *)(scratch + so1_2))[m * P + q];
+        if (o1_a > 0) { const double n_ = s1_a + o1_a; const double d_ = o1_b - s1_b; s1_b += d_ * (o1_a / n_); s1_c += o1_c + d_ * d_ * (s1_a * o1_a / n_); s1_a = n_; }
+    }
+    ls0_0[lid] = s0_a;
+    ls0_1[lid] = s0_b;
+    ls0_2[lid] = s0_c;
+    ls1_0[lid] = s1_a;
+    ls1_1[lid] = s1_b;
+    ls1_2[lid] = s1_c;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid != 0) return;
+    for (int w = 1; w < L; w++) {
+        const double o0_a = ls0_0[w];
+        const double o0_b = ls0_1[w];
+        const double o0_c = ls0_2[w];
+        if (o0_a > 0) { const double n_ = s0_a + o0_a; const double d_ = o0_b - s0_b; s0_b += d_ * (o0_a / n_); s0_c += o0_c + d_ * d_ * (s0_a * o0_a / n_); s0_a = n_; }
+        const double o1_a = ls1_0[w];
+        const double o1_b = ls1_1[w];
+        const double o1_c = ls1_2[w];
         if (o1_a > 0) { const double n_ = s1_a + o1_a; const double d_ = o1_b - s1_b; s1_b += d_ * (o1_a / n_); s1_c += o1_c + d_ * d_ * (s1_a * o1_a / n_); s1_a = n_; }
     }
     const double v1 = (double)(s1_c / fmax(s1_a - (double)0, (double)0)); /* result of var */

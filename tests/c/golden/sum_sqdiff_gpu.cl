@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f32_83fb1d717466f377 */
+/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f32_0bda0f44b2d276eb */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 3 fused ops; reduce: split over groups of 256 items, last group combines. */
-__kernel void lc_reduce_f32_83fb1d717466f377(
+__kernel void lc_reduce_f32_0bda0f44b2d276eb(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     __global const float *restrict a1, const long a1_o,
@@ -47,11 +47,18 @@ __kernel void lc_reduce_f32_83fb1d717466f377(
     }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid != 0 || !last_[0]) return;
+    if (!last_[0]) return;
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     double s0_a = 0;
-    for (long q = 0; q < P; q++) {
+    for (long q = lid; q < P; q += L) {
         double o0_a = ((volatile __global double *)(scratch + so0_0))[m * P + q];
+        s0_a += o0_a;
+    }
+    ls0_0[lid] = s0_a;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid != 0) return;
+    for (int w = 1; w < L; w++) {
+        const double o0_a = ls0_0[w];
         s0_a += o0_a;
     }
     const float v4 = (float)s0_a; /* result of sum */
