@@ -225,7 +225,31 @@ static lc_status add_device(cl_platform_id p, int pidx, const char *pname, const
     return LC_OK;
 }
 
+/* The ocl-icd loader splits OCL_ICD_FILENAMES with strtok on the string that
+ * getenv returns, which is the process environment itself: after the first
+ * clGetPlatformIDs the variable holds only its first entry, and every child
+ * process (subprocess, multiprocessing) loses the other drivers. Seen with
+ * "libpocl.so.2:libnvidia-opencl.so.1" on the GPU machine: children saw PoCL
+ * only. Discovery puts the value back. */
+static void discover_platforms(void);
+
 static void discover(void)
+{
+    const char *v = getenv("OCL_ICD_FILENAMES");
+    char *saved = v ? strdup(v) : NULL;
+    discover_platforms();
+    if (saved) {
+        const char *now = getenv("OCL_ICD_FILENAMES");
+        if (!now || strcmp(now, saved) != 0) {
+            LC_LOG(1, "the OpenCL ICD loader changed OCL_ICD_FILENAMES to \"%s\"; restored \"%s\"",
+                   now ? now : "", saved);
+            setenv("OCL_ICD_FILENAMES", saved, 1);
+        }
+        free(saved);
+    }
+}
+
+static void discover_platforms(void)
 {
     cl_uint np = 0;
     cl_int rc = clGetPlatformIDs(0, NULL, &np);

@@ -249,3 +249,28 @@ def test_no_reference_leaks():
         lazycl.stats()
         lazycl.devices()
     assert sys.getrefcount(d) == before
+
+
+CHILD_SEES_SAME = r"""
+import ctypes, subprocess, sys
+import numpy as np, lazycl
+libc = ctypes.CDLL(None)
+libc.getenv.restype = ctypes.c_char_p
+before = libc.getenv(b"OCL_ICD_FILENAMES")
+mine = [d.filter_string for d in lazycl.devices()]
+float(lazycl.sum(lazycl.asarray(np.ones(1000, np.float32))))
+# the process environment (not Python's os.environ copy) is what children inherit
+assert libc.getenv(b"OCL_ICD_FILENAMES") == before, (before, libc.getenv(b"OCL_ICD_FILENAMES"))
+p = subprocess.run([sys.executable, "-c", "import lazycl; print(' '.join(d.filter_string for d in lazycl.devices()))"],
+                   capture_output=True, text=True, timeout=120, env=None)
+assert p.returncode == 0, p.stderr
+assert p.stdout.split() == mine, (p.stdout, mine)
+"""
+
+
+def test_child_processes_see_the_same_devices():
+    # Some ICD loaders split OCL_ICD_FILENAMES in place (strtok on getenv's string), leaving
+    # children only its first driver; discovery puts the value back (runtime/device.c).
+    files = os.environ.get("OCL_ICD_FILENAMES") or "libpocl.so.2:/nonexistent/libnone.so"
+    p = run_py(CHILD_SEES_SAME, OCL_ICD_FILENAMES=files)
+    assert p.returncode == 0, p.stderr[-2000:]
