@@ -2142,9 +2142,13 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
         l->local[0] = L;
         l->local[1] = l->local[2] = 1;
         if (ph == 1) {
-            /* One group per row: each item folds a run of tile totals, the
-             * items' sums are scanned in local memory, then each item writes
-             * exclusive carries over its run. */
+            /* One group per row (as wide as the device allows, up to 1024):
+             * each item folds a run of tile totals, the items' sums are
+             * scanned in local memory, then each item writes exclusive
+             * carries over its run. */
+            size_t L2 = g->t->max_work_group < 1024 ? g->t->max_work_group : 1024;
+            size_t L = L2 < 1 ? 1 : L2;
+            l->local[0] = L;
             lc_sb_printf(sb, "    __local %s tot[%zu];\n"
                              "    const long m = get_group_id(0);\n"
                              "    const long run = (P + %zu - 1) / %zu;\n"
