@@ -2098,6 +2098,22 @@ static void lc_vec_scan_loop(struct lc_cg *g, struct lc_sb *sb, int write, int v
 
 /* Scan kernels: dims [0, nd-1) are independent rows, dim nd-1 is scanned.
  * The output expr is the prologue value; the scan writes acc after each step. */
+/* Each of the group's L items puts its `acc` in local tot[] and the group
+ * scans tot[] in place (inclusive, item order). */
+static void lc_group_inclusive_scan(struct lc_sb *sb, int op, int dt, const char *A,
+                                    const char *id, size_t L)
+{
+    lc_sb_printf(sb, "    tot[lid] = acc;\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    for (int off = 1; off < %zu; off <<= 1) {\n"
+                     "        %s t_ = lid >= off ? tot[lid - off] : (%s)(%s);\n"
+                     "        barrier(CLK_LOCAL_MEM_FENCE);\n", L, A, A, id);
+    lc_scan_step(sb, op, dt, "t_", "tot[lid]", A, "        ");
+    lc_sb_printf(sb, "        tot[lid] = t_;\n"
+                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    }\n");
+}
+
 /* GPU scans of long rows: tiles of L*E elements per work-group, in three
  * launches that assume no progress between groups: (1) each tile's total
  * (coalesced loads, a tree in local memory); (2) one group per row scans its
@@ -2158,17 +2174,9 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
                              "        const %s t_ = part[m * P + q];\n",
                          A, L, L, L, A, id, A);
             lc_scan_step(sb, op, dt, "acc", "t_", A, "        ");
-            lc_sb_printf(sb, "    }\n"
-                             "    tot[lid] = acc;\n"
-                             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                             "    for (int off = 1; off < %zu; off <<= 1) {\n"
-                             "        %s t_ = lid >= off ? tot[lid - off] : (%s)(%s);\n"
-                             "        barrier(CLK_LOCAL_MEM_FENCE);\n", L, A, A, id);
-            lc_scan_step(sb, op, dt, "t_", "tot[lid]", A, "        ");
-            lc_sb_printf(sb, "        tot[lid] = t_;\n"
-                             "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-                             "    }\n"
-                             "    acc = lid > 0 ? tot[lid - 1] : (%s)(%s);\n"
+            lc_sb_printf(sb, "    }\n");
+            lc_group_inclusive_scan(sb, op, dt, A, id, L);
+            lc_sb_printf(sb, "    acc = lid > 0 ? tot[lid - 1] : (%s)(%s);\n"
                              "    for (long q = q0; q < q1; q++) {\n"
                              "        const %s t_ = part[m * P + q];\n"
                              "        part[m * P + q] = acc;\n", A, id, A);
@@ -2220,17 +2228,9 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
                              "    for (int e = 0; e < %d; e++) {\n", A, v, L + L / 8, A, id, E);
             lc_scan_step(sb, op, dt, "acc", "buf[lid * (E_ + 1) + e]", A, "        ");
             lc_sb_printf(sb, "        buf[lid * (E_ + 1) + e] = acc;\n"
-                             "    }\n"
-                             "    tot[lid] = acc;\n"
-                             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                             "    for (int off = 1; off < %zu; off <<= 1) {\n"
-                             "        %s t_ = lid >= off ? tot[lid - off] : (%s)(%s);\n"
-                             "        barrier(CLK_LOCAL_MEM_FENCE);\n", L, A, A, id);
-            lc_scan_step(sb, op, dt, "t_", "tot[lid]", A, "        ");
-            lc_sb_printf(sb, "        tot[lid] = t_;\n"
-                             "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-                             "    }\n"
-                             "    %s pre = part[m * P + q];\n"
+                             "    }\n");
+            lc_group_inclusive_scan(sb, op, dt, A, id, L);
+            lc_sb_printf(sb, "    %s pre = part[m * P + q];\n"
                              "    if (lid > 0) {\n", A);
             lc_scan_step(sb, op, dt, "pre", "tot[lid - 1]", A, "        ");
             lc_sb_printf(sb, "    }\n"

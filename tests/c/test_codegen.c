@@ -188,6 +188,31 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
         }
         lc_node_release(x);
         return 1;
+    case 5: /* column mean and std of a tall f32 matrix (PoCL: column blocks x row chunks) */
+        {
+            int64_t s3[2] = {300 * scale, 64 * scale};
+            x = leaf(LC_FLOAT32, 2, s3);
+            outs[0] = R(LC_OP_MEANVAR, ref(x), 1, 1);
+            outs[1] = U(LC_OP_SQRT, R(LC_OP_MEANVAR, x, 1, 0));
+        }
+        return 2;
+    case 6: /* softmax: the max and sumexp in one pass, then the map */
+        x = leaf(LC_FLOAT32, 1, s1);
+        {
+            struct lc_node *e = U(LC_OP_EXP, B(LC_OP_SUB, ref(x), R(LC_OP_RMAX, ref(x), 1, 0)));
+            struct lc_node *sum = R(LC_OP_SUM, ref(e), 1, 0);
+            outs[0] = B(LC_OP_DIV, e, sum);
+        }
+        lc_node_release(x);
+        return 1;
+    case 7: /* a long 1-d scan (GPU: tiles per work-group, three launches) */
+        {
+            int64_t s4[1] = {20000 * scale};
+            x = leaf(LC_FLOAT32, 1, s4);
+            outs[0] = lc_node_scan(LC_OP_CUMSUM, x, 0, &err);
+            lc_node_release(x);
+        }
+        return 1;
     default: /* a transposed, negatively strided view of a leaf, with where and a cast */
         x = leaf(LC_FLOAT32, 2, s2);
         {
@@ -211,7 +236,7 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
 }
 
 static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", "scan_prologue",
-                              "view_where_cast"};
+                              "col_meanstd", "softmax", "long_scan", "view_where_cast"};
 
 int main(void)
 {
@@ -220,7 +245,7 @@ int main(void)
     have_clang = system("command -v clang-15 >/dev/null 2>&1") == 0;
     if (!have_clang)
         printf("note: clang-15 not found, generated kernels are not compiled\n");
-    for (int w = 0; w < 6; w++) {
+    for (int w = 0; w < (int)(sizeof names / sizeof *names); w++) {
         struct lc_node *outs[4] = {0}, *outs2[4] = {0};
         size_t n = build(w, 1, outs);
         int ok = 1;

@@ -1,0 +1,87 @@
+/* ---- kernel 0: schedule "reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines", 1 launch: lc_reduce_f32_038a5f960d86fedd */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+/* lazycl reduce kernel: 3 fused ops; reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines. */
+static inline double lc_var_0(double n, double s1, double s2) {
+    const double v = (s2 - s1 * s1 / n) / fmax(n - (double)0, (double)0);
+    return v < 0 ? (double)0 : v;
+}
+static inline double lc_var_1(double n, double s1, double s2) {
+    const double v = (s2 - s1 * s1 / n) / fmax(n - (double)0, (double)0);
+    return v < 0 ? (double)0 : v;
+}
+__kernel void lc_reduce_f32_038a5f960d86fedd(
+    __global float *restrict out0,
+    __global float *restrict out1,
+    __global const float *restrict a0, const long a0_o, const long a0_s1,
+    const long n0,
+    const long n1,
+    __global char *scratch_, const long sbase, const long P, const long N, const long M, const long so0_0, const long so0_1, const long so0_2, const long so1_0, const long so1_1, const long so1_2)
+{
+    __local int last_[1];
+    __global char *scratch = scratch_ + sbase;
+    const long grp = get_group_id(0);
+    const long blk = grp / P, p = grp % P;
+    const int lid = get_local_id(0);
+    const long i0 = blk * 256 + lid;
+    const int valid = i0 < M;
+    if (valid) {
+        double s0_k = 0;
+        double s1_k = 0;
+        if (1 && n1 > 0) {
+            const long i1 = 0;
+            const float v0 = a0[a0_o + i0 + i1 * a0_s1]; /* buffer */
+            s0_k = (double)v0;
+            s1_k = (double)v0;
+        }
+        double s0_a = 0, s0_b = 0, s0_c = 0;
+        double s1_a = 0, s1_b = 0, s1_c = 0;
+        const long chunk = (N + P - 1) / P;
+        const long r_end = min(N, (p + 1) * chunk);
+        for (long r = p * chunk; r < r_end; r++) {
+            const long i1 = r;
+            const float v0 = a0[a0_o + i0 + i1 * a0_s1]; /* buffer */
+            { const double x_ = (double)v0 - s0_k; s0_a += 1; s0_b += x_; s0_c += x_ * x_; }
+            { const double x_ = (double)v0 - s1_k; s1_a += 1; s1_b += x_; s1_c += x_ * x_; }
+        }
+        ((__global double *)(scratch + so0_0))[p * M + i0] = s0_a;
+        ((__global double *)(scratch + so0_1))[p * M + i0] = s0_b;
+        ((__global double *)(scratch + so0_2))[p * M + i0] = s0_c;
+        ((__global double *)(scratch + so1_0))[p * M + i0] = s1_a;
+        ((__global double *)(scratch + so1_1))[p * M + i0] = s1_b;
+        ((__global double *)(scratch + so1_2))[p * M + i0] = s1_c;
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+        last_[0] = atomic_inc((volatile __global int *)scratch + blk) == (int)(P - 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!last_[0] || !valid) return;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    double s0_k = 0;
+    double s1_k = 0;
+    if (1 && n1 > 0) {
+        const long i1 = 0;
+        const float v0 = a0[a0_o + i0 + i1 * a0_s1]; /* buffer */
+        s0_k = (double)v0;
+        s1_k = (double)v0;
+    }
+    double s0_a = 0, s0_b = 0, s0_c = 0;
+    double s1_a = 0, s1_b = 0, s1_c = 0;
+    for (long q = 0; q < P; q++) {
+        double o0_a = ((volatile __global double *)(scratch + so0_0))[q * M + i0];
+        double o0_b = ((volatile __global double *)(scratch + so0_1))[q * M + i0];
+        double o0_c = ((volatile __global double *)(scratch + so0_2))[q * M + i0];
+        s0_a += o0_a; s0_b += o0_b; s0_c += o0_c;
+        double o1_a = ((volatile __global double *)(scratch + so1_0))[q * M + i0];
+        double o1_b = ((volatile __global double *)(scratch + so1_1))[q * M + i0];
+        double o1_c = ((volatile __global double *)(scratch + so1_2))[q * M + i0];
+        s1_a += o1_a; s1_b += o1_b; s1_c += o1_c;
+    }
+    const float v1 = (float)lc_var_1(s1_a, s1_b, s1_c); /* result of var */
+    const float v2 = (sqrt(v1)); /* sqrt */
+    const float v3 = (float)(s0_a > 0 ? s0_k + s0_b / s0_a : NAN); /* result of var */
+    out0[i0] = v3;
+    out1[i0] = v2;
+}
+
