@@ -288,9 +288,11 @@ def setup_system(prepare, run, sync, to_np, ref, tol):
 def time_interleaved(timers, reps, budget_s, pre_run=False):
     """Round-robin over the systems, one run each per round, so that the drift of a shared
     machine falls on every system alike. At least `reps` rounds; more (up to 200) when a round
-    is fast, to about budget_s seconds per system. With pre_run (GPUs, where CUDA peers and
-    OpenCL share the device and switching between them costs ~0.2 ms), each fast system first
-    runs once untimed in its turn."""
+    is fast, to about budget_s seconds per system. With pre_run, each fast system first runs
+    once untimed in its turn, so that no system pays for the one before it: on GPUs switching
+    between CUDA peers and OpenCL costs ~0.2 ms; on a 2-core CPU numexpr's worker threads
+    slowed the next system by ~30% (measured on l2: lazycl/hand 1.33 interleaved, 0.9-1.0
+    with the untimed run or without numexpr)."""
     live = {k: t for k, t in timers.items()}
     round_s = sum(t.warm_s for t in live.values())
     if round_s > 0:
@@ -461,7 +463,8 @@ def build_peers(args, gpu):
         if cupy and "cupy" not in skip:
             cns = NS(cupy)
             peers["cupy"] = ("cupy " + v, lambda w: _cupy_system(cupy, cns, w, False))
-            peers["cupy.fuse"] = ("cupy.fuse", lambda w: _cupy_system(cupy, cns, w, True))
+            if "cupy.fuse" not in skip:
+                peers["cupy.fuse"] = ("cupy.fuse", lambda w: _cupy_system(cupy, cns, w, True))
         else:
             notes["cupy"] = v if not cupy else "skipped"
     else:
@@ -826,7 +829,7 @@ def main(argv=None):
             prep, run, sync, to_np = sysdef
             cells[name] = setup_system(prep, run, sync, to_np, ref, w.tol)
         timers = {k: c for k, c in cells.items() if isinstance(c, Timer)}
-        timed = time_interleaved(timers, reps, budget, pre_run=gpu)
+        timed = time_interleaved(timers, reps, budget, pre_run=True)
         cells = {k: timed.get(k, c) for k, c in cells.items()}
         del lc_in, timers, timed
         release_memory(peers)
