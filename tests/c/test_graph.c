@@ -324,7 +324,9 @@ static void test_sumexp_rewrite(void)
     CHECK(s && s->op == LC_OP_SUMEXP && s->in[0] == x && s->p.red.axes == 3 && s->dtype == LC_FLOAT32);
     lc_node_release(s);
     /* axis 1, keepdims */
-    struct lc_node *m = lc_node_reshape(R(LC_OP_RMAX, ref(x), 2, 0), 2, kd, &err);
+    struct lc_node *mx = R(LC_OP_RMAX, ref(x), 2, 0);
+    struct lc_node *m = lc_node_reshape(mx, 2, kd, &err);   /* the view holds its own reference */
+    lc_node_release(mx);
     s = R(LC_OP_SUM, U(LC_OP_EXP, B(LC_OP_SUB, ref(x), m)), 2, 0);
     CHECK(s && s->op == LC_OP_SUMEXP && s->p.red.axes == 2);
     lc_node_release(s);
@@ -336,7 +338,9 @@ static void test_sumexp_rewrite(void)
     s = R(LC_OP_SUM, U(LC_OP_EXP, B(LC_OP_SUB, ref(x), R(LC_OP_RMAX, ref(y), 3, 0))), 3, 0);
     CHECK(s && s->op == LC_OP_SUM);                         /* max of another array */
     lc_node_release(s);
-    m = lc_node_reshape(R(LC_OP_RMAX, ref(x), 2, 0), 2, kd, &err);
+    mx = R(LC_OP_RMAX, ref(x), 2, 0);
+    m = lc_node_reshape(mx, 2, kd, &err);
+    lc_node_release(mx);
     s = R(LC_OP_SUM, U(LC_OP_EXP, B(LC_OP_SUB, ref(x), m)), 3, 0);
     CHECK(s && s->op == LC_OP_SUM);                         /* summed over other axes */
     lc_node_release(s);
