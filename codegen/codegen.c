@@ -705,6 +705,28 @@ static int lc_map_vec4(struct lc_cg *g)
     return 1;
 }
 
+/* The outputs ov<o> of four lanes, each lane's exprs reading loads with
+ * stride 1 along `dim` from registers t<a>.s<lane>. */
+static void lc_emit_four_lanes(struct lc_cg *g, struct lc_sb *sb, int dim, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    char in2[64];
+    snprintf(in2, sizeof in2, "%s    ", ind);
+    for (int o = 0; o < k->n_outputs; o++)
+        lc_sb_printf(sb, "%s%s4 ov%d;\n", ind, lc_T(k->outputs[o].dtype), o);
+    g->lane_dim = dim;
+    for (int u = 0; u < 4; u++) {
+        g->lane = u;
+        lc_sb_printf(sb, "%s{\n", ind);
+        lc_emit_exprs(g, sb, 0, in2);
+        for (int o = 0; o < k->n_outputs; o++)
+            lc_sb_printf(sb, "%sov%d.s%d = v%d;\n", in2, o, u, k->outputs[o].expr);
+        lc_sb_printf(sb, "%s}\n", ind);
+    }
+    g->lane = -1;
+    g->lane_dim = 0;
+}
+
 /* GPU maps over 2-3 dims whose rows (the innermost dim) are a multiple of 4
  * long, read contiguously (or broadcast) and start 16-byte aligned: four
  * elements of a row per item with 16-byte accesses, no tail. */
@@ -764,19 +786,7 @@ static int lc_gen_map_vec4_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_s
             lc_addr(g, sb, a);
             lc_sb_printf(sb, ");\n");
         }
-    for (int o = 0; o < k->n_outputs; o++)
-        lc_sb_printf(sb, "    %s4 ov%d;\n", lc_T(k->outputs[o].dtype), o);
-    g->lane_dim = in;
-    for (int u = 0; u < 4; u++) {
-        g->lane = u;
-        lc_sb_printf(sb, "    {\n");
-        lc_emit_exprs(g, sb, 0, "        ");
-        for (int o = 0; o < k->n_outputs; o++)
-            lc_sb_printf(sb, "        ov%d.s%d = v%d;\n", o, u, k->outputs[o].expr);
-        lc_sb_printf(sb, "    }\n");
-    }
-    g->lane = -1;
-    g->lane_dim = 0;
+    lc_emit_four_lanes(g, sb, in, "    ");
     for (int o = 0; o < k->n_outputs; o++) {
         lc_sb_printf(sb, "    *(__global %s4 *)(out%d + ", lc_T(k->outputs[o].dtype), o);
         for (int d = 0; d < in; d++)
@@ -920,17 +930,7 @@ static int lc_gen_map(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
             if (g->acc[a].kind != LC_ACCESS_CONST && g->acc[a].strides[0] == 1)
                 lc_sb_printf(sb, "        const %s4 t%d = *(__global const %s4 *)(a%d + a%d_o + base);\n",
                              lc_T(g->acc[a].dtype), a, lc_T(g->acc[a].dtype), a, a);
-        for (int o = 0; o < k->n_outputs; o++)
-            lc_sb_printf(sb, "        %s4 ov%d;\n", lc_T(k->outputs[o].dtype), o);
-        for (int u = 0; u < 4; u++) {
-            g->lane = u;
-            lc_sb_printf(sb, "        {\n");
-            lc_emit_exprs(g, sb, 0, "            ");
-            for (int o = 0; o < k->n_outputs; o++)
-                lc_sb_printf(sb, "            ov%d.s%d = v%d;\n", o, u, k->outputs[o].expr);
-            lc_sb_printf(sb, "        }\n");
-        }
-        g->lane = -1;
+        lc_emit_four_lanes(g, sb, 0, "        ");
         for (int o = 0; o < k->n_outputs; o++)
             lc_sb_printf(sb, "        *(__global %s4 *)(out%d + base) = ov%d;\n",
                          lc_T(k->outputs[o].dtype), o, o);
