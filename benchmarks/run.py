@@ -698,26 +698,23 @@ def graph_overhead(queue_dev, reps=300):
 def fmt_cell(c, base):
     if c is None:
         return "—"
-    if c.status == "WRONG":
-        tag = f"**WRONG** ({c.err:.2g})" if c.err == c.err else "**WRONG**"
-        if not c.times:
-            return tag
-        ms = c.ms
-        s = f"{ms:.3g}" if ms < 100 else f"{ms:.0f}"
-        if base and base.status == "ok" and base.ms:
-            s += f" (x{ms / base.ms:.2g})"
-        return f"{tag} {s}"
     if c.status == "error":
         return "error"
     if c.status == "skip":
         return "—"
     if c.status == "slow":
         return f"~{c.ms:.0f} (1 run)"
+    tag = ""
+    if c.status == "WRONG":
+        tag = f"**WRONG** ({c.err:.2g})" if c.err == c.err else "**WRONG**"
+        if not c.times:
+            return tag
+        tag += " "
     ms = c.ms
     s = f"{ms:.3g}" if ms < 100 else f"{ms:.0f}"
     if base and base.status == "ok" and base.ms:
         s += f" (x{ms / base.ms:.2g})"
-    return s
+    return tag + s
 
 
 def main(argv=None):

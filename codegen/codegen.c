@@ -684,6 +684,22 @@ static size_t lc_round_up(size_t x, size_t m)
 
 /* ---- MAP --------------------------------------------------------------------------- */
 
+/* "out<o> + i0 * os<o>_0 + ... + i<in>": output o's address at the start of
+ * a run along its contiguous dim `in` (strides as lc_output_stride_params
+ * declares them). */
+static void lc_out_row_addr(struct lc_cg *g, struct lc_sb *sb, int o, int in)
+{
+    lc_sb_printf(sb, "out%d + ", o);
+    for (int d = 0; d < in; d++) {
+        int c = lc_stclass(g->ostr[o][d]);
+        if (c == LC_ST_UNIT)
+            lc_sb_printf(sb, "i%d + ", d);
+        else if (c == LC_ST_ANY)
+            lc_sb_printf(sb, "i%d * os%d_%d + ", d, o, d);
+    }
+    lc_sb_printf(sb, "i%d", in);
+}
+
 /* GPU maps whose reads and writes are all contiguous 1-d runs starting at a
  * multiple of 4 elements take four elements per item with 16-byte accesses
  * (one float per item leaves bandwidth unused on large GPUs). */
@@ -788,11 +804,9 @@ static int lc_gen_map_vec4_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_s
         }
     lc_emit_four_lanes(g, sb, in, "    ");
     for (int o = 0; o < k->n_outputs; o++) {
-        lc_sb_printf(sb, "    *(__global %s4 *)(out%d + ", lc_T(k->outputs[o].dtype), o);
-        for (int d = 0; d < in; d++)
-            if (g->ostr[o][d] != 0)
-                lc_sb_printf(sb, "i%d * os%d_%d + ", d, o, d);
-        lc_sb_printf(sb, "i%d) = ov%d;\n", in, o);
+        lc_sb_printf(sb, "    *(__global %s4 *)(", lc_T(k->outputs[o].dtype));
+        lc_out_row_addr(g, sb, o, in);
+        lc_sb_printf(sb, ") = ov%d;\n", o);
     }
     lc_sb_printf(sb, "}\n");
     snprintf(c->schedule, sizeof c->schedule, "map %d-d range, four elements of a row per item (vector loads)", nd);
@@ -840,14 +854,9 @@ static int lc_gen_map_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
                  in, W, in, W);
     lc_emit_exprs_vec(g, sb, W, in, "    ");
     for (int o = 0; o < k->n_outputs; o++) {
-        lc_sb_printf(sb, "    vstore%d(w%d, 0, out%d + ", W, k->outputs[o].expr, o);
-        for (int d = 0; d < in; d++) {
-            if (g->ostr[o][d] == 1)
-                lc_sb_printf(sb, "i%d + ", d);
-            else if (g->ostr[o][d] != 0)
-                lc_sb_printf(sb, "i%d * os%d_%d + ", d, o, d);
-        }
-        lc_sb_printf(sb, "i%d);\n", in);
+        lc_sb_printf(sb, "    vstore%d(w%d, 0, ", W, k->outputs[o].expr);
+        lc_out_row_addr(g, sb, o, in);
+        lc_sb_printf(sb, ");\n");
     }
     lc_sb_printf(sb, "}\n");
     snprintf(c->schedule, sizeof c->schedule, "map %d-d, %d elements per item (%d-wide SIMD)",
@@ -1514,6 +1523,32 @@ static size_t lc_partial_params(struct lc_cg *g, struct lc_launch *l, struct lc_
     return off;
 }
 
+/* The kernel header of a column reduction over `blocks` blocks of outputs
+ * times P chunks: the common parameters, then a scratch area holding one
+ * zeroed counter per block and the [P][M] partials of every reduction. */
+static int lc_block_partials_header(struct lc_cg *g, struct lc_kcode *c, struct lc_launch *l,
+                                    struct lc_sb *sb, int64_t blocks, int64_t P, int64_t M,
+                                    int64_t N)
+{
+    size_t off = lc_round_up((size_t)blocks * sizeof(int), 8);
+    c->zero_bytes = (size_t)blocks * sizeof(int);
+    lc_sb_printf(sb, "__kernel void @K@(");
+    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0)
+        return -1;
+    union lc_scalar none = {0};
+    lc_sb_printf(sb, ",\n    __global char *scratch_, const long sbase, const long P, const long N, const long M");
+    if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+        lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
+        lc_add_i64(l, P) < 0 || lc_add_i64(l, N) < 0 || lc_add_i64(l, M) < 0)
+        return -1;
+    off = lc_partial_params(g, l, sb, off, (size_t)M * (size_t)P);
+    if (!off)
+        return -1;
+    c->scratch_bytes = off;
+    lc_sb_printf(sb, ")\n{\n");
+    return 0;
+}
+
 /* Schedule C (GPUs, column reductions): groups of L adjacent outputs times P
  * chunks of the reduced elements. Item (block, chunk, lid) folds its chunk
  * of output block*L + lid, so each step of the loop reads L adjacent
@@ -1533,23 +1568,9 @@ static int lc_gen_reduce_colsplit(struct lc_cg *g, struct lc_kcode *c, struct lc
     int64_t blocks = (M + (int64_t)L - 1) / (int64_t)L;
     int64_t want = (int64_t)cu * 8 / blocks, maxp = N / 16;
     size_t P = (size_t)(want < 1 ? 1 : want > maxp ? (maxp < 1 ? 1 : maxp) : want);
-    size_t off = lc_round_up((size_t)blocks * sizeof(int), 8);
-    c->zero_bytes = (size_t)blocks * sizeof(int);
-    lc_sb_printf(sb, "__kernel void @K@(");
-    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nk) < 0)
+    if (lc_block_partials_header(g, c, l, sb, blocks, (int64_t)P, M, N) < 0)
         return -1;
-    union lc_scalar none = {0};
-    lc_sb_printf(sb, ",\n    __global char *scratch_, const long sbase, const long P, const long N, const long M");
-    if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
-        lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
-        lc_add_i64(l, (int64_t)P) < 0 || lc_add_i64(l, N) < 0 || lc_add_i64(l, M) < 0)
-        return -1;
-    off = lc_partial_params(g, l, sb, off, (size_t)M * P);
-    if (!off)
-        return -1;
-    c->scratch_bytes = off;
-    lc_sb_printf(sb, ")\n{\n"
-                     "    __local int last_[1];\n"
+    lc_sb_printf(sb, "    __local int last_[1];\n"
                      "    __global char *scratch = scratch_ + sbase;\n"
                      "    const long grp = get_group_id(0);\n"
                      "    const long blk = grp / P, p = grp %% P;\n"
@@ -1619,23 +1640,9 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
         P = (4 * (int64_t)cu + blocks - 1) / blocks;
     if (P > maxp)
         P = maxp;
-    size_t off = lc_round_up((size_t)blocks * sizeof(int), 8);
-    c->zero_bytes = (size_t)blocks * sizeof(int);
-    lc_sb_printf(sb, "__kernel void @K@(");
-    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nk) < 0)
+    if (lc_block_partials_header(g, c, l, sb, blocks, P, M, N) < 0)
         return -1;
-    union lc_scalar none = {0};
-    lc_sb_printf(sb, ",\n    __global char *scratch_, const long sbase, const long P, const long N, const long M");
-    if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
-        lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
-        lc_add_i64(l, P) < 0 || lc_add_i64(l, N) < 0 || lc_add_i64(l, M) < 0)
-        return -1;
-    off = lc_partial_params(g, l, sb, off, (size_t)M * (size_t)P);
-    if (!off)
-        return -1;
-    c->scratch_bytes = off;
-    lc_sb_printf(sb, ")\n{\n"
-                     "    __global char *scratch = scratch_ + sbase;\n"
+    lc_sb_printf(sb, "    __global char *scratch = scratch_ + sbase;\n"
                      "    const long blk = get_global_id(0), p = get_global_id(1);\n"
                      "    const long c0 = blk * %lld;\n"
                      "    const long chunk = (N + P - 1) / P;\n"
