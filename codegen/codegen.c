@@ -137,7 +137,18 @@ static int lc_add_arg(struct lc_launch *l, enum lc_cgarg_kind kind, int index, i
         l->args = na;
         l->cap_args = ncap;
     }
-    l->args[l->n_args++] = (struct lc_cgarg){kind, index, dtype, v};
+    l->args[l->n_args++] = (struct lc_cgarg){kind, index, dtype, v, LC_FROM_STRUCTURE, -1};
+    return 0;
+}
+
+/* A scalar argument taken from access a's leaf (its value or its step). */
+static int lc_add_leaf_arg(struct lc_launch *l, int a, enum lc_cgarg_from from, int dtype,
+                           union lc_scalar v)
+{
+    if (lc_add_arg(l, LC_CGARG_SCALAR, 0, dtype, v) < 0)
+        return -1;
+    l->args[l->n_args - 1].from = from;
+    l->args[l->n_args - 1].access = a;
     return 0;
 }
 
@@ -179,7 +190,7 @@ static int lc_common_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *
         if (x->kind == LC_ACCESS_CONST) {
             lc_sb_printf(sb, "%s\n    const %s a%d_v", sep, lc_T(x->dtype), a);
             sep = ",";
-            if (lc_add_arg(l, LC_CGARG_SCALAR, 0, x->dtype, x->value) < 0)
+            if (lc_add_leaf_arg(l, a, LC_FROM_VALUE, x->dtype, x->value) < 0)
                 return -1;
             continue;
         }
@@ -190,8 +201,8 @@ static int lc_common_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *
             union lc_scalar v1 = lc_scalar_cast(x->step, x->dtype, adt);
             lc_sb_printf(sb, "%s\n    const %s a%d_v, const %s a%d_st", sep, it, a, it, a);
             sep = ",";
-            if (lc_add_arg(l, LC_CGARG_SCALAR, 0, adt, v0) < 0 ||
-                lc_add_arg(l, LC_CGARG_SCALAR, 0, adt, v1) < 0)
+            if (lc_add_leaf_arg(l, a, LC_FROM_VALUE, adt, v0) < 0 ||
+                lc_add_leaf_arg(l, a, LC_FROM_STEP, adt, v1) < 0)
                 return -1;
         } else {
             lc_sb_printf(sb, "%s\n    __global const %s *restrict a%d", sep, lc_T(x->dtype), a);

@@ -32,11 +32,21 @@ enum lc_cgarg_kind {
     LC_CGARG_SCRATCH_BASE, /* the byte offset of the scratch area in its buffer (int64) */
 };
 
+/* Where a SCALAR argument's value comes from, so that a cached plan can take
+ * it from another graph of the same structure. */
+enum lc_cgarg_from {
+    LC_FROM_STRUCTURE, /* sizes, strides, offsets: fixed by the structure */
+    LC_FROM_VALUE,     /* access `access`'s leaf value, cast to `dtype` */
+    LC_FROM_STEP,      /* access `access`'s leaf step (IOTA), cast to `dtype` */
+};
+
 struct lc_cgarg {
     enum lc_cgarg_kind kind;
     int index;
     int dtype;
     union lc_scalar value;
+    enum lc_cgarg_from from;
+    int access;        /* LC_FROM_VALUE / LC_FROM_STEP: the kernel's access */
 };
 
 struct lc_launch {

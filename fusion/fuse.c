@@ -388,6 +388,7 @@ static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int pha
         memcpy(L.strides, n->strides, sizeof L.strides);
         a.value = n->value;
         a.step = n->step;
+        a.leaf = n;
         switch (n->op) {
         case LC_OP_BUFFER:
             a.kind = LC_ACCESS_INPUT;

@@ -53,6 +53,9 @@ struct lc_access {
     int64_t offset;
     int64_t strides[LC_MAXDIM];
     union lc_scalar value, step;
+    const struct lc_node *leaf;    /* the leaf node read (NULL for TEMP): a plan
+                                      reused for another graph rebinds `value`
+                                      and `step` from that graph's leaf */
 };
 
 /* One SSA value of a kernel. Loads have op BUFFER/CONST/IOTA and `access`;
