@@ -1,4 +1,4 @@
-/* graph.c: nodes, reference counting, hashing, the ops table and topological walks. */
+/* graph.c: nodes, reference counting, hashing, the ops table and node dumps. */
 #include "graph/internal.h"
 
 #include <stdio.h>
@@ -153,23 +153,20 @@ struct lc_node *lc_node_new(int op, int dtype, int ndim, const int64_t *shape,
 
 void lc_node_seal(struct lc_node *n)
 {
-    /* One-shot XXH3 over a compact record: what the op is, its shape, its
-     * inputs' hashes and only the parameters its kind uses. */
+    /* One-shot XXH3 over a compact record: what the op is, its shape, only the
+     * parameters its kind uses, and its inputs' hashes. `skey` hashes the same
+     * record less the leaf values, with the inputs' skeys. */
     uint64_t buf[8 + 3 * LC_MAXDIM + 8];
     size_t k = 0;
     buf[k++] = (uint64_t)n->op | (uint64_t)n->dtype << 16 | (uint64_t)n->cdtype << 24 |
                (uint64_t)n->ndim << 32 | (uint64_t)n->flags << 40;
     for (int i = 0; i < n->ndim; i++)
         buf[k++] = (uint64_t)n->shape[i];
-    for (int i = 0; i < n->n_in; i++)
-        buf[k++] = n->in[i]->hash;
     switch (lc_op_kind(n->op)) {
     case LC_KIND_SOURCE:
         buf[k++] = (uint64_t)n->offset;
         for (int i = 0; i < n->ndim; i++)
             buf[k++] = (uint64_t)n->strides[i];
-        buf[k++] = n->value.u;
-        buf[k++] = n->step.u;
         break;
     case LC_KIND_VIEW:
         if (n->op == LC_OP_PERMUTE) {
@@ -189,6 +186,17 @@ void lc_node_seal(struct lc_node *n)
         break;
     default:
         break;
+    }
+    size_t common = k;
+    for (int i = 0; i < n->n_in; i++)
+        buf[k++] = n->in[i]->skey;
+    n->skey = XXH3_64bits(buf, k * sizeof buf[0]);
+    k = common;
+    for (int i = 0; i < n->n_in; i++)
+        buf[k++] = n->in[i]->hash;
+    if (lc_op_kind(n->op) == LC_KIND_SOURCE) {
+        buf[k++] = n->value.u;
+        buf[k++] = n->step.u;
     }
     n->hash = XXH3_64bits(buf, k * sizeof buf[0]);
 }
@@ -268,6 +276,10 @@ void lc_node_realize(struct lc_node *n, struct lc_storage *storage)
     memset(&n->p, 0, sizeof n->p);
     n->n_in = 0;
     n->in[0] = n->in[1] = n->in[2] = NULL;
+    /* A plan sees it as the buffer it now is; `hash` stays. */
+    uint64_t hash = n->hash;
+    lc_node_seal(n);
+    n->hash = hash;
     for (int i = 0; i < n_in; i++)
         lc_node_release(in[i]);
 }
@@ -343,126 +355,7 @@ struct lc_node *lc_node_iota(void *owner, int dtype, union lc_scalar start, unio
     return n;
 }
 
-/* ---- walks ---------------------------------------------------------------------- */
-
-/* An open-addressing set of node pointers, for walks. */
-struct lc_ptrset {
-    const void **slots;
-    size_t cap, n;
-};
-
-static size_t lc_ptr_hash(const void *p, size_t cap)
-{
-    uint64_t x = (uint64_t)(uintptr_t)p;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    return (size_t)x & (cap - 1);
-}
-
-static int lc_ptrset_grow(struct lc_ptrset *s)
-{
-    size_t ncap = s->cap ? s->cap * 2 : 256;
-    const void **ns = calloc(ncap, sizeof *ns);
-    if (!ns)
-        return -1;
-    for (size_t i = 0; i < s->cap; i++) {
-        if (!s->slots[i])
-            continue;
-        size_t h = lc_ptr_hash(s->slots[i], ncap);
-        while (ns[h])
-            h = (h + 1) & (ncap - 1);
-        ns[h] = s->slots[i];
-    }
-    free(s->slots);
-    s->slots = ns;
-    s->cap = ncap;
-    return 0;
-}
-
-/* 1 if added, 0 if present, -1 on no memory. */
-static int lc_ptrset_add(struct lc_ptrset *s, const void *p)
-{
-    if ((s->n + 1) * 2 > s->cap && lc_ptrset_grow(s) < 0)
-        return -1;
-    size_t h = lc_ptr_hash(p, s->cap);
-    while (s->slots[h]) {
-        if (s->slots[h] == p)
-            return 0;
-        h = (h + 1) & (s->cap - 1);
-    }
-    s->slots[h] = p;
-    s->n++;
-    return 1;
-}
-
-struct lc_node **lc_graph_topo(struct lc_node *const *outs, size_t n_outs, size_t *n_res,
-                               struct lc_error *e)
-{
-    struct lc_ptrset seen = {0};
-    struct lc_node **order = NULL;
-    size_t n_order = 0, cap_order = 0;
-    /* Stack of (node, next input to visit). */
-    struct frame { struct lc_node *n; int next; } *stack = NULL;
-    size_t top = 0, cap = 0;
-
-    for (size_t r = 0; r < n_outs; r++) {
-        int added = lc_ptrset_add(&seen, outs[r]);
-        if (added < 0)
-            goto nomem;
-        if (!added)
-            continue;
-        if (top == cap) {
-            cap = cap ? cap * 2 : 64;
-            void *ns = realloc(stack, cap * sizeof *stack);
-            if (!ns)
-                goto nomem;
-            stack = ns;
-        }
-        stack[top++] = (struct frame){outs[r], 0};
-        while (top) {
-            struct frame *f = &stack[top - 1];
-            if (f->next < f->n->n_in) {
-                struct lc_node *c = f->n->in[f->next++];
-                int a = lc_ptrset_add(&seen, c);
-                if (a < 0)
-                    goto nomem;
-                if (a) {
-                    if (top == cap) {
-                        cap *= 2;
-                        void *ns = realloc(stack, cap * sizeof *stack);
-                        if (!ns)
-                            goto nomem;
-                        stack = ns;
-                    }
-                    stack[top++] = (struct frame){c, 0};
-                }
-                continue;
-            }
-            if (n_order == cap_order) {
-                cap_order = cap_order ? cap_order * 2 : 64;
-                void *no = realloc(order, cap_order * sizeof *order);
-                if (!no)
-                    goto nomem;
-                order = no;
-            }
-            order[n_order++] = f->n;
-            top--;
-        }
-    }
-    free(stack);
-    free(seen.slots);
-    *n_res = n_order;
-    if (!order)
-        order = malloc(sizeof *order);
-    return order;
-nomem:
-    free(stack);
-    free(seen.slots);
-    free(order);
-    lc_error_set(e, LC_ERR_NOMEM, "out of host memory walking the graph");
-    return NULL;
-}
+/* ---- dumps ---------------------------------------------------------------------- */
 
 void lc_node_describe(const struct lc_node *n, char *buf, size_t len)
 {

@@ -81,6 +81,9 @@ struct lc_node {
     struct lc_node *in[3];
     void *owner;           /* the queue that owns this graph; equal owners may mix */
     uint64_t hash;         /* structural: op, dtypes, shape, params, input hashes */
+    uint64_t skey;         /* the plan's part of it: as `hash`, but without the values
+                              of constants and aranges (kernel arguments, bound at each
+                              launch) and with a realized node seen as the buffer it is */
     uint64_t serial;       /* creation order, for stable dumps */
 
     /* Leaves (BUFFER, CONST, IOTA): element offset and strides (in elements)

@@ -227,11 +227,15 @@ struct lc_stats {
     uint64_t bytes_to_device;
     uint64_t bytes_from_device;
     uint64_t spirv_builds;         /* of kernels_compiled, those built through SPIR-V */
+    uint64_t plan_hits;            /* forces that reused a cached plan (engine/plancache.c) */
+    uint64_t plan_misses;          /* forces that fused and generated code */
 };
 void lc_stats_get(struct lc_stats *out);
 /* Zero the counters; bytes_in_use and bytes_cached are levels and stay;
  * peak_bytes restarts at bytes_in_use. */
 void lc_stats_reset(void);
+/* Count one force: `hit` when it reused a cached plan. */
+void lc_stats_count_plan(int hit);
 
 /* ---- debugging ------------------------------------------------------------------- */
 

@@ -30,6 +30,16 @@ void lc_stats_get(struct lc_stats *out)
     out->bytes_to_device = LD(bytes_to_device);
     out->bytes_from_device = LD(bytes_from_device);
     out->spirv_builds = LD(spirv_builds);
+    out->plan_hits = LD(plan_hits);
+    out->plan_misses = LD(plan_misses);
+}
+
+void lc_stats_count_plan(int hit)
+{
+    if (hit)
+        LC_STAT_ADD(plan_hits, 1);
+    else
+        LC_STAT_ADD(plan_misses, 1);
 }
 
 #define Z(f) atomic_store_explicit(&lc_stats_g.f, 0, memory_order_relaxed)
@@ -45,5 +55,7 @@ void lc_stats_reset(void)
     Z(bytes_to_device);
     Z(bytes_from_device);
     Z(spirv_builds);
+    Z(plan_hits);
+    Z(plan_misses);
     atomic_store_explicit(&lc_stats_g.peak_bytes, LD(bytes_in_use), memory_order_relaxed);
 }

@@ -12,7 +12,7 @@ TYPES = {"cpu", "gpu", "accelerator", "other"}
 STAT_KEYS = {
     "kernels_compiled", "memory_cache_hits", "disk_cache_hits", "launches", "buffers_allocated",
     "pool_hits", "bytes_in_use", "bytes_cached", "peak_bytes", "bytes_to_device",
-    "bytes_from_device", "spirv_builds",
+    "bytes_from_device", "spirv_builds", "plan_hits", "plan_misses",
 }
 
 

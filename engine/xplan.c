@@ -1,0 +1,323 @@
+/* xplan.c: executable plans: made once from a fused plan, run for every graph of its structure. */
+#include "engine/xplan.h"
+
+#include "engine/engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Scratch areas up to this size live in the tail of an output's buffer. */
+#define LC_SCRATCH_IN_OUTPUT_MAX ((size_t)1 << 16)
+
+void lc_xplan_free(struct lc_xplan *x)
+{
+    if (!x)
+        return;
+    for (int k = 0; k < x->n_kernels; k++) {
+        lc_kcode_free(&x->kernels[k].code);
+        free(x->kernels[k].kerns);
+    }
+    free(x->kernels);
+    free(x->buffers);
+    free(x->inputs);
+    free(x->out_buffer);
+    free(x->words);
+    free(x);
+}
+
+/* Point the leaf-valued scalar arguments of `code` at their leaves' places in
+ * the walk (instead of the kernel's access numbers). */
+static int lc_xplan_name_leaves(struct lc_kcode *code, const struct lc_kernel *k,
+                                const struct lc_graph_sig *sig)
+{
+    for (int li = 0; li < code->n_launches; li++)
+        for (int a = 0; a < code->launches[li].n_args; a++) {
+            struct lc_cgarg *ca = &code->launches[li].args[a];
+            if (ca->from == LC_FROM_STRUCTURE)
+                continue;
+            const struct lc_node *leaf = k->access[ca->access].leaf;
+            long at = leaf ? lc_walk_index(&sig->walk, leaf) : -1;
+            if (at < 0)
+                return -1;
+            ca->index = (int)at;
+        }
+    return 0;
+}
+
+lc_status lc_xplan_make(const struct lc_plan *p, const struct lc_graph_sig *sig, lc_device_t d,
+                        const struct lc_target *t, int debug, struct lc_xplan **out,
+                        struct lc_error *e)
+{
+    *out = NULL;
+    struct lc_xplan *x = calloc(1, sizeof *x);
+    if (!x)
+        return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+    x->device = d;
+    x->target = *t;
+    x->key = 0;
+    x->kernels = calloc((size_t)(p->n_kernels ? p->n_kernels : 1), sizeof *x->kernels);
+    x->buffers = calloc((size_t)(p->n_buffers ? p->n_buffers : 1), sizeof *x->buffers);
+    x->inputs = calloc((size_t)(p->n_inputs ? p->n_inputs : 1), sizeof *x->inputs);
+    x->out_buffer = malloc((size_t)(p->n_out ? p->n_out : 1) * sizeof *x->out_buffer);
+    x->words = malloc((sig->n_words ? sig->n_words : 1) * sizeof *x->words);
+    if (!x->kernels || !x->buffers || !x->inputs || !x->out_buffer || !x->words)
+        goto nomem;
+    memcpy(x->words, sig->words, sig->n_words * sizeof *x->words);
+    x->n_words = sig->n_words;
+    x->n_buffers = p->n_buffers;
+    for (int b = 0; b < p->n_buffers; b++)
+        x->buffers[b] = (struct lc_xbuffer){p->buffers[b].nbytes, p->buffers[b].producer,
+                                            p->buffers[b].last_use, p->buffers[b].is_output};
+    x->n_out = p->n_out;
+    memcpy(x->out_buffer, p->out_buffer, (size_t)p->n_out * sizeof *x->out_buffer);
+    /* Each input storage, by the first leaf in the walk that holds it. */
+    x->n_inputs = p->n_inputs;
+    for (int i = 0; i < p->n_inputs; i++) {
+        x->inputs[i] = -1;
+        for (size_t j = 0; j < sig->walk.n && x->inputs[i] < 0; j++)
+            if (sig->walk.order[j]->op == LC_OP_BUFFER && sig->walk.order[j]->storage == p->inputs[i])
+                x->inputs[i] = (long)j;
+        if (x->inputs[i] < 0) {
+            lc_xplan_free(x);
+            return lc_error_set(e, LC_ERR_INVALID, "internal: a plan input is no leaf of the graph");
+        }
+    }
+    for (int k = 0; k < p->n_kernels; k++) {
+        struct lc_xkernel *xk = &x->kernels[k];
+        lc_status st = lc_codegen(p, k, t, &xk->code, e);
+        if (st != LC_OK) {
+            lc_xplan_free(x);
+            return st;
+        }
+        x->n_kernels = k + 1;
+        if (debug >= 4)
+            fprintf(stderr, "[lazycl] kernel %d (%s):\n%s\n", k, xk->code.schedule, xk->code.source);
+        if (lc_xplan_name_leaves(&xk->code, &p->kernels[k], sig) < 0) {
+            lc_xplan_free(x);
+            return lc_error_set(e, LC_ERR_INVALID, "internal: a kernel reads a leaf outside the graph");
+        }
+        xk->kerns = calloc((size_t)(xk->code.n_launches ? xk->code.n_launches : 1), sizeof *xk->kerns);
+        if (!xk->kerns)
+            goto nomem;
+        for (int li = 0; li < xk->code.n_launches; li++) {
+            const struct lc_launch *l = &xk->code.launches[li];
+            st = lc_kernel_get(d, xk->code.source, l->name, "-w", &xk->kerns[li], e);
+            if (st != LC_OK) {
+                lc_xplan_free(x);
+                return st;
+            }
+            if (l->n_args > x->max_args)
+                x->max_args = l->n_args;
+        }
+    }
+    *out = x;
+    return LC_OK;
+nomem:
+    lc_xplan_free(x);
+    return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+}
+
+/* ---- running ------------------------------------------------------------------------ */
+
+static double lc_seconds(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int lc_scalar_arg(int dtype, union lc_scalar v, struct lc_arg *a)
+{
+    switch (dtype) {
+    case LC_BOOL: case LC_UINT8: a->kind = LC_ARG_U8; a->v.u8 = (uint8_t)v.u; break;
+    case LC_INT8: a->kind = LC_ARG_I8; a->v.i8 = (int8_t)v.i; break;
+    case LC_INT16: a->kind = LC_ARG_I16; a->v.i16 = (int16_t)v.i; break;
+    case LC_UINT16: a->kind = LC_ARG_U16; a->v.u16 = (uint16_t)v.u; break;
+    case LC_INT32: a->kind = LC_ARG_I32; a->v.i32 = (int32_t)v.i; break;
+    case LC_UINT32: a->kind = LC_ARG_U32; a->v.u32 = (uint32_t)v.u; break;
+    case LC_INT64: a->kind = LC_ARG_I64; a->v.i64 = v.i; break;
+    case LC_UINT64: a->kind = LC_ARG_U64; a->v.u64 = v.u; break;
+    case LC_FLOAT32: a->kind = LC_ARG_F32; a->v.f32 = (float)v.f; break;
+    case LC_FLOAT64: a->kind = LC_ARG_F64; a->v.f64 = v.f; break;
+    default: return -1;
+    }
+    return 0;
+}
+
+/* What one run holds: the buffers it writes and the arguments of a launch. */
+struct lc_xrun {
+    const struct lc_xplan *x;
+    const struct lc_graph_sig *sig;
+    lc_queue_t q;
+    lc_buffer_t *bufs;
+    struct lc_arg *args;
+    void *zeros;
+    size_t zeros_n;
+};
+
+/* Allocate the buffers kernel k writes and its scratch area (a small one goes
+ * in the tail of its first output's buffer, so that a fused reduction
+ * allocates one buffer only), zeroed as the code asks. */
+static lc_status lc_xrun_alloc(struct lc_xrun *r, int k, lc_buffer_t *scratch, size_t *sbase,
+                               struct lc_error *e)
+{
+    const struct lc_xplan *x = r->x;
+    const struct lc_kcode *code = &x->kernels[k].code;
+    lc_device_t d = x->device;
+    lc_status st = LC_OK;
+    int host = -1;
+    *scratch = NULL;
+    *sbase = 0;
+    if (code->scratch_bytes && code->scratch_bytes <= LC_SCRATCH_IN_OUTPUT_MAX)
+        for (int b = 0; b < x->n_buffers && host < 0; b++)
+            if (x->buffers[b].producer == k && !r->bufs[b])
+                host = b;
+    for (int b = 0; b < x->n_buffers && st == LC_OK; b++)
+        if (x->buffers[b].producer == k && !r->bufs[b]) {
+            size_t nb = x->buffers[b].nbytes;
+            if (b == host) {
+                *sbase = (nb + 63) / 64 * 64;
+                nb = *sbase + code->scratch_bytes;
+            }
+            st = lc_buffer_alloc(d, nb, &r->bufs[b], e);
+        }
+    if (st != LC_OK || !code->scratch_bytes)
+        return st;
+    if (host >= 0) {
+        *scratch = r->bufs[host];
+        lc_buffer_retain(*scratch);
+    } else if ((st = lc_buffer_alloc(d, code->scratch_bytes, scratch, e)) != LC_OK) {
+        return st;
+    }
+    if (!code->zero_bytes)
+        return LC_OK;
+    if (r->zeros_n < code->zero_bytes) {
+        free(r->zeros);
+        r->zeros = calloc(1, code->zero_bytes);
+        r->zeros_n = r->zeros ? code->zero_bytes : 0;
+    }
+    if (!r->zeros)
+        return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+    return lc_buffer_write(r->q, *scratch, *sbase, r->zeros, code->zero_bytes, 1, e);
+}
+
+/* The runtime arguments of launch l: this run's buffers and this graph's values. */
+static void lc_xrun_bind(struct lc_xrun *r, const struct lc_launch *l, lc_buffer_t scratch,
+                         size_t sbase)
+{
+    struct lc_node *const *leaves = r->sig->walk.order;
+    for (int a = 0; a < l->n_args; a++) {
+        const struct lc_cgarg *ca = &l->args[a];
+        struct lc_arg *arg = &r->args[a];
+        memset(arg, 0, sizeof *arg);
+        switch (ca->kind) {
+        case LC_CGARG_INPUT:
+            arg->kind = LC_ARG_BUFFER;
+            arg->v.buf = lc_engine_buffer(leaves[r->x->inputs[ca->index]]->storage);
+            break;
+        case LC_CGARG_TEMP:
+            arg->kind = LC_ARG_BUFFER;
+            arg->v.buf = r->bufs[ca->index];
+            break;
+        case LC_CGARG_SCRATCH:
+            arg->kind = LC_ARG_BUFFER;
+            arg->v.buf = scratch;
+            break;
+        case LC_CGARG_SCALAR:
+            if (ca->from == LC_FROM_STRUCTURE) {
+                lc_scalar_arg(ca->dtype, ca->value, arg);
+            } else {
+                const struct lc_node *leaf = leaves[ca->index];
+                union lc_scalar v = ca->from == LC_FROM_VALUE ? leaf->value : leaf->step;
+                lc_scalar_arg(ca->dtype, lc_scalar_cast(v, leaf->dtype, ca->dtype), arg);
+            }
+            break;
+        case LC_CGARG_SCRATCH_BASE:
+            arg->kind = LC_ARG_I64;
+            arg->v.i64 = (int64_t)sbase;
+            break;
+        }
+    }
+}
+
+static lc_status lc_xrun_launch(struct lc_xrun *r, int k, int li, int debug, struct lc_error *e)
+{
+    const struct lc_xkernel *xk = &r->x->kernels[k];
+    const struct lc_launch *l = &xk->code.launches[li];
+    double t0 = debug >= 2 ? lc_seconds() : 0;
+    lc_status st = debug >= 2 ? lc_queue_finish(r->q, e) : LC_OK;
+    if (st == LC_OK)
+        st = lc_kernel_launch(r->q, xk->kerns[li], l->work_dim, l->global,
+                              l->use_local ? l->local : NULL, r->args, (size_t)l->n_args, e);
+    if (debug >= 2 && st == LC_OK && (st = lc_queue_finish(r->q, e)) == LC_OK) {
+        /* Bytes: every buffer the launch reads or writes, once. */
+        double secs = lc_seconds() - t0, bytes = 0;
+        for (int a = 0; a < l->n_args; a++)
+            if (r->args[a].kind == LC_ARG_BUFFER && l->args[a].kind != LC_CGARG_SCRATCH)
+                bytes += (double)lc_buffer_size(r->args[a].v.buf);
+        fprintf(stderr, "[lazycl] %s: %.3f ms, %.2f GB/s (%s)\n", l->name, secs * 1e3,
+                secs > 0 ? bytes / secs * 1e-9 : 0.0, xk->code.schedule);
+    }
+    return st;
+}
+
+/* Turn each forced output into a leaf of the buffer written for it. */
+static lc_status lc_xrun_realize(struct lc_xrun *r, struct lc_node *const *outs, size_t n,
+                                 struct lc_error *e)
+{
+    for (size_t o = 0; o < n; o++) {
+        int b = r->x->out_buffer[o];
+        if (b < 0 || !r->bufs[b])
+            continue;
+        if (outs[o]->op == LC_OP_BUFFER && outs[o]->storage &&
+            lc_engine_buffer(outs[o]->storage) == r->bufs[b])
+            continue; /* the same output forced twice */
+        lc_buffer_retain(r->bufs[b]);
+        struct lc_storage *s = lc_engine_storage(r->bufs[b]);
+        if (!s)
+            return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+        lc_node_realize(outs[o], s);
+        lc_storage_release(s);
+    }
+    return LC_OK;
+}
+
+lc_status lc_xplan_run(const struct lc_xplan *x, lc_queue_t q, const struct lc_graph_sig *sig,
+                       struct lc_node *const *outs, size_t n, int debug, struct lc_error *e)
+{
+    struct lc_xrun r = {x, sig, q, NULL, NULL, NULL, 0};
+    r.bufs = calloc((size_t)(x->n_buffers ? x->n_buffers : 1), sizeof *r.bufs);
+    r.args = malloc((size_t)(x->max_args ? x->max_args : 1) * sizeof *r.args);
+    lc_status st = LC_OK;
+    if (!r.bufs || !r.args)
+        st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+    for (int k = 0; k < x->n_kernels && st == LC_OK; k++) {
+        lc_buffer_t scratch;
+        size_t sbase;
+        st = lc_xrun_alloc(&r, k, &scratch, &sbase, e);
+        for (int li = 0; li < x->kernels[k].code.n_launches && st == LC_OK; li++) {
+            lc_xrun_bind(&r, &x->kernels[k].code.launches[li], scratch, sbase);
+            st = lc_xrun_launch(&r, k, li, debug, e);
+        }
+        if (scratch)
+            lc_buffer_release(scratch);
+        /* Temporaries whose last reader is this kernel go back to the pool;
+         * the queue is in order, so a later kernel may reuse them safely. */
+        for (int b = 0; b < x->n_buffers; b++)
+            if (r.bufs[b] && !x->buffers[b].is_output && x->buffers[b].last_use <= k) {
+                lc_buffer_release(r.bufs[b]);
+                r.bufs[b] = NULL;
+            }
+    }
+    if (st == LC_OK)
+        st = lc_xrun_realize(&r, outs, n, e);
+    for (int b = 0; r.bufs && b < x->n_buffers; b++)
+        if (r.bufs[b])
+            lc_buffer_release(r.bufs[b]);
+    free(r.bufs);
+    free(r.args);
+    free(r.zeros);
+    return st;
+}

@@ -1,0 +1,42 @@
+/* walk.h: iterative walks of the DAG (no recursion: a chain of a million nodes
+ * must not overflow a stack), and the pointer map they index nodes with. */
+#ifndef LC_GRAPH_WALK_H
+#define LC_GRAPH_WALK_H
+
+#include "graph/graph.h"
+
+#include <stddef.h>
+
+/* A map from non-NULL pointers to longs. Zero-initialize to start. */
+struct lc_ptrmap_slot {
+    const void *key;
+    long value;
+};
+struct lc_ptrmap {
+    struct lc_ptrmap_slot *slots;
+    size_t cap, n;
+};
+/* The value of key, or -1 when absent. */
+long lc_ptrmap_get(const struct lc_ptrmap *m, const void *key);
+/* 1 if added, 0 if present (the value is left alone), -1 on no memory. */
+int lc_ptrmap_put(struct lc_ptrmap *m, const void *key, long value);
+void lc_ptrmap_free(struct lc_ptrmap *m);
+
+/* The nodes under some outputs, each once, inputs before their consumers. The
+ * order depends only on the graph's shape: the outputs in order, each node's
+ * inputs in order, depth first. `index` maps each node to its place. */
+struct lc_walk {
+    struct lc_node **order;  /* borrowed */
+    size_t n, cap;
+    struct lc_ptrmap index;
+};
+lc_status lc_graph_walk(struct lc_node *const *outs, size_t n_outs, struct lc_walk *w,
+                        struct lc_error *e);
+/* The topological index of n in w, or -1. */
+static inline long lc_walk_index(const struct lc_walk *w, const struct lc_node *n)
+{
+    return lc_ptrmap_get(&w->index, n);
+}
+void lc_walk_free(struct lc_walk *w);
+
+#endif
