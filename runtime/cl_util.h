@@ -57,6 +57,8 @@ struct lc_buffer {
     atomic_long refs;
     struct lc_device *dev;
     cl_mem mem;
+    uint64_t id;               /* unique to this cl_mem in the process (a released handle's
+                                  address may come back for another buffer) */
     size_t size;               /* bytes asked for */
     size_t cap;                /* bytes allocated (the class size, or `size` when unpooled) */
     unsigned cls;              /* size class */
@@ -64,10 +66,20 @@ struct lc_buffer {
     struct lc_buffer *next;    /* free-list link while cached */
 };
 
+/* An argument as clSetKernelArg sees it: its kind and the bytes passed (a
+ * buffer's id, see struct lc_buffer; a local argument's size). */
+struct lc_argbits {
+    int kind;
+    uint64_t bits;
+};
+
 struct lc_kernel {
     struct lc_device *dev;
     cl_kernel k;
     pthread_mutex_t lock;      /* serialises clSetKernelArg + enqueue */
+    struct lc_argbits *set;    /* under lock: the arguments set last (a launch sets only
+                                  the ones that differ) */
+    size_t n_set;
     char *name;
     size_t wg_multiple;
     size_t max_wg;

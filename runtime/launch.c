@@ -45,6 +45,51 @@ static cl_int set_arg(lc_kernel_t k, cl_uint i, const struct lc_arg *a)
     return CL_INVALID_ARG_VALUE;
 }
 
+static struct lc_argbits arg_bits(const struct lc_arg *a)
+{
+    struct lc_argbits b = {(int)a->kind, 0};
+    switch (a->kind) {
+    case LC_ARG_BUFFER: b.bits = a->v.buf ? a->v.buf->id : 0; break;
+    case LC_ARG_LOCAL: b.bits = (uint64_t)a->v.local_bytes; break;
+    case LC_ARG_I8: case LC_ARG_U8: memcpy(&b.bits, &a->v.u8, 1); break;
+    case LC_ARG_I16: case LC_ARG_U16: memcpy(&b.bits, &a->v.u16, 2); break;
+    case LC_ARG_I32: case LC_ARG_U32: case LC_ARG_F32: memcpy(&b.bits, &a->v.u32, 4); break;
+    default: memcpy(&b.bits, &a->v.u64, 8); break;
+    }
+    return b;
+}
+
+/* Under k->lock: set the arguments that differ from those set last. A failed
+ * set forgets what was set, so that the next launch sets every argument. */
+static cl_int set_args(lc_kernel_t k, const struct lc_arg *args, size_t nargs, size_t *bad)
+{
+    if (k->n_set < nargs) {
+        void *ns = realloc(k->set, nargs * sizeof *k->set);
+        if (ns) {
+            k->set = ns;
+            for (size_t i = k->n_set; i < nargs; i++)
+                k->set[i].kind = -1;
+            k->n_set = nargs;
+        }
+    }
+    for (size_t i = 0; i < nargs; i++) {
+        struct lc_argbits b = arg_bits(&args[i]);
+        int known = i < k->n_set;
+        if (known && k->set[i].kind == b.kind && k->set[i].bits == b.bits)
+            continue;
+        cl_int rc = set_arg(k, (cl_uint)i, &args[i]);
+        if (rc != CL_SUCCESS) {
+            for (size_t j = 0; j < k->n_set; j++)
+                k->set[j].kind = -1;
+            *bad = i;
+            return rc;
+        }
+        if (known)
+            k->set[i] = b;
+    }
+    return CL_SUCCESS;
+}
+
 static void sizes_str(unsigned dim, const size_t *s, char *out, size_t n)
 {
     if (!s) {
@@ -81,16 +126,15 @@ static lc_status launch(lc_queue_t q, lc_kernel_t k, unsigned work_dim, const si
                                 q->dev->info.name);
     }
     pthread_mutex_lock(&k->lock);
-    for (size_t i = 0; i < nargs; i++) {
-        cl_int rc = set_arg(k, (cl_uint)i, &args[i]);
-        if (rc != CL_SUCCESS) {
-            pthread_mutex_unlock(&k->lock);
-            return lc_error_set(e, LC_ERR_DEVICE, "clSetKernelArg failed with %s (%d) for argument %zu (%s) "
-                                "of kernel '%s' on device '%s'", lc_cl_strerror(rc), (int)rc, i,
-                                arg_kind_name(args[i].kind), k->name, k->dev->info.name);
-        }
+    size_t i = 0;
+    cl_int rc = set_args(k, args, nargs, &i);
+    if (rc != CL_SUCCESS) {
+        pthread_mutex_unlock(&k->lock);
+        return lc_error_set(e, LC_ERR_DEVICE, "clSetKernelArg failed with %s (%d) for argument %zu (%s) "
+                            "of kernel '%s' on device '%s'", lc_cl_strerror(rc), (int)rc, i,
+                            arg_kind_name(args[i].kind), k->name, k->dev->info.name);
     }
-    cl_int rc = clEnqueueNDRangeKernel(q->q, k->k, work_dim, NULL, global, local, 0, NULL, ev);
+    rc = clEnqueueNDRangeKernel(q->q, k->k, work_dim, NULL, global, local, 0, NULL, ev);
     pthread_mutex_unlock(&k->lock);
     if (rc != CL_SUCCESS) {
         char g[80], l[80];
