@@ -11,10 +11,8 @@
 
 static int update, have_clang;
 
-static const struct lc_target CPU = {0, 8, 1, 2, 4096, "test cpu"};
-static const struct lc_target GPU = {1, 0, 1, 80, 1024, "test gpu"};
-static const struct lc_target GENERIC = {0, 0, 1, 2, 4096, "test generic cpu"};
-static const struct lc_target SMALL_GPU = {1, 0, 1, 80, 16, "test gpu, work-groups of 16"};
+/* Filled in main (lc_target_init). */
+static struct lc_target CPU, GPU, GENERIC, SMALL_GPU;
 
 /* The targets every plan is generated for (golden file <plan>_<suffix>.cl): PoCL (explicit
  * 8-wide SIMD), a GPU and a CPU without explicit SIMD. A GPU whose work-groups hold fewer
@@ -327,6 +325,10 @@ static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", 
 
 int main(void)
 {
+    lc_target_init(&CPU, LC_TARGET_POCL, 1, 2, 4096, "test cpu");
+    lc_target_init(&GPU, LC_TARGET_GPU, 1, 80, 1024, "test gpu");
+    lc_target_init(&GENERIC, LC_TARGET_CPU, 1, 2, 4096, "test generic cpu");
+    lc_target_init(&SMALL_GPU, LC_TARGET_GPU, 1, 80, 16, "test gpu, work-groups of 16");
     const char *u = getenv("LAZYCL_UPDATE_GOLDEN");
     update = u && *u && strcmp(u, "0") != 0;
     have_clang = system("command -v clang-15 >/dev/null 2>&1") == 0;
