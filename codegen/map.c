@@ -30,26 +30,35 @@ static void lc_out_row_addr(struct lc_cg *g, struct lc_sb *sb, int o, int in)
     lc_sb_printf(sb, "i%d", in);
 }
 
-/* Maps whose reads and writes are all contiguous 1-d runs starting at a
- * multiple of 4 elements take four elements per item with 16-byte accesses
- * on targets with map_vec4 (one float per item leaves bandwidth unused on
- * large GPUs). */
-static int lc_map_vec4(struct lc_cg *g)
+/* Does every buffer read, along dim `in`, either stay put (a broadcast
+ * value: one scalar load per item) or run contiguously from a 16-byte
+ * aligned start (offset and the strides of the outer dims multiples of 4)? */
+static int lc_reads_aligned4(struct lc_cg *g, int in)
 {
-    if (!g->t->map_vec4 || g->nd != 1 || g->shape[0] < 4)
-        return 0;
     for (int a = 0; a < g->k->n_access; a++) {
         const struct lc_access *x = &g->acc[a];
         if (x->kind == LC_ACCESS_CONST)
             continue;
         if (x->kind == LC_ACCESS_IOTA)
             return 0;
-        if (x->strides[0] == 0)
-            continue;   /* a broadcast value: one scalar load per item */
-        if (x->strides[0] != 1 || x->offset % 4 != 0)
+        if (x->strides[in] == 0)
+            continue;
+        if (x->strides[in] != 1 || x->offset % 4 != 0)
             return 0;
+        for (int d = 0; d < in; d++)
+            if (x->strides[d] % 4 != 0)
+                return 0;
     }
     return 1;
+}
+
+/* Maps whose reads and writes are all contiguous 1-d runs starting at a
+ * multiple of 4 elements take four elements per item with 16-byte accesses
+ * on targets with map_vec4 (one float per item leaves bandwidth unused on
+ * large GPUs). */
+static int lc_map_vec4(struct lc_cg *g)
+{
+    return g->t->map_vec4 && g->nd == 1 && g->shape[0] >= 4 && lc_reads_aligned4(g, 0);
 }
 
 /* The outputs ov<o> of four lanes, each lane's exprs reading loads with
@@ -80,22 +89,9 @@ static void lc_emit_four_lanes(struct lc_cg *g, struct lc_sb *sb, int dim, const
 static int lc_map_vec4_rows(struct lc_cg *g)
 {
     int nd = g->nd, in = nd - 1;
-    if (!g->t->map_vec4 || nd < 2 || nd > 3 || g->shape[in] % 4 != 0 || g->shape[in] == 0)
+    if (!g->t->map_vec4 || nd < 2 || nd > 3 || g->shape[in] % 4 != 0 || g->shape[in] == 0 ||
+        !lc_reads_aligned4(g, in))
         return 0;
-    for (int a = 0; a < g->k->n_access; a++) {
-        const struct lc_access *x = &g->acc[a];
-        if (x->kind == LC_ACCESS_CONST)
-            continue;
-        if (x->kind == LC_ACCESS_IOTA)
-            return 0;
-        if (x->strides[in] == 0)
-            continue;
-        if (x->strides[in] != 1 || x->offset % 4 != 0)
-            return 0;
-        for (int d = 0; d < in; d++)
-            if (x->strides[d] % 4 != 0)
-                return 0;
-    }
     for (int o = 0; o < g->k->n_outputs; o++) {
         if (g->ostr[o][in] != 1)
             return 0;
