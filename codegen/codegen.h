@@ -12,17 +12,62 @@
 #include "lazycl.h"
 #include "fusion/fusion.h"
 
-/* What the code generator needs to know of the device. */
-struct lc_target {
-    int gpu;                 /* shape work for a GPU (else one item per element, CPU) */
-    int vec;                 /* CPU: explicit SIMD width for reduction loops (0: none). The
-                                PoCL CPU driver does not vectorize loops inside a work-item,
-                                so lazycl writes float8 code for it. */
-    int fp64;                /* doubles available */
-    unsigned compute_units;
-    size_t max_work_group;
-    const char *device_name; /* for error messages */
+/* The device kinds lazycl shapes kernels for. */
+enum lc_target_kind {
+    LC_TARGET_CPU,  /* a CPU driver that vectorizes across work-items by itself */
+    LC_TARGET_POCL, /* PoCL's CPU driver: vectorizes across work-items but not loops inside
+                       one, so lazycl writes float8 code for it */
+    LC_TARGET_GPU,  /* a GPU (or accelerator): coalesced accesses, work-groups, local memory */
 };
+
+/* What the code generator knows of a device: a plain description that the
+ * schedules read (they never ask which kind of device it is). Built by
+ * lc_target_init (codegen/target.c), which holds every value per kind. */
+struct lc_target {
+    enum lc_target_kind kind;
+    /* The device's facts. */
+    int fp64;                   /* doubles available */
+    unsigned compute_units;     /* >= 1 */
+    size_t max_work_group;
+    const char *device_name;    /* for error messages */
+    /* Launches. */
+    size_t work_group;          /* items per work-group of maps and reductions (and of scan tiles) */
+    int fixed_groups;           /* launches name their work-group size and round the range up to
+                                   it, so kernels test their bounds (else the driver picks) */
+    size_t scan_work_group;     /* items per work-group of row and chunk scans (fixed_groups) */
+    size_t scan_carry_group;    /* items of the one group per row that scans the tile totals */
+    /* Vector code. */
+    int simd;                   /* explicit SIMD width of loops inside a work-item (0: none) */
+    int map_vec4;               /* maps over aligned contiguous runs take four elements per item
+                                   with 16-byte loads and stores */
+    /* Reductions. */
+    int64_t reduce_loop_outputs; /* with this many outputs, one work-item per output (0: never
+                                    for that reason alone) */
+    int64_t split_min_reduced;  /* fewer reduced elements than this: one work-item per output */
+    size_t split_items;         /* items per work-group of a split reduction */
+    int split_strided;          /* each item of a split reduction folds a strided share (coalesced
+                                   across the group), else a contiguous chunk */
+    int64_t split_per_item;     /* reduced elements per item before another group is added */
+    int column_blocks;          /* column reductions take blocks of adjacent outputs x row chunks */
+    int64_t column_loop_outputs; /* ... unless there are this many outputs: one item per output */
+    int colblock_vectors;       /* SIMD column blocks: vectors of state per reduction field */
+    int64_t colblock_min_rows;  /* SIMD column reductions with this many rows take column blocks */
+    int shifted_variance;       /* float32 variances as sums of x - K in double (no divide per
+                                   element; the fp64 divide is slow on GPUs) */
+    /* Scans. */
+    int64_t scan_split_rows;    /* fewer rows than this (and long ones): split each row */
+    int64_t scan_max_chunks;    /* chunks per row of a split scan, at most */
+    int scan_tiles;             /* long rows in tiles per work-group (three launches) */
+    int scan_tile_per_item;     /* elements each item of a tile scans */
+};
+
+/* Describe a device of kind `kind` from its facts. */
+void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
+                    unsigned compute_units, size_t max_work_group, const char *device_name);
+/* The kind to shape kernels for on a device: a GPU (or accelerator), PoCL's
+ * CPU driver, or another CPU; LAZYCL_SCHEDULE=gpu|cpu shapes them as for a
+ * GPU or a generic CPU instead (tests run the GPU schedules on CPU devices). */
+enum lc_target_kind lc_target_kind_of(int gpu, int pocl);
 
 enum lc_cgarg_kind {
     LC_CGARG_INPUT,   /* plan->inputs[index] */

@@ -82,23 +82,10 @@ struct lc_node *lc_engine_from_host(lc_queue_t q, int dtype, int ndim, const int
 static void lc_target_of(lc_device_t d, struct lc_target *t)
 {
     const struct lc_device_info *di = lc_device_info(d);
-    memset(t, 0, sizeof *t);
-    t->gpu = di->type == LC_DEVICE_GPU || di->type == LC_DEVICE_ACCELERATOR;
-    /* LAZYCL_SCHEDULE=gpu|cpu shapes kernels as for the other kind of device
-     * (tests run the GPU schedules on CPU devices this way). */
-    const char *sched = getenv("LAZYCL_SCHEDULE");
-    int forced = sched && (!strcmp(sched, "gpu") || !strcmp(sched, "cpu"));
-    if (forced)
-        t->gpu = !strcmp(sched, "gpu");
-    t->fp64 = di->fp64;
-    t->compute_units = di->compute_units;
-    t->max_work_group = di->max_work_group;
-    t->device_name = di->name;
-    /* PoCL's CPU driver vectorizes across work-items but not loops inside one,
-     * so reduction loops get explicit 8-wide vectors there (see codegen.h). */
-    if (!t->gpu && !forced && (strstr(di->platform_name, "Portable Computing Language") ||
-                    strstr(di->vendor, "pocl")))
-        t->vec = 8;
+    int gpu = di->type == LC_DEVICE_GPU || di->type == LC_DEVICE_ACCELERATOR;
+    int pocl = strstr(di->platform_name, "Portable Computing Language") || strstr(di->vendor, "pocl");
+    lc_target_init(t, lc_target_kind_of(gpu, pocl), di->fp64, di->compute_units,
+                   di->max_work_group, di->name);
 }
 
 static lc_status lc_engine_force_locked(lc_queue_t q, struct lc_node *const *outs, size_t n,

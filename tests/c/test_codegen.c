@@ -11,8 +11,19 @@
 
 static int update, have_clang;
 
-static const struct lc_target CPU = {0, 8, 1, 2, 4096, "test cpu"};
-static const struct lc_target GPU = {1, 0, 1, 80, 1024, "test gpu"};
+/* Filled in main (lc_target_init). */
+static struct lc_target CPU, GPU, GENERIC, SMALL_GPU;
+
+/* The targets every plan is generated for (golden file <plan>_<suffix>.cl): PoCL (explicit
+ * 8-wide SIMD), a GPU and a CPU without explicit SIMD. A GPU whose work-groups hold fewer
+ * than 32 items takes the chunked scans instead of tiles: only the long scans run there. */
+static const struct {
+    const char *suffix;
+    const struct lc_target *t;
+    int long_scans_only;
+} targets[] = {
+    {"cpu", &CPU, 0}, {"gpu", &GPU, 0}, {"generic", &GENERIC, 0}, {"gpu_wg16", &SMALL_GPU, 1},
+};
 
 /* The whole text of a plan's code for a target: per kernel, its schedule, its launches'
  * names and the source. Sizes (global/local) are left out: they depend on the data. */
@@ -213,7 +224,7 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             lc_node_release(x);
         }
         return 1;
-    default: /* a transposed, negatively strided view of a leaf, with where and a cast */
+    case 8: /* a transposed, negatively strided view of a leaf, with where and a cast */
         x = leaf(LC_FLOAT32, 2, s2);
         {
             int64_t perm[2] = {1, 0}, st[2] = {0, 100 * scale - 1}, step[2] = {1, -1},
@@ -232,14 +243,92 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
         }
         lc_node_release(x);
         return 1;
+    case 9: /* column sum of a short matrix (PoCL: SIMD across outputs, one item per 8) */
+        {
+            int64_t s3[2] = {100 * scale, 64 * scale};
+            x = leaf(LC_FLOAT32, 2, s3);
+            outs[0] = R(LC_OP_SUM, x, 1, 0);
+        }
+        return 1;
+    case 10: /* a long full sum (CPUs: split over items, SIMD chunks) */
+        {
+            int64_t s4[1] = {20000 * scale};
+            x = leaf(LC_FLOAT32, 1, s4);
+            outs[0] = R(LC_OP_SUM, x, 1, 0);
+        }
+        return 1;
+    case 11: /* a long int32 argmax (split, scalar chunks) */
+        {
+            int64_t s4[1] = {20000 * scale};
+            x = leaf(LC_INT32, 1, s4);
+            outs[0] = R(LC_OP_ARGMAX, x, 1, 0);
+        }
+        return 1;
+    case 12: /* sums of many short rows (GPU: one item per output) */
+        {
+            int64_t s3[2] = {1000 * scale, 10};
+            x = leaf(LC_FLOAT32, 2, s3);
+            outs[0] = R(LC_OP_SUM, x, 2, 0);
+        }
+        return 1;
+    case 13: /* a 2-d map with a broadcast row (GPU: four elements of a row per item) */
+        x = leaf(LC_FLOAT32, 2, s2);
+        {
+            int64_t s3[1] = {100 * scale};
+            y = leaf(LC_FLOAT32, 1, s3);
+            outs[0] = B(LC_OP_MUL, U(LC_OP_EXP, x), y);
+        }
+        return 1;
+    case 14: /* a 1-d map over a strided view (no vector loads, no SIMD) */
+        {
+            int64_t s4[1] = {2000 * scale}, st[1] = {0}, step[1] = {2}, len[1] = {1000 * scale};
+            x = leaf(LC_FLOAT32, 1, s4);
+            struct lc_node *v = lc_node_slice(x, st, step, len, &err);
+            lc_node_release(x);
+            outs[0] = B(LC_OP_ADD, B(LC_OP_MUL, v, scalar(2.0)), scalar(1.0));
+        }
+        return 1;
+    case 15: /* a map over a 4-d transposed view (unravelled index) */
+        {
+            int64_t s4[4] = {2, 3, 4, 5 * scale}, perm[4] = {3, 2, 1, 0};
+            x = leaf(LC_FLOAT32, 4, s4);
+            struct lc_node *t = lc_node_permute(x, perm, &err);
+            lc_node_release(x);
+            outs[0] = B(LC_OP_ADD, t, scalar(1.0));
+        }
+        return 1;
+    case 16: /* a long 1-d cummax (PoCL: chunks without SIMD) */
+        {
+            int64_t s4[1] = {20000 * scale};
+            x = leaf(LC_FLOAT32, 1, s4);
+            outs[0] = lc_node_scan(LC_OP_CUMMAX, x, 0, &err);
+            lc_node_release(x);
+        }
+        return 1;
+    default: /* a long softmax (CPUs: split sums of exp with blocked maxima) */
+        {
+            int64_t s4[1] = {20000 * scale};
+            x = leaf(LC_FLOAT32, 1, s4);
+            struct lc_node *e = U(LC_OP_EXP, B(LC_OP_SUB, ref(x), R(LC_OP_RMAX, ref(x), 1, 0)));
+            struct lc_node *sum = R(LC_OP_SUM, ref(e), 1, 0);
+            outs[0] = B(LC_OP_DIV, e, sum);
+            lc_node_release(x);
+        }
+        return 1;
     }
 }
 
 static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", "scan_prologue",
-                              "col_meanstd", "softmax", "long_scan", "view_where_cast"};
+                              "col_meanstd", "softmax", "long_scan", "view_where_cast", "col_sum_short",
+                              "long_sum", "long_argmax", "row_sum_short", "map_rows",
+                              "map_strided", "map_4d", "long_cummax", "long_softmax"};
 
 int main(void)
 {
+    lc_target_init(&CPU, LC_TARGET_POCL, 1, 2, 4096, "test cpu");
+    lc_target_init(&GPU, LC_TARGET_GPU, 1, 80, 1024, "test gpu");
+    lc_target_init(&GENERIC, LC_TARGET_CPU, 1, 2, 4096, "test generic cpu");
+    lc_target_init(&SMALL_GPU, LC_TARGET_GPU, 1, 80, 16, "test gpu, work-groups of 16");
     const char *u = getenv("LAZYCL_UPDATE_GOLDEN");
     update = u && *u && strcmp(u, "0") != 0;
     have_clang = system("command -v clang-15 >/dev/null 2>&1") == 0;
@@ -256,26 +345,29 @@ int main(void)
             fprintf(stderr, "  %s: build failed: %s\n", names[w], err.msg);
             continue;
         }
-        char name[64];
-        snprintf(name, sizeof name, "%s_cpu", names[w]);
-        golden(name, outs, n, &CPU);
-        snprintf(name, sizeof name, "%s_gpu", names[w]);
-        golden(name, outs, n, &GPU);
+        int long_scan = !strcmp(names[w], "long_scan") || !strcmp(names[w], "long_cummax");
+        for (int ti = 0; ti < (int)(sizeof targets / sizeof *targets); ti++) {
+            if (targets[ti].long_scans_only && !long_scan)
+                continue;
+            char name[64];
+            snprintf(name, sizeof name, "%s_%s", names[w], targets[ti].suffix);
+            golden(name, outs, n, targets[ti].t);
+        }
         /* The same expression at another size: identical source (sizes are arguments). */
         size_t n2 = build(w, 2, outs2);
-        char *a = plan_code(outs, n, &CPU), *b = plan_code(outs2, n2, &CPU);
-        CHECK(a && b && strcmp(a, b) == 0);
-        if (a && b && strcmp(a, b) != 0) {
-            fprintf(stderr, "  %s: the source changes with the size:\n", names[w]);
-            show_diff(a, b);
+        for (int ti = 0; ti < (int)(sizeof targets / sizeof *targets); ti++) {
+            if (targets[ti].long_scans_only && !long_scan)
+                continue;
+            char *a = plan_code(outs, n, targets[ti].t), *b = plan_code(outs2, n2, targets[ti].t);
+            CHECK(a && b && strcmp(a, b) == 0);
+            if (a && b && strcmp(a, b) != 0) {
+                fprintf(stderr, "  %s_%s: the source changes with the size:\n", names[w],
+                        targets[ti].suffix);
+                show_diff(a, b);
+            }
+            free(a);
+            free(b);
         }
-        free(a);
-        free(b);
-        a = plan_code(outs, n, &GPU);
-        b = plan_code(outs2, n2, &GPU);
-        CHECK(a && b && strcmp(a, b) == 0);
-        free(a);
-        free(b);
         for (size_t i = 0; i < n; i++)
             lc_node_release(outs[i]);
         for (size_t i = 0; i < n2; i++)

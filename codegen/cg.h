@@ -1,0 +1,131 @@
+/* cg.h: what the parts of the code generator share (internal to codegen/).
+ *
+ * codegen.c collapses a kernel's index space into a struct lc_cg, takes the
+ * first schedule of the table in target.c that fits it, and lets that
+ * schedule write the kernel body with the shared emitter: emit.c (dims,
+ * parameters, addressing, expressions, vector expressions) and redstate.c
+ * (reduction states: declare, fold, combine, finalize, spill to scratch).
+ * The schedules live one family per file: map.c, reduce.c, reduce_split.c,
+ * scan.c. Every function here writes OpenCL C into a struct lc_sb, whose oom
+ * flag the caller checks once at the end.
+ */
+#ifndef LC_CG_H
+#define LC_CG_H
+
+#include "codegen/codegen.h"
+
+/* Stride classes, part of the kernel's structure (and so of its source). */
+enum { LC_ST_ZERO = 0, LC_ST_UNIT = 1, LC_ST_ANY = 2 };
+
+struct lc_cg {
+    const struct lc_plan *p;
+    const struct lc_kernel *k;
+    const struct lc_target *t;
+    struct lc_error *e;
+    /* The index space after collapsing: dims [0, nk) kept, [nk, nd) reduced
+     * (REDUCE) or the scanned axis (SCAN, nd - 1). MAP: nk == nd. */
+    int nd, nk;
+    int64_t shape[LC_MAXDIM];
+    struct lc_access *acc;              /* copies, strides collapsed */
+    int64_t (*ostr)[LC_MAXDIM];         /* output strides, collapsed */
+    struct lc_helpers h;
+    int f64;                            /* the source needs doubles */
+    int lane;                           /* >= 0: buffer reads come from registers t<a>.s<lane> */
+    int lane_dim;                       /* ... for reads with stride 1 along this dim */
+    int shifted;                        /* float32 var/std as shifted sums (no divide per element) */
+    const char *acc_float;              /* float accumulator type: "double" or "float" */
+};
+
+/* A schedule: how kernels of one kind are cut into work-items. `fits` says
+ * whether it takes this kernel on this target (NULL: every kernel of its
+ * kind); `gen` appends the kernel(s) to sb, with @K@ for the kernel name,
+ * adds the launches to c and names the schedule in c->schedule. gen returns
+ * 0, or -1 when out of memory. */
+struct lc_schedule {
+    enum lc_kernel_kind kind;
+    const char *family;       /* "map", "reduce", "scan": in kernel names and headers */
+    int (*fits)(struct lc_cg *g);
+    int (*gen)(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb);
+};
+
+/* The schedule kernel g takes on its target (target.c). */
+const struct lc_schedule *lc_schedule_for(struct lc_cg *g);
+
+static inline const char *lc_T(int dt) { return lc_dtype_cl(dt); }
+
+/* ---- emit.c: dims, parameters, addressing, expressions ------------------------------ */
+
+/* Merge adjacent dims that every access and output walks as one, drop dims of extent 1. */
+void lc_collapse(struct lc_cg *g);
+/* The number of outputs (product of the kept dims) and of reduced elements per output. */
+int64_t lc_kept_count(const struct lc_cg *g);
+int64_t lc_reduced_count(const struct lc_cg *g);
+
+/* Append an argument to launch l; -1 when out of memory. */
+int lc_add_arg(struct lc_launch *l, enum lc_cgarg_kind kind, int index, int dtype,
+               union lc_scalar v);
+int lc_add_i64(struct lc_launch *l, int64_t x);
+/* Append a launch named by `suffix` (completed with the kernel name later). */
+struct lc_launch *lc_new_launch(struct lc_kcode *c, const char *suffix);
+size_t lc_round_up(size_t x, size_t m);
+
+int lc_stclass(int64_t s);
+/* Parameters shared by every launch of a kernel: outputs, reads, shape. */
+int lc_common_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb);
+/* The strides of the outputs over dims [0, cover) that are neither 0 nor 1. */
+int lc_output_stride_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb,
+                            int cover);
+/* The address of access a at index vars i0..: "a3_o + i0 * a3_s0 + i1". */
+void lc_addr(struct lc_cg *g, struct lc_sb *sb, int a);
+/* Declare i<lo>..i<hi-1> from a linear index `lin` over those dims. */
+void lc_unravel(struct lc_sb *sb, int lo, int hi, const char *lin, const char *ind);
+/* out<o>[address at i0..i<cover-1>] = v<output expr>, for every output. */
+void lc_store_outputs(struct lc_cg *g, struct lc_sb *sb, const char *ind, int cover);
+
+/* Emit every expr of the given phase (0 prologue / whole map; 1 epilogue) as v<i>. */
+void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind);
+/* Can the prologue run W lanes at a time along dim rd (explicit SIMD)? */
+int lc_vec_ok(struct lc_cg *g, int rd);
+/* The prologue exprs as W-lane vectors w<i> at consecutive indices of dim rd. */
+void lc_emit_exprs_vec(struct lc_cg *g, struct lc_sb *sb, int W, int rd, const char *ind);
+/* "v" converted from float dtype `from` to `to`, W lanes. */
+void lc_vcast(struct lc_sb *sb, const char *v, int from, int to, int W);
+
+/* ---- redstate.c: reduction states ------------------------------------------------- */
+
+/* The state of slot s is fields <pre>_a, <pre>_b, ... of these types. */
+const char *lc_red_acc(struct lc_cg *g, const struct lc_reduction *r);
+int lc_red_nfields(const struct lc_reduction *r);
+const char *lc_red_ftype(struct lc_cg *g, const struct lc_reduction *r, int f);
+size_t lc_red_fsize(struct lc_cg *g, const struct lc_reduction *r, int f);
+/* Is slot s a variance kept as shifted sums (see redstate.c)? */
+int lc_shifted(const struct lc_cg *g, int s);
+/* The largest (max) or smallest value of dtype dt, as OpenCL C. */
+const char *lc_limit(int dt, int max);
+void lc_red_update(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
+                   const char *v, const char *idx, const char *ind);
+void lc_red_combine(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
+                    const char *o, const char *ind);
+void lc_finalize_expr(struct lc_cg *g, struct lc_sb *sb, int s);
+void lc_red_store(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
+                  const char *at, const char *ind);
+void lc_red_load(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
+                 const char *at, const char *ind);
+/* Every slot: declare and initialize the states <prefix><s>; fold the prologue at the
+ * current indices into s<s>. */
+void lc_init_all(struct lc_cg *g, struct lc_sb *sb, const char *prefix, const char *ind);
+void lc_fold_all(struct lc_cg *g, struct lc_sb *sb, const char *idx, const char *ind);
+/* The helper functions the states need, emitted once before the kernels. */
+void lc_red_helpers(struct lc_cg *g, struct lc_sb *sb);
+
+/* ---- reduce.c, shared with reduce_split.c ------------------------------------------ */
+
+/* Fold reduced elements [lo, hi) of the single reduced dim W lanes at a time into s<k>. */
+void lc_vec_fold_loop(struct lc_cg *g, struct lc_sb *sb, const char *lo, const char *hi,
+                      int W, const char *ind);
+/* Does every prologue read move by 0 or 1 along kept dim 0 (a column reduction)? */
+int lc_columnlike(struct lc_cg *g);
+/* A column reduction with enough outputs for lanes across outputs (SIMD targets)? */
+int lc_reduce_simd_columns(struct lc_cg *g);
+
+#endif

@@ -1,0 +1,419 @@
+/* reduce.c: reductions with one work-item per output (or per W adjacent outputs), and the
+ * W-lane folding loops that SIMD targets use here and in split reductions.
+ *
+ * Each work-item owns whole outputs: it folds every reduced element of its
+ * output(s) in order into private states, runs the epilogue and stores, so
+ * nothing is combined between items and no item waits for another. With
+ * explicit SIMD a row's elements are folded W lanes at a time into per-lane
+ * states, whose lanes are then combined in lane order (then the tail); in
+ * the column schedule the W lanes are W adjacent outputs instead.
+ */
+#include "codegen/cg.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Declare the W-lane states q<s> of every reduction. */
+static void lc_vec_states(struct lc_cg *g, struct lc_sb *sb, int W, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    for (int s = 0; s < k->n_reds; s++) {
+        const struct lc_reduction *r = &k->reds[s];
+        const char *A = lc_red_acc(g, r);
+        switch (r->op) {
+        case LC_OP_SUM:
+            lc_sb_printf(sb, "%s%s%d q%d_a = 0;\n", ind, A, W, s);
+            break;
+        case LC_OP_RMAX: case LC_OP_RMIN:
+            lc_sb_printf(sb, "%s%s%d q%d_a = (%s%d)(%s);\n", ind, A, W, s, A, W,
+                         lc_limit(r->in_dtype, r->op == LC_OP_RMIN));
+            break;
+        case LC_OP_SUMEXP:
+            lc_sb_printf(sb, "%s%s%d q%d_a = (%s%d)(-INFINITY); %s%d q%d_b = 0;\n", ind,
+                         lc_T(r->in_dtype), W, s, lc_T(r->in_dtype), W, A, W, s);
+            break;
+        default: /* MEANVAR */
+            lc_sb_printf(sb, "%s%s%d q%d_a = 0, q%d_b = 0, q%d_c = 0;\n", ind, A, W, s, s, s);
+            break;
+        }
+    }
+}
+
+/* The SUMEXP slot reducing the same value as RMAX slot s, or -1: blocked
+ * loops take that max from the block maxima. */
+static int lc_sumexp_twin(const struct lc_kernel *k, int s)
+{
+    if (k->reds[s].op != LC_OP_RMAX)
+        return -1;
+    for (int t = 0; t < k->n_reds; t++)
+        if (k->reds[t].op == LC_OP_SUMEXP && k->reds[t].expr == k->reds[s].expr)
+            return t;
+    return -1;
+}
+
+/* SUMEXP slot s: lanes where `v` (W lanes) exceeds the running max q<s>_a
+ * take it as their max and rescale their sums q<s>_b. */
+static void lc_sumexp_grow(struct lc_cg *g, struct lc_sb *sb, int s, int W, const char *v,
+                           const char *ind)
+{
+    const struct lc_reduction *r = &g->k->reds[s];
+    const char *A = lc_red_acc(g, r), *T = lc_T(r->in_dtype);
+    int dbl = !strcmp(A, "double");
+    struct lc_sb cm = {0}, cn = {0};
+    lc_vcast(&cm, "q_m_", r->in_dtype, dbl ? LC_FLOAT64 : LC_FLOAT32, W);
+    lc_vcast(&cn, "n_m_", r->in_dtype, dbl ? LC_FLOAT64 : LC_FLOAT32, W);
+    lc_sb_printf(sb, "%sif (any(%s > q%d_a)) {\n"
+                     "%s    const %s%d q_m_ = q%d_a, n_m_ = select(q%d_a, %s, %s > q%d_a);\n"
+                     "%s    q%d_b = select(q%d_b * exp(%s - %s), q%d_b, convert_%s%d(n_m_ == q_m_));\n"
+                     "%s    q%d_a = n_m_;\n%s}\n",
+                 ind, v, s, ind, T, W, s, s, v, v, s, ind, s, s, cm.s, cn.s, s,
+                 dbl ? "long" : "int", W, ind, s, ind);
+    lc_sb_free(&cm);
+    lc_sb_free(&cn);
+}
+
+/* Vector exprs at the current indices, folded lane-wise into q<s>. With
+ * fixed_max, SUMEXP lanes add exp(x - max) without growing the max (the
+ * block's max was taken first). */
+static void lc_vec_fold_x(struct lc_cg *g, struct lc_sb *sb, int W, int vd, const char *ind,
+                          int fixed_max);
+
+static void lc_vec_fold(struct lc_cg *g, struct lc_sb *sb, int W, int vd, const char *ind)
+{
+    lc_vec_fold_x(g, sb, W, vd, ind, 0);
+}
+
+static void lc_vec_fold_x(struct lc_cg *g, struct lc_sb *sb, int W, int vd, const char *ind,
+                          int fixed_max)
+{
+    const struct lc_kernel *k = g->k;
+    lc_emit_exprs_vec(g, sb, W, vd, ind);
+    for (int s = 0; s < k->n_reds; s++) {
+        const struct lc_reduction *r = &k->reds[s];
+        if (fixed_max && lc_sumexp_twin(k, s) >= 0)
+            continue;
+        const char *A = lc_red_acc(g, r);
+        char v[32];
+        snprintf(v, sizeof v, "w%d", r->expr);
+        struct lc_sb cv = {0};
+        lc_vcast(&cv, v, k->exprs[r->expr].dtype, !strcmp(A, "double") ? LC_FLOAT64 : LC_FLOAT32, W);
+        switch (r->op) {
+        case LC_OP_SUM:
+            lc_sb_printf(sb, "%sq%d_a += %s;\n", ind, s, cv.s);
+            break;
+        case LC_OP_RMAX: case LC_OP_RMIN:
+            lc_sb_printf(sb, "%sq%d_a = select(q%d_a, %s, (%s %s q%d_a) | isnan(%s));\n", ind, s, s,
+                         v, v, r->op == LC_OP_RMAX ? ">" : "<", s, v);
+            break;
+        case LC_OP_SUMEXP: {
+            /* Lanes whose max grows (rare after the first few) rescale their sums. */
+            const char *T = lc_T(r->in_dtype);
+            struct lc_sb ce = {0};
+            char e[256];
+            if (fixed_max) {
+                /* qe: the block's max with -inf as 0, so -inf adds exp(-inf) = 0 */
+                snprintf(e, sizeof e, "exp(%s - qe%d_)", v, s);
+            } else {
+                lc_sumexp_grow(g, sb, s, W, v, ind);
+                snprintf(e, sizeof e, "select(exp(%s - q%d_a), (%s%d)(0), %s == (%s%d)(-INFINITY))", v,
+                         s, T, W, v, T, W);
+            }
+            lc_vcast(&ce, e, r->in_dtype, !strcmp(A, "double") ? LC_FLOAT64 : LC_FLOAT32, W);
+            lc_sb_printf(sb, "%sq%d_b += %s;\n", ind, s, ce.s);
+            lc_sb_free(&ce);
+            break;
+        }
+        default:
+            lc_sb_printf(sb, "%s{ const %s%d x_ = %s; q%d_a += 1; const %s%d d_ = x_ - q%d_b;"
+                         " q%d_b += d_ / q%d_a; q%d_c += d_ * (x_ - q%d_b); }\n",
+                         ind, A, W, cv.s, s, A, W, s, s, s, s, s);
+            break;
+        }
+        lc_sb_free(&cv);
+    }
+}
+
+/* Fold the reduced elements [lo, hi) of the single reduced dim: W lanes at a
+ * time into per-lane states, the lanes then folded in order into the scalar
+ * states s<k>, then the tail one by one. */
+void lc_vec_fold_loop(struct lc_cg *g, struct lc_sb *sb, const char *lo, const char *hi,
+                      int W, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    int rd = g->nk;
+    char in2[64], in3[64];
+    snprintf(in2, sizeof in2, "%s    ", ind);
+    snprintf(in3, sizeof in3, "%s        ", ind);
+    lc_sb_printf(sb, "%s{\n", ind);
+    lc_vec_states(g, sb, W, in2);
+    lc_sb_printf(sb, "%slong i%d = %s;\n", in2, rd, lo);
+    int sumexp = 0;
+    for (int s = 0; s < k->n_reds; s++)
+        sumexp |= k->reds[s].op == LC_OP_SUMEXP;
+    if (sumexp) {
+        /* Blocks of 32 vectors: the block's max first (re-reading it from
+         * L1 costs less than testing every vector), then the sums. */
+        char in4[80];
+        snprintf(in4, sizeof in4, "%s    ", in3);
+        int BW = 32 * W;
+        lc_sb_printf(sb, "%sfor (; i%d + %d <= %s; i%d += %d) {\n", in2, rd, BW, hi, rd, BW);
+        lc_sb_printf(sb, "%sconst long b0_ = i%d;\n", in3, rd);
+        for (int s = 0; s < k->n_reds; s++)
+            if (k->reds[s].op == LC_OP_SUMEXP)
+                lc_sb_printf(sb, "%s%s%d bm%d_ = (%s%d)(-INFINITY);\n", in3,
+                             lc_T(k->reds[s].in_dtype), W, s, lc_T(k->reds[s].in_dtype), W);
+        lc_sb_printf(sb, "%sfor (long i%d = b0_; i%d < b0_ + %d; i%d += %d) {\n", in3, rd, rd,
+                     BW, rd, W);
+        lc_emit_exprs_vec(g, sb, W, rd, in4);
+        /* NaN-propagating: a NaN lane keeps its max (its sum is NaN anyway) */
+        for (int s = 0; s < k->n_reds; s++)
+            if (k->reds[s].op == LC_OP_SUMEXP)
+                lc_sb_printf(sb, "%sbm%d_ = select(bm%d_, w%d, (w%d > bm%d_) | isnan(w%d));\n", in4,
+                             s, s, k->reds[s].expr, k->reds[s].expr, s, k->reds[s].expr);
+        lc_sb_printf(sb, "%s}\n", in3);
+        for (int s = 0; s < k->n_reds; s++) {
+            int t = lc_sumexp_twin(k, s);
+            if (t >= 0)
+                lc_sb_printf(sb, "%sq%d_a = select(q%d_a, bm%d_, (bm%d_ > q%d_a) | isnan(bm%d_));\n",
+                             in3, s, s, t, t, s, t);
+        }
+        for (int s = 0; s < k->n_reds; s++)
+            if (k->reds[s].op == LC_OP_SUMEXP) {
+                char v[32];
+                const char *T = lc_T(k->reds[s].in_dtype);
+                snprintf(v, sizeof v, "bm%d_", s);
+                lc_sumexp_grow(g, sb, s, W, v, in3);
+                lc_sb_printf(sb, "%sconst %s%d qe%d_ = select(q%d_a, (%s%d)(0), q%d_a == (%s%d)(-INFINITY));\n",
+                             in3, T, W, s, s, T, W, s, T, W);
+            }
+        lc_sb_printf(sb, "%sfor (long i%d = b0_; i%d < b0_ + %d; i%d += %d) {\n", in3, rd, rd,
+                     BW, rd, W);
+        lc_vec_fold_x(g, sb, W, rd, in4, 1);
+        lc_sb_printf(sb, "%s}\n%s}\n", in3, in2);
+    }
+    lc_sb_printf(sb, "%sfor (; i%d + %d <= %s; i%d += %d) {\n", in2, rd, W, hi, rd, W);
+    lc_vec_fold(g, sb, W, rd, in3);
+    lc_sb_printf(sb, "%s}\n", in2);
+    /* Lanes in order into the scalar states. */
+    for (int s = 0; s < k->n_reds; s++) {
+        const struct lc_reduction *r = &k->reds[s];
+        char me[16], lane[16];
+        snprintf(me, sizeof me, "s%d", s);
+        for (int l = 0; l < W; l++) {
+            snprintf(lane, sizeof lane, "l%d", s);
+            if (r->op == LC_OP_MEANVAR) {
+                lc_sb_printf(sb, "%s{ const %s l%d_a = q%d_a.s%x, l%d_b = q%d_b.s%x, l%d_c = q%d_c.s%x;\n",
+                             in2, lc_red_acc(g, r), s, s, l, s, s, l, s, s, l);
+                lc_red_combine(g, sb, s, me, lane, in3);
+                lc_sb_printf(sb, "%s}\n", in2);
+            } else if (r->op == LC_OP_SUMEXP) {
+                lc_sb_printf(sb, "%s{ const %s l%d_a = q%d_a.s%x; const %s l%d_b = q%d_b.s%x;\n",
+                             in2, lc_T(r->in_dtype), s, s, l, lc_red_acc(g, r), s, s, l);
+                lc_red_combine(g, sb, s, me, lane, in3);
+                lc_sb_printf(sb, "%s}\n", in2);
+            } else {
+                char v[32];
+                snprintf(v, sizeof v, "q%d_a.s%x", s, l);
+                lc_red_update(g, sb, s, me, v, "0", in2);
+            }
+        }
+    }
+    lc_sb_printf(sb, "%sfor (; i%d < %s; i%d++) {\n", in2, rd, hi, rd);
+    lc_fold_all(g, sb, "0", in3);
+    lc_sb_printf(sb, "%s}\n%s}\n", in2, ind);
+}
+
+/* Open nested loops over the reduced dims [nk, nd); returns the indent. */
+static void lc_open_red_loops(struct lc_cg *g, struct lc_sb *sb, char *ind, size_t n)
+{
+    for (int d = g->nk; d < g->nd; d++) {
+        lc_sb_printf(sb, "%sfor (long i%d = 0; i%d < n%d; i%d++) {\n", ind, d, d, d, d);
+        strncat(ind, "    ", n - strlen(ind) - 1);
+    }
+}
+
+static void lc_close_red_loops(struct lc_cg *g, struct lc_sb *sb, char *ind)
+{
+    for (int d = g->nk; d < g->nd; d++) {
+        ind[strlen(ind) - 4] = '\0';
+        lc_sb_printf(sb, "%s}\n", ind);
+    }
+}
+
+/* The whole scalar reduction of one output whose kept indices are declared:
+ * init, loops, epilogue, stores. */
+static void lc_scalar_reduce_body(struct lc_cg *g, struct lc_sb *sb, const char *ind0)
+{
+    char ind[64];
+    snprintf(ind, sizeof ind, "%s", ind0);
+    lc_init_all(g, sb, "s", ind);
+    lc_sb_printf(sb, "%slong r = 0;\n", ind);
+    lc_open_red_loops(g, sb, ind, sizeof ind);
+    lc_fold_all(g, sb, "r", ind);
+    lc_sb_printf(sb, "%sr++;\n", ind);
+    lc_close_red_loops(g, sb, ind);
+    lc_emit_exprs(g, sb, 1, ind);
+    lc_store_outputs(g, sb, ind, g->nk);
+}
+
+/* Schedule A with lanes across the kept dim (column reductions on SIMD targets, PoCL):
+ * each work-item reduces W adjacent outputs at once with vector loads along
+ * the kept dim, then runs the epilogue lane by lane. */
+static int lc_gen_reduce_cols(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    int W = g->t->simd;
+    int64_t M = lc_kept_count(g);
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l)
+        return -1;
+    lc_sb_printf(sb, "__kernel void @K@(");
+    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0)
+        return -1;
+    lc_sb_printf(sb, ", const long M)\n{\n");
+    if (lc_add_i64(l, M) < 0)
+        return -1;
+    lc_sb_printf(sb, "    const long c0 = get_global_id(0) * %d;\n"
+                     "    if (c0 >= M) return;\n"
+                     "    if (c0 + %d <= M) {\n"
+                     "        const long i0 = c0;\n", W, W);
+    lc_vec_states(g, sb, W, "        ");
+    char ind[64] = "        ";
+    lc_open_red_loops(g, sb, ind, sizeof ind);
+    lc_vec_fold(g, sb, W, 0, ind);
+    lc_close_red_loops(g, sb, ind);
+    for (int s = 0; s < k->n_reds; s++)
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++) {
+            const char *A = lc_red_acc(g, &k->reds[s]);
+            lc_sb_printf(sb, "        %s p%d_%c[%d];\n        vstore%d(q%d_%c, 0, p%d_%c);\n", A, s,
+                         'a' + f, W, W, s, 'a' + f, s, 'a' + f);
+        }
+    lc_sb_printf(sb, "        for (int ln = 0; ln < %d; ln++) {\n"
+                     "            const long i0 = c0 + ln;\n", W);
+    for (int s = 0; s < k->n_reds; s++) {
+        const struct lc_reduction *r = &k->reds[s];
+        const char *A = lc_red_acc(g, r);
+        if (r->op == LC_OP_MEANVAR)
+            lc_sb_printf(sb, "            %s s%d_a = p%d_a[ln], s%d_b = p%d_b[ln], s%d_c = p%d_c[ln];\n",
+                         A, s, s, s, s, s, s);
+        else
+            lc_sb_printf(sb, "            %s s%d_a = p%d_a[ln];\n", A, s, s);
+    }
+    lc_emit_exprs(g, sb, 1, "            ");
+    lc_store_outputs(g, sb, "            ", g->nk);
+    lc_sb_printf(sb, "        }\n"
+                     "    } else {\n"
+                     "        for (long i0 = c0; i0 < M; i0++) {\n");
+    lc_scalar_reduce_body(g, sb, "            ");
+    lc_sb_printf(sb, "        }\n    }\n}\n");
+    l->work_dim = 1;
+    l->global[0] = (size_t)((M + W - 1) / W);
+    snprintf(c->schedule, sizeof c->schedule,
+             "reduce: one item per %d outputs, %d-wide SIMD across outputs", W, W);
+    return 0;
+}
+
+/* Schedule A: one work-item per output, looping over every reduced element. */
+static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l)
+        return -1;
+    int nd = g->nd, nk = g->nk;
+    int64_t M = 1;
+    for (int d = 0; d < nk; d++)
+        M *= g->shape[d];
+    lc_sb_printf(sb, "__kernel void @K@(");
+    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nk) < 0)
+        return -1;
+    lc_sb_printf(sb, ", const long M)\n{\n");
+    if (lc_add_i64(l, M) < 0)
+        return -1;
+    lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n");
+    if (nk > 0)
+        lc_unravel(sb, 0, nk, "m", "    ");
+    lc_init_all(g, sb, "s", "    ");
+    if (nd - nk == 1 && lc_vec_ok(g, nk)) {
+        char hi[16];
+        snprintf(hi, sizeof hi, "n%d", nk);
+        lc_vec_fold_loop(g, sb, "0", hi, g->t->simd, "    ");
+        lc_emit_exprs(g, sb, 1, "    ");
+        lc_store_outputs(g, sb, "    ", nk);
+        lc_sb_printf(sb, "}\n");
+        l->work_dim = 1;
+        l->global[0] = (size_t)M;
+        snprintf(c->schedule, sizeof c->schedule, "reduce: one item per output, %d-wide SIMD",
+                 g->t->simd);
+        return 0;
+    }
+    lc_sb_printf(sb, "    long r = 0;\n");
+    char ind[64] = "    ";
+    for (int d = nk; d < nd; d++) {
+        lc_sb_printf(sb, "%sfor (long i%d = 0; i%d < n%d; i%d++) {\n", ind, d, d, d, d);
+        strncat(ind, "    ", sizeof ind - strlen(ind) - 1);
+    }
+    lc_fold_all(g, sb, "r", ind);
+    lc_sb_printf(sb, "%sr++;\n", ind);
+    for (int d = nk; d < nd; d++) {
+        ind[strlen(ind) - 4] = '\0';
+        lc_sb_printf(sb, "%s}\n", ind);
+    }
+    lc_emit_exprs(g, sb, 1, "    ");
+    lc_store_outputs(g, sb, "    ", nk);
+    lc_sb_printf(sb, "}\n");
+    l->work_dim = 1;
+    l->global[0] = (size_t)M;
+    if (g->t->fixed_groups) {
+        size_t wg = g->t->work_group;
+        l->use_local = 1;
+        l->local[0] = wg;
+        l->local[1] = l->local[2] = 1;
+        l->global[0] = M ? lc_round_up((size_t)M, wg) : 0;
+    }
+    snprintf(c->schedule, sizeof c->schedule, "reduce: one item per output");
+    return 0;
+}
+
+/* Does every prologue read move by 0 or 1 along kept dim 0 (so adjacent
+ * outputs read adjacent addresses: a column reduction)? */
+int lc_columnlike(struct lc_cg *g)
+{
+    if (g->nk != 1 || g->nd - g->nk < 1)
+        return 0;
+    int moved = 0;
+    for (int a = 0; a < g->k->n_access; a++) {
+        const struct lc_access *x = &g->acc[a];
+        if (x->epilogue || x->kind == LC_ACCESS_CONST)
+            continue;
+        int c = lc_stclass(x->strides[0]);
+        if (c == LC_ST_ANY)
+            return 0;
+        moved |= c == LC_ST_UNIT;
+    }
+    return moved;
+}
+
+/* Column reductions with enough outputs to fill the device, on targets with
+ * explicit SIMD: lanes across outputs (here, or in column blocks). */
+int lc_reduce_simd_columns(struct lc_cg *g)
+{
+    const struct lc_target *t = g->t;
+    int64_t M = lc_kept_count(g);
+    return t->simd && t->reduce_loop_outputs && M >= t->reduce_loop_outputs && g->nk == 1 &&
+           M >= t->simd && lc_vec_ok(g, 0);
+}
+
+/* One item per output when there are enough outputs, too few reduced
+ * elements to share out, or a column reduction that column blocks left. */
+static int lc_reduce_loop_fits(struct lc_cg *g)
+{
+    const struct lc_target *t = g->t;
+    int64_t M = lc_kept_count(g);
+    return (t->reduce_loop_outputs && M >= t->reduce_loop_outputs) ||
+           lc_reduced_count(g) < t->split_min_reduced || (t->column_blocks && lc_columnlike(g));
+}
+
+const struct lc_schedule lc_sched_reduce_cols = {LC_KERNEL_REDUCE, "reduce", lc_reduce_simd_columns,
+                                                 lc_gen_reduce_cols};
+const struct lc_schedule lc_sched_reduce_loop = {LC_KERNEL_REDUCE, "reduce", lc_reduce_loop_fits,
+                                                 lc_gen_reduce_loop};

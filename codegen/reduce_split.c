@@ -1,0 +1,509 @@
+/* reduce_split.c: reductions that share each output among several work-items, whose
+ * partials the last one to finish combines.
+ *
+ * Split (B): P groups of L items per output, each item folding a chunk or a
+ * strided share of the reduced elements; column splits (C: groups of L
+ * adjacent outputs; D: SIMD blocks of V*W adjacent outputs) give each item
+ * a chunk of rows of several outputs. Partials go to scratch, as [M][P] or
+ * [P][M] per state field, after a zeroed counter per output (or block).
+ * An item or group that finishes increments the counter; the one that sees
+ * P - 1 is the last, combines the P partials in chunk order (the same bits
+ * every run) and runs the epilogue. No group ever waits for another, so
+ * nothing assumes that groups make progress together.
+ */
+#include "codegen/cg.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Every slot's state s<k> stored as this item's partial at scratch index `at`. */
+static void lc_store_partials_at(struct lc_cg *g, struct lc_sb *sb, const char *at, const char *ind)
+{
+    for (int s = 0; s < g->k->n_reds; s++) {
+        char pre[16];
+        snprintf(pre, sizeof pre, "s%d", s);
+        lc_red_store(g, sb, s, pre, at, ind);
+    }
+}
+
+static void lc_store_partials(struct lc_cg *g, struct lc_sb *sb, const char *at)
+{
+    lc_store_partials_at(g, sb, at, "        ");
+}
+
+/* The last group's part of a split reduction: fold the partials of this
+ * output in chunk order (partial q at scratch index `at`, written in terms of
+ * q), then the epilogue and the stores. */
+static void lc_combine_partials_at(struct lc_cg *g, struct lc_sb *sb, const char *at,
+                                   const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    char in2[64];
+    snprintf(in2, sizeof in2, "%s    ", ind);
+    lc_init_all(g, sb, "s", ind);
+    lc_sb_printf(sb, "%sfor (long q = 0; q < P; q++) {\n", ind);
+    for (int s = 0; s < k->n_reds; s++) {
+        char me[16], o[16];
+        snprintf(me, sizeof me, "s%d", s);
+        snprintf(o, sizeof o, "o%d", s);
+        lc_red_load(g, sb, s, o, at, in2);
+        lc_red_combine(g, sb, s, me, o, in2);
+    }
+    lc_sb_printf(sb, "%s}\n", ind);
+    lc_emit_exprs(g, sb, 1, ind);
+    lc_store_outputs(g, sb, ind, g->nk);
+}
+
+static void lc_combine_partials(struct lc_cg *g, struct lc_sb *sb, const char *at)
+{
+    lc_combine_partials_at(g, sb, at, "    ");
+    lc_sb_printf(sb, "}\n");
+}
+
+/* Declare the scratch offsets of every reduction's partials (M*P each),
+ * starting at byte `off`; returns the scratch size, or 0 on no memory. */
+static size_t lc_partial_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb, size_t off,
+                                size_t count)
+{
+    const struct lc_kernel *k = g->k;
+    for (int s = 0; s < k->n_reds; s++)
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++) {
+            lc_sb_printf(sb, ", const long so%d_%d", s, f);
+            if (lc_add_i64(l, (int64_t)off) < 0)
+                return 0;
+            off = lc_round_up(off + count * lc_red_fsize(g, &k->reds[s], f), 8);
+        }
+    return off;
+}
+
+/* The kernel header of a column reduction over `blocks` blocks of outputs
+ * times P chunks: the common parameters, then a scratch area holding one
+ * zeroed counter per block and the [P][M] partials of every reduction. */
+static int lc_block_partials_header(struct lc_cg *g, struct lc_kcode *c, struct lc_launch *l,
+                                    struct lc_sb *sb, int64_t blocks, int64_t P, int64_t M,
+                                    int64_t N)
+{
+    size_t off = lc_round_up((size_t)blocks * sizeof(int), 8);
+    c->zero_bytes = (size_t)blocks * sizeof(int);
+    lc_sb_printf(sb, "__kernel void @K@(");
+    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0)
+        return -1;
+    union lc_scalar none = {0};
+    lc_sb_printf(sb, ",\n    __global char *scratch_, const long sbase, const long P, const long N, const long M");
+    if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+        lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
+        lc_add_i64(l, P) < 0 || lc_add_i64(l, N) < 0 || lc_add_i64(l, M) < 0)
+        return -1;
+    off = lc_partial_params(g, l, sb, off, (size_t)M * (size_t)P);
+    if (!off)
+        return -1;
+    c->scratch_bytes = off;
+    lc_sb_printf(sb, ")\n{\n");
+    return 0;
+}
+
+/* Schedule C (column reductions on targets with column_blocks, GPUs): groups of L adjacent outputs times P
+ * chunks of the reduced elements. Item (block, chunk, lid) folds its chunk
+ * of output block*L + lid, so each step of the loop reads L adjacent
+ * addresses (coalesced); partials go to scratch as [P][M], and the last
+ * group of each block combines them in chunk order. */
+static int lc_gen_reduce_colsplit(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l)
+        return -1;
+    int nd = g->nd, nk = g->nk;
+    int64_t M = lc_kept_count(g), N = lc_reduced_count(g);
+    size_t L = g->t->work_group;
+    unsigned cu = g->t->compute_units;
+    int64_t blocks = (M + (int64_t)L - 1) / (int64_t)L;
+    int64_t want = (int64_t)cu * 8 / blocks, maxp = N / 16;
+    size_t P = (size_t)(want < 1 ? 1 : want > maxp ? (maxp < 1 ? 1 : maxp) : want);
+    if (lc_block_partials_header(g, c, l, sb, blocks, (int64_t)P, M, N) < 0)
+        return -1;
+    lc_sb_printf(sb, "    __local int last_[1];\n"
+                     "    __global char *scratch = scratch_ + sbase;\n"
+                     "    const long grp = get_group_id(0);\n"
+                     "    const long blk = grp / P, p = grp %% P;\n"
+                     "    const int lid = get_local_id(0);\n"
+                     "    const long i0 = blk * %zu + lid;\n"
+                     "    const int valid = i0 < M;\n"
+                     "    if (valid) {\n", L);
+    lc_init_all(g, sb, "s", "        ");
+    lc_sb_printf(sb, "        const long chunk = (N + P - 1) / P;\n"
+                     "        const long r_end = min(N, (p + 1) * chunk);\n"
+                     "        for (long r = p * chunk; r < r_end; r++) {\n");
+    lc_unravel(sb, nk, nd, "r", "            ");
+    lc_fold_all(g, sb, "r", "            ");
+    lc_sb_printf(sb, "        }\n");
+    lc_store_partials(g, sb, "p * M + i0");
+    lc_sb_printf(sb, "        mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+                     "    }\n"
+                     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
+                     "    if (lid == 0)\n"
+                     "        last_[0] = atomic_inc((volatile __global int *)scratch + blk) == (int)(P - 1);\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    if (!last_[0] || !valid) return;\n"
+                     "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n");
+    lc_combine_partials(g, sb, "q * M + i0");
+    l->work_dim = 1;
+    l->use_local = 1;
+    l->local[0] = L;
+    l->local[1] = l->local[2] = 1;
+    l->global[0] = (size_t)blocks * P * L;
+    snprintf(c->schedule, sizeof c->schedule,
+             "reduce: blocks of %zu adjacent outputs x chunks of rows, last group combines", L);
+    return 0;
+}
+
+/* Schedule D (column reductions on targets with explicit SIMD, PoCL): items are blocks
+ * of V*W adjacent outputs times P chunks of the reduced rows. Each item walks
+ * its rows with V W-lane vectors of state per reduction (a row chunk of a
+ * block is a few cache lines per row, read once: walking all rows of 8
+ * columns instead reads half a line per 16 KB stride and runs at a third of
+ * the bandwidth); variances accumulate x - K (K = the chunk's first row) and
+ * leave the chunk as Welford partials, [P][M] in scratch; the last item of
+ * each block combines them in chunk order and runs the epilogue. */
+static void lc_cb_exprs(struct lc_cg *g, struct lc_sb *sb, int W, int j, const char *ind)
+{
+    lc_sb_printf(sb, "%sconst long i0 = c0 + %d;\n", ind, j * W);
+    lc_emit_exprs_vec(g, sb, W, 0, ind);
+}
+
+static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l)
+        return -1;
+    int nd = g->nd, nk = g->nk, W = g->t->simd;
+    int64_t M = lc_kept_count(g), N = lc_reduced_count(g);
+    /* V vectors per reduction field (target.c: four, measured). */
+    int V = g->t->colblock_vectors;
+    int64_t B = (int64_t)V * W;
+    int64_t blocks = (M + B - 1) / B;
+    unsigned cu = g->t->compute_units;
+    int64_t maxp = N / 64 < 1 ? 1 : N / 64;
+    int64_t P = N / 256 < 1 ? 1 : N / 256 > 16 ? 16 : N / 256;
+    if (blocks * P < 4 * (int64_t)cu)
+        P = (4 * (int64_t)cu + blocks - 1) / blocks;
+    if (P > maxp)
+        P = maxp;
+    if (lc_block_partials_header(g, c, l, sb, blocks, P, M, N) < 0)
+        return -1;
+    lc_sb_printf(sb, "    __global char *scratch = scratch_ + sbase;\n"
+                     "    const long blk = get_global_id(0), p = get_global_id(1);\n"
+                     "    const long c0 = blk * %lld;\n"
+                     "    const long chunk = (N + P - 1) / P;\n"
+                     "    const long r0 = min(N, p * chunk), r_end = min(N, r0 + chunk);\n"
+                     "    if (c0 + %lld <= M) {\n", (long long)B, (long long)B);
+    /* Vector states q<s>_<f><j>. */
+    for (int s = 0; s < k->n_reds; s++) {
+        const struct lc_reduction *r = &k->reds[s];
+        const char *A = lc_red_acc(g, r);
+        for (int j = 0; j < V; j++) {
+            if (r->op == LC_OP_RMAX || r->op == LC_OP_RMIN)
+                lc_sb_printf(sb, "        %s%d q%d_a%d = (%s%d)(%s);\n", A, W, s, j, A, W,
+                             lc_limit(r->in_dtype, r->op == LC_OP_RMIN));
+            else if (r->op == LC_OP_MEANVAR)
+                lc_sb_printf(sb, "        %s%d q%d_k%d = 0, q%d_b%d = 0, q%d_c%d = 0;\n", A, W, s,
+                             j, s, j, s, j);
+            else
+                lc_sb_printf(sb, "        %s%d q%d_a%d = 0;\n", A, W, s, j);
+        }
+    }
+    int any_var = 0;
+    for (int s = 0; s < k->n_reds; s++)
+        any_var |= k->reds[s].op == LC_OP_MEANVAR;
+    if (any_var) {
+        /* K: the chunk's first row. */
+        lc_sb_printf(sb, "        if (r0 < r_end) {\n");
+        lc_unravel(sb, nk, nd, "r0", "            ");
+        for (int j = 0; j < V; j++) {
+            lc_sb_printf(sb, "            {\n");
+            lc_cb_exprs(g, sb, W, j, "                ");
+            for (int s = 0; s < k->n_reds; s++)
+                if (k->reds[s].op == LC_OP_MEANVAR) {
+                    char v[32];
+                    snprintf(v, sizeof v, "w%d", k->reds[s].expr);
+                    lc_sb_printf(sb, "                q%d_k%d = ", s, j);
+                    lc_vcast(sb, v, k->exprs[k->reds[s].expr].dtype,
+                             !strcmp(lc_red_acc(g, &k->reds[s]), "double") ? LC_FLOAT64 : LC_FLOAT32, W);
+                    lc_sb_printf(sb, ";\n");
+                }
+            lc_sb_printf(sb, "            }\n");
+        }
+        lc_sb_printf(sb, "        }\n");
+    }
+    lc_sb_printf(sb, "        for (long r = r0; r < r_end; r++) {\n");
+    lc_unravel(sb, nk, nd, "r", "            ");
+    for (int j = 0; j < V; j++) {
+        lc_sb_printf(sb, "            {\n");
+        lc_cb_exprs(g, sb, W, j, "                ");
+        for (int s = 0; s < k->n_reds; s++) {
+            const struct lc_reduction *r = &k->reds[s];
+            const char *A = lc_red_acc(g, r);
+            char v[32];
+            snprintf(v, sizeof v, "w%d", r->expr);
+            struct lc_sb cv = {0};
+            lc_vcast(&cv, v, k->exprs[r->expr].dtype, !strcmp(A, "double") ? LC_FLOAT64 : LC_FLOAT32, W);
+            if (r->op == LC_OP_SUM)
+                lc_sb_printf(sb, "                q%d_a%d += %s;\n", s, j, cv.s);
+            else if (r->op == LC_OP_MEANVAR)
+                lc_sb_printf(sb, "                { const %s%d x_ = %s - q%d_k%d; q%d_b%d += x_; q%d_c%d += x_ * x_; }\n",
+                             A, W, cv.s, s, j, s, j, s, j);
+            else
+                lc_sb_printf(sb, "                q%d_a%d = select(q%d_a%d, %s, (%s %s q%d_a%d) | isnan(%s));\n",
+                             s, j, s, j, v, v, r->op == LC_OP_RMAX ? ">" : "<", s, j, v);
+            lc_sb_free(&cv);
+        }
+        lc_sb_printf(sb, "            }\n");
+    }
+    lc_sb_printf(sb, "        }\n");
+    /* Partials: variances as (count, mean, M2). */
+    for (int s = 0; s < k->n_reds; s++) {
+        const struct lc_reduction *r = &k->reds[s];
+        const char *A = lc_red_acc(g, r);
+        for (int j = 0; j < V; j++) {
+            if (r->op == LC_OP_MEANVAR) {
+                lc_sb_printf(sb,
+                             "        {\n"
+                             "            const %s n_ = (%s)(r_end - r0);\n"
+                             "            const %s%d m2_ = q%d_c%d - q%d_b%d * q%d_b%d / n_;\n"
+                             "            vstore%d((%s%d)(n_), 0, (__global %s *)(scratch + so%d_0) + p * M + c0 + %d);\n"
+                             "            vstore%d(n_ > 0 ? q%d_k%d + q%d_b%d / n_ : (%s%d)(0), 0, (__global %s *)(scratch + so%d_1) + p * M + c0 + %d);\n"
+                             "            vstore%d(n_ > 0 ? select(m2_, (%s%d)(0), m2_ < 0) : (%s%d)(0), 0, (__global %s *)(scratch + so%d_2) + p * M + c0 + %d);\n"
+                             "        }\n",
+                             A, A, A, W, s, j, s, j, s, j,
+                             W, A, W, A, s, j * W,
+                             W, s, j, s, j, A, W, A, s, j * W,
+                             W, A, W, A, W, A, s, j * W);
+            } else {
+                lc_sb_printf(sb, "        vstore%d(q%d_a%d, 0, (__global %s *)(scratch + so%d_0) + p * M + c0 + %d);\n",
+                             W, s, j, A, s, j * W);
+            }
+        }
+    }
+    /* Outputs past the last whole block: one at a time. */
+    lc_sb_printf(sb, "    } else {\n"
+                     "        for (long i0 = c0; i0 < M; i0++) {\n");
+    lc_init_all(g, sb, "s", "            ");
+    lc_sb_printf(sb, "            for (long r = r0; r < r_end; r++) {\n");
+    lc_unravel(sb, nk, nd, "r", "                ");
+    lc_fold_all(g, sb, "r", "                ");
+    lc_sb_printf(sb, "            }\n");
+    lc_store_partials_at(g, sb, "p * M + i0", "            ");
+    lc_sb_printf(sb, "        }\n"
+                     "    }\n"
+                     "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+                     "    if (atomic_inc((volatile __global int *)scratch + blk) != (int)(P - 1))\n"
+                     "        return;\n"
+                     "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+                     "    for (long i0 = c0; i0 < min(M, c0 + %lld); i0++) {\n", (long long)B);
+    lc_combine_partials_at(g, sb, "q * M + i0", "        ");
+    lc_sb_printf(sb, "    }\n}\n");
+    l->work_dim = 2;
+    l->use_local = 1;
+    l->local[0] = l->local[1] = l->local[2] = 1;
+    l->global[0] = (size_t)blocks;
+    l->global[1] = (size_t)P;
+    snprintf(c->schedule, sizeof c->schedule,
+             "reduce: blocks of %lld outputs x chunks of rows, %d-wide SIMD, last item combines",
+             (long long)B, W);
+    return 0;
+}
+
+/* Schedule B: P work-groups of L items per output; each item folds a part
+ * (a contiguous chunk, or a strided share on split_strided targets, GPUs),
+ * the group combines
+ * its items in local memory, and the last group to finish an output
+ * combines the P partials in order and runs the epilogue. No group ever
+ * waits for another, so nothing assumes forward progress. */
+/* Fold the states s<k> of a group's L items into item 0's (and every
+ * item's s<k> = the group total afterwards), through local arrays ls<s>_<f>. */
+static void lc_group_tree(struct lc_cg *g, struct lc_sb *sb, size_t L)
+{
+    const struct lc_kernel *k = g->k;
+    for (int s = 0; s < k->n_reds; s++)
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+            lc_sb_printf(sb, "    ls%d_%d[lid] = s%d_%c;\n", s, f, s, 'a' + f);
+    lc_sb_printf(sb, "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    for (int w = %zu / 2; w > 0; w >>= 1) {\n"
+                     "        if (lid < w) {\n", L);
+    for (int s = 0; s < k->n_reds; s++) {
+        char pre[16];
+        snprintf(pre, sizeof pre, "o%d", s);
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+            lc_sb_printf(sb, "            %s %s_%c = ls%d_%d[lid + w];\n",
+                         lc_red_ftype(g, &k->reds[s], f), pre, 'a' + f, s, f);
+        char me[16];
+        snprintf(me, sizeof me, "s%d", s);
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+            lc_sb_printf(sb, "            s%d_%c = ls%d_%d[lid];\n", s, 'a' + f, s, f);
+        lc_red_combine(g, sb, s, me, pre, "            ");
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+            lc_sb_printf(sb, "            ls%d_%d[lid] = s%d_%c;\n", s, f, s, 'a' + f);
+    }
+    lc_sb_printf(sb, "        }\n        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n");
+    for (int s = 0; s < k->n_reds; s++)
+        for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+            lc_sb_printf(sb, "    s%d_%c = ls%d_%d[0];\n", s, 'a' + f, s, f);
+}
+
+static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l)
+        return -1;
+    const struct lc_kernel *k = g->k;
+    int nd = g->nd, nk = g->nk;
+    int64_t M = lc_kept_count(g), N = lc_reduced_count(g);
+    const struct lc_target *t = g->t;
+    /* P groups per output, each item folding split_per_item elements or more; about 8
+     * groups per compute unit, over all outputs when the shares are strided. */
+    size_t L = t->split_items, P;
+    int64_t want = N / ((int64_t)L * t->split_per_item);
+    int64_t cap = (int64_t)t->compute_units * 8;
+    if (t->split_strided) {
+        cap /= M > 0 ? M : 1;
+        if (cap < 1) cap = 1;
+    }
+    P = (size_t)(want < 1 ? 1 : want > cap ? cap : want);
+    /* Scratch: M counters (zeroed), then per slot and field M*P partials. */
+    size_t off = lc_round_up((size_t)M * sizeof(int), 8);
+    c->zero_bytes = (size_t)M * sizeof(int);
+    lc_sb_printf(sb, "__kernel void @K@(");
+    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nk) < 0)
+        return -1;
+    union lc_scalar none = {0};
+    lc_sb_printf(sb, ",\n    __global char *scratch_, const long sbase, const long P, const long N");
+    if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+        lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
+        lc_add_i64(l, (int64_t)P) < 0 || lc_add_i64(l, N) < 0)
+        return -1;
+    off = lc_partial_params(g, l, sb, off, (size_t)M * P);
+    if (!off)
+        return -1;
+    c->scratch_bytes = off;
+    lc_sb_printf(sb, ")\n{\n");
+    if (L > 1)
+        for (int s = 0; s < k->n_reds; s++)
+            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+                lc_sb_printf(sb, "    __local %s ls%d_%d[%zu];\n", lc_red_ftype(g, &k->reds[s], f),
+                             s, f, L);
+    lc_sb_printf(sb, "    __local int last_[1];\n"
+                     "    __global char *scratch = scratch_ + sbase;\n"
+                     "    const long grp = get_group_id(0);\n"
+                     "    const long m = grp / P, p = grp %% P;\n"
+                     "    const int lid = get_local_id(0);\n"
+                     "    const long L = get_local_size(0);\n");
+    if (nk > 0)
+        lc_unravel(sb, 0, nk, "m", "    ");
+    lc_sb_printf(sb, "    {\n");
+    lc_init_all(g, sb, "s", "    ");
+    if (t->split_strided)
+        lc_sb_printf(sb, "    for (long r = p * L + lid; r < N; r += P * L) {\n");
+    else
+        lc_sb_printf(sb, "    const long t = p * L + lid, chunk = (N + P * L - 1) / (P * L);\n"
+                         "    const long r_end = min(N, (t + 1) * chunk);\n");
+    int vec = nd - nk == 1 && lc_vec_ok(g, nk);
+    if (vec) {
+        lc_vec_fold_loop(g, sb, "t * chunk", "r_end", t->simd, "    ");
+    } else if (!t->split_strided) {
+        lc_sb_printf(sb, "    for (long r = t * chunk; r < r_end; r++) {\n");
+    }
+    if (vec) {
+    } else if (nd - nk > 0) {
+        lc_sb_printf(sb, "        {\n");
+        lc_unravel(sb, nk, nd, "r", "        ");
+        lc_fold_all(g, sb, "r", "        ");
+        lc_sb_printf(sb, "        }\n");
+    } else {
+        lc_fold_all(g, sb, "r", "        ");
+    }
+    if (!vec)
+        lc_sb_printf(sb, "    }\n");
+    if (L > 1)
+        lc_group_tree(g, sb, L);
+    lc_sb_printf(sb, "    if (lid == 0) {\n");
+    lc_store_partials(g, sb, "m * P + p");
+    lc_sb_printf(sb, "        mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+                     "        last_[0] = atomic_inc((volatile __global int *)scratch + m) == (int)(P - 1);\n"
+                     "    }\n"
+                     "    }\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n");
+    if (L > 1) {
+        /* The last group: its items fold partials lid, lid + L, ..., then
+         * item 0 folds theirs (a fixed order: the same bits every run). */
+        lc_sb_printf(sb, "    if (!last_[0]) return;\n"
+                         "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n");
+        lc_init_all(g, sb, "s", "    ");
+        lc_sb_printf(sb, "    for (long q = lid; q < P; q += L) {\n");
+        for (int s = 0; s < k->n_reds; s++) {
+            char me[16], o[16];
+            snprintf(me, sizeof me, "s%d", s);
+            snprintf(o, sizeof o, "o%d", s);
+            lc_red_load(g, sb, s, o, "m * P + q", "        ");
+            lc_red_combine(g, sb, s, me, o, "        ");
+        }
+        lc_sb_printf(sb, "    }\n");
+        /* Item 0 folds the L items' states from local memory, in order. */
+        for (int s = 0; s < k->n_reds; s++)
+            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+                lc_sb_printf(sb, "    ls%d_%d[lid] = s%d_%c;\n", s, f, s, 'a' + f);
+        lc_sb_printf(sb, "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                         "    if (lid != 0) return;\n"
+                         "    for (int w = 1; w < L; w++) {\n");
+        for (int s = 0; s < k->n_reds; s++) {
+            char me[16], o[16];
+            snprintf(me, sizeof me, "s%d", s);
+            snprintf(o, sizeof o, "o%d", s);
+            for (int f = 0; f < lc_red_nfields(&k->reds[s]); f++)
+                lc_sb_printf(sb, "        const %s %s_%c = ls%d_%d[w];\n",
+                             lc_red_ftype(g, &k->reds[s], f), o, 'a' + f, s, f);
+            lc_red_combine(g, sb, s, me, o, "        ");
+        }
+        lc_sb_printf(sb, "    }\n");
+        lc_emit_exprs(g, sb, 1, "    ");
+        lc_store_outputs(g, sb, "    ", g->nk);
+        lc_sb_printf(sb, "}\n");
+    } else {
+        lc_sb_printf(sb, "    if (lid != 0 || !last_[0]) return;\n"
+                         "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n");
+        /* The last group: fold partials 0..P-1 in order. */
+        lc_combine_partials(g, sb, "m * P + q");
+    }
+    l->work_dim = 1;
+    l->use_local = 1;
+    l->local[0] = L;
+    l->local[1] = l->local[2] = 1;
+    l->global[0] = (size_t)M * P * L;
+    snprintf(c->schedule, sizeof c->schedule,
+             "reduce: split over groups of %zu items, last group combines%s", L,
+             vec ? ", 8-wide SIMD" : "");
+    return 0;
+}
+
+/* Column reductions on SIMD targets with enough rows for row chunks. */
+static int lc_reduce_colblock_fits(struct lc_cg *g)
+{
+    return lc_reduce_simd_columns(g) && lc_reduced_count(g) >= g->t->colblock_min_rows;
+}
+
+/* Column reductions on column_blocks targets, too few outputs to fill the
+ * device one item each, enough rows to share out. */
+static int lc_reduce_colsplit_fits(struct lc_cg *g)
+{
+    const struct lc_target *t = g->t;
+    return t->column_blocks && lc_columnlike(g) && lc_kept_count(g) < t->column_loop_outputs &&
+           lc_reduced_count(g) >= t->split_min_reduced;
+}
+
+const struct lc_schedule lc_sched_reduce_colblock = {LC_KERNEL_REDUCE, "reduce",
+                                                     lc_reduce_colblock_fits,
+                                                     lc_gen_reduce_colblock};
+const struct lc_schedule lc_sched_reduce_colsplit = {LC_KERNEL_REDUCE, "reduce",
+                                                     lc_reduce_colsplit_fits,
+                                                     lc_gen_reduce_colsplit};
+const struct lc_schedule lc_sched_reduce_split = {LC_KERNEL_REDUCE, "reduce", NULL,
+                                                  lc_gen_reduce_split};

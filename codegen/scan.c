@@ -1,0 +1,431 @@
+/* scan.c: the scan schedules (cumsum, cumprod, cummax, cummin along the last collapsed dim).
+ *
+ * Dims [0, nd-1) are independent rows, dim nd-1 is scanned; the output expr
+ * is the prologue value, and the scan stores its running state after each
+ * step. Row: one item owns a whole row and scans it in order. Chunks and
+ * tiles (few long rows): three launches, so that no group ever waits for
+ * another within a launch: (1) each chunk's (tile's) total into scratch;
+ * (2) per row, an exclusive scan of those totals into carries, in place;
+ * (3) each chunk again from its carry, storing the outputs. Totals combine
+ * in chunk order, so the result is the same on every run.
+ */
+#include "codegen/cg.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The number of rows. */
+static int64_t lc_scan_rows(const struct lc_cg *g)
+{
+    int64_t M = 1;
+    for (int d = 0; d < g->nd - 1; d++)
+        M *= g->shape[d];
+    return M;
+}
+
+static const char *lc_scan_acc(struct lc_cg *g, int op, int dt)
+{
+    if ((op == LC_OP_CUMSUM || op == LC_OP_CUMPROD) && lc_dtype_is_float(dt))
+        return g->acc_float;
+    if ((op == LC_OP_CUMSUM || op == LC_OP_CUMPROD) && lc_dtype_kind(dt) == 'i' &&
+        lc_dtype_size(dt) >= 4)
+        return lc_dtype_size(dt) == 8 ? "ulong" : "uint";
+    return lc_T(dt);
+}
+
+static void lc_scan_step(struct lc_sb *sb, int op, int dt, const char *acc, const char *v,
+                         const char *A, const char *ind)
+{
+    switch (op) {
+    case LC_OP_CUMSUM: lc_sb_printf(sb, "%s%s += (%s)%s;\n", ind, acc, A, v); break;
+    case LC_OP_CUMPROD: lc_sb_printf(sb, "%s%s *= (%s)%s;\n", ind, acc, A, v); break;
+    case LC_OP_CUMMAX: case LC_OP_CUMMIN: {
+        const char *c = op == LC_OP_CUMMAX ? ">" : "<";
+        if (lc_dtype_is_float(dt))
+            lc_sb_printf(sb, "%sif (%s %s %s || isnan(%s)) %s = %s;\n", ind, v, c, acc, v, acc, v);
+        else
+            lc_sb_printf(sb, "%sif (%s %s %s) %s = %s;\n", ind, v, c, acc, acc, v);
+        break;
+    }
+    default: break;
+    }
+}
+
+static const char *lc_scan_identity(int op, int dt)
+{
+    switch (op) {
+    case LC_OP_CUMSUM: return "0";
+    case LC_OP_CUMPROD: return "1";
+    case LC_OP_CUMMAX: return lc_limit(dt, 0);
+    default: return lc_limit(dt, 1);
+    }
+}
+
+/* The vector part of a scan chunk loop: advances i<nd-1> and acc over whole
+ * W-blocks. With `write`, each block's inclusive prefix (log-step shifts in
+ * registers, plus the carry) is stored; else only the block totals are
+ * folded into acc. */
+static void lc_vec_scan_loop(struct lc_cg *g, struct lc_sb *sb, int write, int vexpr,
+                             const char *A, const char *T)
+{
+    int W = g->t->simd, nr = g->nd - 1;
+    int op = g->k->scan_op;
+    const char *ident = op == LC_OP_CUMSUM ? "0" : "1";
+    const char *sym = op == LC_OP_CUMSUM ? "+" : "*";
+    int adt = !strcmp(A, "double") ? LC_FLOAT64 : LC_FLOAT32;
+    /* Chunk totals (phase 1) keep W lane accumulators, folded once at the
+     * end: one dependent add per block instead of W. */
+    if (!write)
+        lc_sb_printf(sb, "    %s%d q_ = (%s%d)(%s);\n", A, W, A, W, ident);
+    lc_sb_printf(sb, "    for (; i%d + %d <= end; i%d += %d) {\n", nr, W, nr, W);
+    lc_emit_exprs_vec(g, sb, W, nr, "        ");
+    char v[32];
+    snprintf(v, sizeof v, "w%d", vexpr);
+    lc_sb_printf(sb, "        %s%d p_ = ", A, W);
+    lc_vcast(sb, v, g->k->exprs[vexpr].dtype, adt, W);
+    lc_sb_printf(sb, ";\n");
+    if (!write) {
+        lc_sb_printf(sb, "        q_ %s= p_;\n    }\n", sym);
+        for (int l = 0; l < W; l++)
+            lc_sb_printf(sb, "    acc %s= q_.s%x;\n", sym, l);
+        return;
+    }
+    for (int sh = 1; sh < W; sh *= 2) {
+        lc_sb_printf(sb, "        p_ %s= (%s%d)(", sym, A, W);
+        /* Lane l takes p_[l - sh], or the identity below lane sh. */
+        for (int l = 0; l < W; l++) {
+            if (l < sh)
+                lc_sb_printf(sb, "%s(%s)%s", l ? ", " : "", A, ident);
+            else
+                lc_sb_printf(sb, "%sp_.s%x", l ? ", " : "", l - sh);
+        }
+        lc_sb_printf(sb, ");\n");
+    }
+    lc_sb_printf(sb, "        p_ %s= (%s%d)(acc);\n        acc = p_.s%x;\n", sym, A, W, W - 1);
+    /* Store W outputs at the block's first index. */
+    const struct lc_kernel *k = g->k;
+    lc_sb_printf(sb, "        vstore%d(", W);
+    lc_vcast(sb, "p_", adt, k->outputs[0].dtype, W);
+    lc_sb_printf(sb, ", 0, out0 + (");
+    int any = 0;
+    for (int d = 0; d < g->nd; d++) {
+        int64_t st = g->ostr[0][d];
+        if (st == 0)
+            continue;
+        lc_sb_printf(sb, "%s", any ? " + " : "");
+        if (st == 1)
+            lc_sb_printf(sb, "i%d", d);
+        else
+            lc_sb_printf(sb, "i%d * os0_%d", d, d);
+        any = 1;
+    }
+    lc_sb_printf(sb, "%s));\n    }\n", any ? "" : "0");
+    (void)T;
+}
+
+/* Each of the group's L items puts its `acc` in local tot[] and the group
+ * scans tot[] in place (inclusive, item order). */
+static void lc_group_inclusive_scan(struct lc_sb *sb, int op, int dt, const char *A,
+                                    const char *id, size_t L)
+{
+    lc_sb_printf(sb, "    tot[lid] = acc;\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    for (int off = 1; off < %zu; off <<= 1) {\n"
+                     "        %s t_ = lid >= off ? tot[lid - off] : (%s)(%s);\n"
+                     "        barrier(CLK_LOCAL_MEM_FENCE);\n", L, A, A, id);
+    lc_scan_step(sb, op, dt, "t_", "tot[lid]", A, "        ");
+    lc_sb_printf(sb, "        tot[lid] = t_;\n"
+                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    }\n");
+}
+
+/* Scans of long rows on scan_tiles targets (GPUs): tiles of L*E elements per work-group, in three
+ * launches that assume no progress between groups: (1) each tile's total
+ * (coalesced loads, a tree in local memory); (2) one group per row scans its
+ * tile totals into carries; (3) each tile again: coalesced loads into local
+ * memory, each item scans E adjacent values, the items' totals are scanned
+ * in local memory, the carry added, coalesced stores. */
+static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    int64_t M = lc_scan_rows(g), N = g->shape[g->nd - 1];
+    int nd = g->nd, nr = nd - 1, op = k->scan_op, dt = k->outputs[0].dtype;
+    const char *A = lc_scan_acc(g, op, dt), *T = lc_T(dt), *id = lc_scan_identity(op, dt);
+    int vexpr = k->outputs[0].expr;
+    size_t L = g->t->work_group;
+    int E = g->t->scan_tile_per_item;
+    int64_t TS = (int64_t)L * E, P = (N + TS - 1) / TS;
+    /* Local index k lives at k + k / 8: an item's E = 8 adjacent values
+     * then sit 9 apart across items, not 8 (fewer bank conflicts). */
+    union lc_scalar none = {0};
+    c->scratch_bytes = (size_t)M * (size_t)P * 8;
+    c->zero_bytes = 0;
+    const char *phases[3] = {"_p1", "_p2", "_p3"};
+    char v[16];
+    snprintf(v, sizeof v, "v%d", vexpr);
+    for (int ph = 0; ph < 3; ph++) {
+        struct lc_launch *l = lc_new_launch(c, phases[ph]);
+        if (!l)
+            return -1;
+        lc_sb_printf(sb, "__kernel void @K@%s(", phases[ph]);
+        if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nd) < 0)
+            return -1;
+        lc_sb_printf(sb, ", const long M, __global char *part_, const long sbase, const long P)\n{\n");
+        if (lc_add_i64(l, M) < 0 || lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+            lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 || lc_add_i64(l, P) < 0)
+            return -1;
+        lc_sb_printf(sb, "    __global %s *part = (__global %s *)(part_ + sbase);\n"
+                         "    const int lid = get_local_id(0);\n", A, A);
+        l->work_dim = 1;
+        l->use_local = 1;
+        l->local[0] = L;
+        l->local[1] = l->local[2] = 1;
+        if (ph == 1) {
+            /* One group per row (as wide as the device allows, up to 1024):
+             * each item folds a run of tile totals, the items' sums are
+             * scanned in local memory, then each item writes exclusive
+             * carries over its run. */
+            size_t L = g->t->scan_carry_group;
+            l->local[0] = L;
+            lc_sb_printf(sb, "    __local %s tot[%zu];\n"
+                             "    const long m = get_group_id(0);\n"
+                             "    const long run = (P + %zu - 1) / %zu;\n"
+                             "    const long q0 = min(P, lid * run), q1 = min(P, q0 + run);\n"
+                             "    %s acc = %s;\n"
+                             "    for (long q = q0; q < q1; q++) {\n"
+                             "        const %s t_ = part[m * P + q];\n",
+                         A, L, L, L, A, id, A);
+            lc_scan_step(sb, op, dt, "acc", "t_", A, "        ");
+            lc_sb_printf(sb, "    }\n");
+            lc_group_inclusive_scan(sb, op, dt, A, id, L);
+            lc_sb_printf(sb, "    acc = lid > 0 ? tot[lid - 1] : (%s)(%s);\n"
+                             "    for (long q = q0; q < q1; q++) {\n"
+                             "        const %s t_ = part[m * P + q];\n"
+                             "        part[m * P + q] = acc;\n", A, id, A);
+            lc_scan_step(sb, op, dt, "acc", "t_", A, "        ");
+            lc_sb_printf(sb, "    }\n}\n");
+            l->global[0] = (size_t)M * L;
+            continue;
+        }
+        lc_sb_printf(sb, "    __local %s buf[%lld];\n"
+                         "    const long grp = get_group_id(0);\n"
+                         "    const long m = grp / P, q = grp %% P;\n", A, (long long)(ph == 0 ? (int64_t)L : TS + TS / 8));
+        if (nr > 0)
+            lc_unravel(sb, 0, nr, "m", "    ");
+        lc_sb_printf(sb, "    const long base = q * %lld;\n", (long long)TS);
+        if (ph == 0) {
+            lc_sb_printf(sb, "    %s acc = %s;\n"
+                             "    for (int j = 0; j < %d; j++) {\n"
+                             "        const long i%d = base + j * %zu + lid;\n"
+                             "        if (i%d < n%d) {\n", A, id, E, nr, L, nr, nr);
+            lc_emit_exprs(g, sb, 0, "            ");
+            lc_scan_step(sb, op, dt, "acc", v, A, "            ");
+            lc_sb_printf(sb, "        }\n    }\n"
+                             "    buf[lid] = acc;\n"
+                             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "    for (int h = %zu / 2; h > 0; h >>= 1) {\n"
+                             "        if (lid < h) {\n"
+                             "            %s t_ = buf[lid];\n", L, A);
+            lc_scan_step(sb, op, dt, "t_", "buf[lid + h]", A, "            ");
+            lc_sb_printf(sb, "            buf[lid] = t_;\n"
+                             "        }\n"
+                             "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "    }\n"
+                             "    if (lid == 0)\n"
+                             "        part[m * P + q] = buf[0];\n}\n");
+        } else {
+            lc_sb_printf(sb, "    __local %s tot[%zu];\n"
+                             "    const int E_ = %d;\n"
+                             "    for (int j = 0; j < %d; j++) {\n"
+                             "        const long i%d = base + j * %zu + lid;\n"
+                             "        %s x_ = %s;\n"
+                             "        if (i%d < n%d) {\n", A, L, E, E, nr, L, A, id, nr, nr);
+            lc_emit_exprs(g, sb, 0, "            ");
+            lc_sb_printf(sb, "            x_ = (%s)%s;\n"
+                             "        }\n"
+                             "        buf[j * %zu + lid + (lid >> 3)] = x_;\n"
+                             "    }\n"
+                             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "    %s acc = %s;\n"
+                             "    for (int e = 0; e < %d; e++) {\n", A, v, L + L / 8, A, id, E);
+            lc_scan_step(sb, op, dt, "acc", "buf[lid * (E_ + 1) + e]", A, "        ");
+            lc_sb_printf(sb, "        buf[lid * (E_ + 1) + e] = acc;\n"
+                             "    }\n");
+            lc_group_inclusive_scan(sb, op, dt, A, id, L);
+            lc_sb_printf(sb, "    %s pre = part[m * P + q];\n"
+                             "    if (lid > 0) {\n", A);
+            lc_scan_step(sb, op, dt, "pre", "tot[lid - 1]", A, "        ");
+            lc_sb_printf(sb, "    }\n"
+                             "    for (int e = 0; e < %d; e++) {\n"
+                             "        %s t_ = pre;\n", E, A);
+            lc_scan_step(sb, op, dt, "t_", "buf[lid * (E_ + 1) + e]", A, "        ");
+            lc_sb_printf(sb, "        buf[lid * (E_ + 1) + e] = t_;\n"
+                             "    }\n"
+                             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "    for (int j = 0; j < %d; j++) {\n"
+                             "        const long i%d = base + j * %zu + lid;\n"
+                             "        if (i%d < n%d) {\n"
+                             "            const %s %s = (%s)buf[j * %zu + lid + (lid >> 3)];\n",
+                         E, nr, L, nr, nr, T, v, T, L + L / 8);
+            lc_store_outputs(g, sb, "            ", nd);
+            lc_sb_printf(sb, "        }\n    }\n}\n");
+        }
+        l->global[0] = (size_t)(M * P) * L;
+    }
+    snprintf(c->schedule, sizeof c->schedule,
+             "scan: tiles of %lld per work-group, three phases", (long long)TS);
+    return 0;
+}
+
+/* One item per row (split = 0), or three launches over P chunks of each row
+ * (split = 1): chunk totals, an exclusive scan of each row's totals, the
+ * chunks again from their carries. */
+static int lc_gen_scan_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int split)
+{
+    const struct lc_kernel *k = g->k;
+    int nd = g->nd, nr = nd - 1;
+    int64_t M = lc_scan_rows(g), N = g->shape[nd - 1];
+    int op = k->scan_op;
+    int dt = k->outputs[0].dtype;
+    const char *A = lc_scan_acc(g, op, dt);
+    const char *T = lc_T(dt);
+    int vexpr = k->outputs[0].expr;
+    size_t P = 1;
+    if (split) {
+        int64_t want = N / 4096, cap = g->t->scan_max_chunks;
+        P = (size_t)(want < 1 ? 1 : want > cap ? cap : want);
+    }
+    union lc_scalar none = {0};
+    /* The value stored: acc converted to the output dtype. */
+    const char *phases[3] = {"_p1", "_p2", "_p3"};
+    /* On SIMD targets (PoCL) the chunk loops of sums and products run W lanes at a time
+     * (phase 3 with an in-register prefix sum) when reads and the output are
+     * contiguous along the scanned dim. */
+    int vscan = split && (op == LC_OP_CUMSUM || op == LC_OP_CUMPROD) && lc_dtype_is_float(dt) &&
+                lc_vec_ok(g, nr) && lc_stclass(g->ostr[0][nr]) == LC_ST_UNIT;
+    int nphase = split ? 3 : 1;
+    if (split) {
+        c->scratch_bytes = (size_t)M * P * 8;
+        c->zero_bytes = 0;
+    }
+    for (int ph = 0; ph < nphase; ph++) {
+        struct lc_launch *l = lc_new_launch(c, split ? phases[ph] : "");
+        if (!l)
+            return -1;
+        lc_sb_printf(sb, "__kernel void @K@%s(", split ? phases[ph] : "");
+        if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nd) < 0)
+            return -1;
+        lc_sb_printf(sb, ", const long M");
+        if (lc_add_i64(l, M) < 0)
+            return -1;
+        if (split) {
+            lc_sb_printf(sb, ", __global char *part_, const long sbase, const long P");
+            if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+                lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
+                lc_add_i64(l, (int64_t)P) < 0)
+                return -1;
+        }
+        lc_sb_printf(sb, ")\n{\n");
+        if (split)
+            lc_sb_printf(sb, "    __global %s *part = (__global %s *)(part_ + sbase);\n", A, A);
+        l->work_dim = 1;
+        if (!split) {
+            lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n");
+            if (nr > 0)
+                lc_unravel(sb, 0, nr, "m", "    ");
+            lc_sb_printf(sb, "    %s acc = %s;\n", A, lc_scan_identity(op, dt));
+            lc_sb_printf(sb, "    for (long i%d = 0; i%d < n%d; i%d++) {\n", nr, nr, nr, nr);
+            lc_emit_exprs(g, sb, 0, "        ");
+            char v[16];
+            snprintf(v, sizeof v, "v%d", vexpr);
+            lc_scan_step(sb, op, dt, "acc", v, A, "        ");
+            lc_sb_printf(sb, "        {\n            const %s v%d = (%s)acc;\n", T, vexpr, T);
+            lc_store_outputs(g, sb, "            ", nd);
+            lc_sb_printf(sb, "        }\n    }\n}\n");
+            l->global[0] = (size_t)M;
+            snprintf(c->schedule, sizeof c->schedule, "scan: one item per row");
+        } else if (ph == 1) {
+            /* Exclusive scan of each row's P chunk totals, in place. */
+            lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n"
+                             "    %s acc = %s;\n"
+                             "    for (long q = 0; q < P; q++) {\n"
+                             "        const %s t = part[m * P + q];\n"
+                             "        part[m * P + q] = acc;\n", A, lc_scan_identity(op, dt), A);
+            lc_scan_step(sb, op, dt, "acc", "t", A, "        ");
+            lc_sb_printf(sb, "    }\n}\n");
+            l->global[0] = (size_t)M;
+        } else {
+            lc_sb_printf(sb, "    const long g_ = get_global_id(0);\n"
+                             "    const long m = g_ / P, q = g_ %% P;\n"
+                             "    if (m >= M) return;\n");
+            if (nr > 0)
+                lc_unravel(sb, 0, nr, "m", "    ");
+            lc_sb_printf(sb, "    const long chunk = (n%d + P - 1) / P;\n"
+                             "    const long end = min(n%d, (q + 1) * chunk);\n", nr, nr);
+            if (ph == 0)
+                lc_sb_printf(sb, "    %s acc = %s;\n", A, lc_scan_identity(op, dt));
+            else
+                lc_sb_printf(sb, "    %s acc = part[m * P + q];\n", A);
+            lc_sb_printf(sb, "    long i%d = q * chunk;\n", nr);
+            if (vscan)
+                lc_vec_scan_loop(g, sb, ph == 2, vexpr, A, T);
+            lc_sb_printf(sb, "    for (; i%d < end; i%d++) {\n", nr, nr);
+            lc_emit_exprs(g, sb, 0, "        ");
+            char v[16];
+            snprintf(v, sizeof v, "v%d", vexpr);
+            lc_scan_step(sb, op, dt, "acc", v, A, "        ");
+            if (ph == 2) {
+                lc_sb_printf(sb, "        {\n            const %s v%d = (%s)acc;\n", T, vexpr, T);
+                lc_store_outputs(g, sb, "            ", nd);
+                lc_sb_printf(sb, "        }\n");
+            }
+            lc_sb_printf(sb, "    }\n");
+            if (ph == 0)
+                lc_sb_printf(sb, "    part[m * P + q] = acc;\n");
+            lc_sb_printf(sb, "}\n");
+            l->global[0] = (size_t)M * P;
+            snprintf(c->schedule, sizeof c->schedule, "scan: three phases over chunks of each row");
+        }
+        if (g->t->fixed_groups && l->global[0]) {
+            size_t wg = g->t->scan_work_group;
+            l->use_local = 1;
+            l->local[0] = wg;
+            l->local[1] = l->local[2] = 1;
+            l->global[0] = lc_round_up(l->global[0], wg);
+        }
+    }
+    return 0;
+}
+
+/* Few rows, and long: each row is split among several items. */
+static int lc_scan_split(struct lc_cg *g)
+{
+    return lc_scan_rows(g) < g->t->scan_split_rows && g->shape[g->nd - 1] >= 8192;
+}
+
+static int lc_scan_row_fits(struct lc_cg *g)
+{
+    return !lc_scan_split(g);
+}
+
+/* Tiles of fewer than 32 items are not worth it: such targets take chunks. */
+static int lc_scan_tiles_fits(struct lc_cg *g)
+{
+    return lc_scan_split(g) && g->t->scan_tiles && g->t->work_group >= 32;
+}
+
+static int lc_gen_scan_row(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    return lc_gen_scan_rows(g, c, sb, 0);
+}
+
+static int lc_gen_scan_chunks(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    return lc_gen_scan_rows(g, c, sb, 1);
+}
+
+const struct lc_schedule lc_sched_scan_row = {LC_KERNEL_SCAN, "scan", lc_scan_row_fits,
+                                              lc_gen_scan_row};
+const struct lc_schedule lc_sched_scan_tiles = {LC_KERNEL_SCAN, "scan", lc_scan_tiles_fits,
+                                                lc_gen_scan_tiles};
+const struct lc_schedule lc_sched_scan_chunks = {LC_KERNEL_SCAN, "scan", NULL, lc_gen_scan_chunks};

@@ -1,0 +1,97 @@
+/* target.c: one description per device kind, and which schedule a kernel takes.
+ *
+ * A schedule never asks which kind of device it runs on: it reads the
+ * fields of struct lc_target (codegen.h), which lc_target_init fills here,
+ * all the values of one kind in one place. A kernel takes the first
+ * schedule of its kind, in the order of LC_SCHEDULES, whose fits() accepts
+ * it; a new schedule family is one new file and one line in LC_SCHEDULES.
+ */
+#include "codegen/cg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
+                    unsigned compute_units, size_t max_work_group, const char *device_name)
+{
+    memset(t, 0, sizeof *t);
+    int gpu = kind == LC_TARGET_GPU;
+    int64_t cu = compute_units ? compute_units : 1;
+    size_t mwg = max_work_group ? max_work_group : 1;
+    t->kind = kind;
+    t->fp64 = fp64;
+    t->compute_units = (unsigned)cu;
+    t->max_work_group = max_work_group;
+    t->device_name = device_name;
+
+    t->work_group = mwg < 256 ? mwg : 256;
+    t->scan_work_group = mwg < 64 ? mwg : 64;
+    t->scan_carry_group = mwg < 1024 ? mwg : 1024;
+    /* CPU drivers pick a work-group size well for one item per element. */
+    t->fixed_groups = gpu;
+
+    /* PoCL's CPU driver vectorizes across work-items but not loops inside
+     * one, and calls the scalar math library per element: float8 code. */
+    t->simd = kind == LC_TARGET_POCL ? 8 : 0;
+    t->map_vec4 = gpu;
+
+    /* A CPU is full with a few outputs per core; a GPU reduces rows with
+     * work-groups whatever their number. */
+    t->reduce_loop_outputs = gpu ? 0 : cu * 8;
+    t->split_min_reduced = gpu ? 64 : 4096;
+    t->split_items = gpu ? t->work_group : 1;
+    t->split_strided = gpu;
+    t->split_per_item = gpu ? 16 : 16384;
+    t->column_blocks = gpu;
+    t->column_loop_outputs = gpu ? cu * 2048 : 0;
+    /* Measured (4096^2 mean+std): V = 1..8 and P = 8..32 within 10% for chunks
+     * of ~256 rows; one chunk of 4096 rows per block is twice as slow. */
+    t->colblock_vectors = 4;
+    t->colblock_min_rows = 256;
+    t->shifted_variance = gpu && fp64;
+
+    t->scan_split_rows = gpu ? cu * 256 : cu * 8;
+    t->scan_max_chunks = gpu ? 16384 : cu * 8;
+    t->scan_tiles = gpu;
+    t->scan_tile_per_item = 8;
+}
+
+enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
+{
+    const char *sched = getenv("LAZYCL_SCHEDULE");
+    if (sched && !strcmp(sched, "gpu"))
+        return LC_TARGET_GPU;
+    if (sched && !strcmp(sched, "cpu"))
+        return LC_TARGET_CPU;
+    return gpu ? LC_TARGET_GPU : pocl ? LC_TARGET_POCL : LC_TARGET_CPU;
+}
+
+/* Every schedule, in order of preference within its kernel kind. */
+#define LC_SCHEDULES(X)                                                                    \
+    X(map_simd)           /* map.c: W elements of a row per item, W-lane vectors */        \
+    X(map_vec4_rows)      /* map.c: four elements of a row per item, 16-byte accesses */   \
+    X(map_vec4)           /* map.c: four elements of a 1-d run per item */                 \
+    X(map_items)          /* map.c: one item per element */                                \
+    X(reduce_colblock)    /* reduce_split.c: SIMD blocks of outputs x row chunks */        \
+    X(reduce_cols)        /* reduce.c: one item per W outputs, lanes across outputs */     \
+    X(reduce_colsplit)    /* reduce_split.c: groups of adjacent outputs x row chunks */    \
+    X(reduce_loop)        /* reduce.c: one item per output */                              \
+    X(reduce_split)       /* reduce_split.c: groups per output, last group combines */     \
+    X(scan_row)           /* scan.c: one item per row */                                   \
+    X(scan_tiles)         /* scan.c: tiles per work-group, three launches */               \
+    X(scan_chunks)        /* scan.c: chunks of each row, three launches */
+
+#define LC_DECLARE(name) extern const struct lc_schedule lc_sched_##name;
+LC_SCHEDULES(LC_DECLARE)
+#define LC_ENTRY(name) &lc_sched_##name,
+static const struct lc_schedule *const lc_schedules[] = {LC_SCHEDULES(LC_ENTRY)};
+
+const struct lc_schedule *lc_schedule_for(struct lc_cg *g)
+{
+    for (size_t i = 0; i < sizeof lc_schedules / sizeof *lc_schedules; i++) {
+        const struct lc_schedule *s = lc_schedules[i];
+        if (s->kind == g->k->kind && (!s->fits || s->fits(g)))
+            return s;
+    }
+    return NULL;
+}

@@ -1,0 +1,45 @@
+/* ---- kernel 0: schedule "reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines", 1 launch: lc_reduce_f32_2cba14463cd6f5fe */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+/* lazycl reduce kernel: 1 fused op; reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines. */
+__kernel void lc_reduce_f32_2cba14463cd6f5fe(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o, const long a0_s1,
+    const long n0,
+    const long n1,
+    __global char *scratch_, const long sbase, const long P, const long N, const long M, const long so0_0)
+{
+    __local int last_[1];
+    __global char *scratch = scratch_ + sbase;
+    const long grp = get_group_id(0);
+    const long blk = grp / P, p = grp % P;
+    const int lid = get_local_id(0);
+    const long i0 = blk * 256 + lid;
+    const int valid = i0 < M;
+    if (valid) {
+        double s0_a = 0;
+        const long chunk = (N + P - 1) / P;
+        const long r_end = min(N, (p + 1) * chunk);
+        for (long r = p * chunk; r < r_end; r++) {
+            const long i1 = r;
+            const float v0 = a0[a0_o + i0 + i1 * a0_s1]; /* buffer */
+            s0_a += (double)v0;
+        }
+        ((__global double *)(scratch + so0_0))[p * M + i0] = s0_a;
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+        last_[0] = atomic_inc((volatile __global int *)scratch + blk) == (int)(P - 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!last_[0] || !valid) return;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    double s0_a = 0;
+    for (long q = 0; q < P; q++) {
+        double o0_a = ((volatile __global double *)(scratch + so0_0))[q * M + i0];
+        s0_a += o0_a;
+    }
+    const float v1 = (float)s0_a; /* result of sum */
+    out0[i0] = v1;
+}
+

@@ -1,0 +1,61 @@
+/* ---- kernel 0: schedule "scan: three phases over chunks of each row", 3 launches: lc_scan_f32_32c52bce414bad09_p1 lc_scan_f32_32c52bce414bad09_p2 lc_scan_f32_32c52bce414bad09_p3 */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+/* lazycl scan kernel: 1 fused op; scan: three phases over chunks of each row. */
+__kernel void lc_scan_f32_32c52bce414bad09_p1(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const long n0, const long M, __global char *part_, const long sbase, const long P)
+{
+    __global float *part = (__global float *)(part_ + sbase);
+    const long g_ = get_global_id(0);
+    const long m = g_ / P, q = g_ % P;
+    if (m >= M) return;
+    const long chunk = (n0 + P - 1) / P;
+    const long end = min(n0, (q + 1) * chunk);
+    float acc = -INFINITY;
+    long i0 = q * chunk;
+    for (; i0 < end; i0++) {
+        const float v0 = a0[a0_o + i0]; /* buffer */
+        if (v0 > acc || isnan(v0)) acc = v0;
+    }
+    part[m * P + q] = acc;
+}
+__kernel void lc_scan_f32_32c52bce414bad09_p2(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const long n0, const long M, __global char *part_, const long sbase, const long P)
+{
+    __global float *part = (__global float *)(part_ + sbase);
+    const long m = get_global_id(0);
+    if (m >= M) return;
+    float acc = -INFINITY;
+    for (long q = 0; q < P; q++) {
+        const float t = part[m * P + q];
+        part[m * P + q] = acc;
+        if (t > acc || isnan(t)) acc = t;
+    }
+}
+__kernel void lc_scan_f32_32c52bce414bad09_p3(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const long n0, const long M, __global char *part_, const long sbase, const long P)
+{
+    __global float *part = (__global float *)(part_ + sbase);
+    const long g_ = get_global_id(0);
+    const long m = g_ / P, q = g_ % P;
+    if (m >= M) return;
+    const long chunk = (n0 + P - 1) / P;
+    const long end = min(n0, (q + 1) * chunk);
+    float acc = part[m * P + q];
+    long i0 = q * chunk;
+    for (; i0 < end; i0++) {
+        const float v0 = a0[a0_o + i0]; /* buffer */
+        if (v0 > acc || isnan(v0)) acc = v0;
+        {
+            const float v0 = (float)acc;
+            out0[i0] = v0;
+        }
+    }
+}
+

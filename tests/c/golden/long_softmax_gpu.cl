@@ -1,0 +1,162 @@
+/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f32_a100b99b135a71f5 */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+/* lazycl reduce kernel: 2 fused ops; reduce: split over groups of 256 items, last group combines. */
+__kernel void lc_reduce_f32_a100b99b135a71f5(
+    __global float *restrict out0,
+    __global float *restrict out1,
+    __global const float *restrict a0, const long a0_o,
+    const long n0,
+    __global char *scratch_, const long sbase, const long P, const long N, const long so0_0, const long so1_0, const long so1_1)
+{
+    __local float ls0_0[256];
+    __local float ls1_0[256];
+    __local double ls1_1[256];
+    __local int last_[1];
+    __global char *scratch = scratch_ + sbase;
+    const long grp = get_group_id(0);
+    const long m = grp / P, p = grp % P;
+    const int lid = get_local_id(0);
+    const long L = get_local_size(0);
+    {
+    float s0_a = -INFINITY;
+    float s1_a = -INFINITY; double s1_b = 0;
+    for (long r = p * L + lid; r < N; r += P * L) {
+        {
+        const long i0 = r;
+        const float v0 = a0[a0_o + i0]; /* buffer */
+        if (v0 > s0_a || isnan(v0)) s0_a = v0;
+        if (v0 > s1_a) { s1_b *= exp((double)s1_a - (double)v0); s1_a = v0; }
+        if (v0 != -INFINITY) s1_b += (double)exp(v0 - s1_a);
+        }
+    }
+    ls0_0[lid] = s0_a;
+    ls1_0[lid] = s1_a;
+    ls1_1[lid] = s1_b;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int w = 256 / 2; w > 0; w >>= 1) {
+        if (lid < w) {
+            float o0_a = ls0_0[lid + w];
+            s0_a = ls0_0[lid];
+            if (o0_a > s0_a || isnan(o0_a)) s0_a = o0_a;
+            ls0_0[lid] = s0_a;
+            float o1_a = ls1_0[lid + w];
+            double o1_b = ls1_1[lid + w];
+            s1_a = ls1_0[lid];
+            s1_b = ls1_1[lid];
+            if (o1_a > s1_a) { s1_b = s1_b * exp((double)s1_a - (double)o1_a) + o1_b; s1_a = o1_a; }
+            else if (o1_a != -INFINITY) s1_b += o1_b * exp((double)o1_a - (double)s1_a);
+            ls1_0[lid] = s1_a;
+            ls1_1[lid] = s1_b;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    s0_a = ls0_0[0];
+    s1_a = ls1_0[0];
+    s1_b = ls1_1[0];
+    if (lid == 0) {
+        ((__global float *)(scratch + so0_0))[m * P + p] = s0_a;
+        ((__global float *)(scratch + so1_0))[m * P + p] = s1_a;
+        ((__global double *)(scratch + so1_1))[m * P + p] = s1_b;
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        last_[0] = atomic_inc((volatile __global int *)scratch + m) == (int)(P - 1);
+    }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!last_[0]) return;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    float s0_a = -INFINITY;
+    float s1_a = -INFINITY; double s1_b = 0;
+    for (long q = lid; q < P; q += L) {
+        float o0_a = ((volatile __global float *)(scratch + so0_0))[m * P + q];
+        if (o0_a > s0_a || isnan(o0_a)) s0_a = o0_a;
+        float o1_a = ((volatile __global float *)(scratch + so1_0))[m * P + q];
+        double o1_b = ((volatile __global double *)(scratch + so1_1))[m * P + q];
+        if (o1_a > s1_a) { s1_b = s1_b * exp((double)s1_a - (double)o1_a) + o1_b; s1_a = o1_a; }
+        else if (o1_a != -INFINITY) s1_b += o1_b * exp((double)o1_a - (double)s1_a);
+    }
+    ls0_0[lid] = s0_a;
+    ls1_0[lid] = s1_a;
+    ls1_1[lid] = s1_b;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid != 0) return;
+    for (int w = 1; w < L; w++) {
+        const float o0_a = ls0_0[w];
+        if (o0_a > s0_a || isnan(o0_a)) s0_a = o0_a;
+        const float o1_a = ls1_0[w];
+        const double o1_b = ls1_1[w];
+        if (o1_a > s1_a) { s1_b = s1_b * exp((double)s1_a - (double)o1_a) + o1_b; s1_a = o1_a; }
+        else if (o1_a != -INFINITY) s1_b += o1_b * exp((double)o1_a - (double)s1_a);
+    }
+    const float v1 = (float)s0_a; /* result of max */
+    const float v2 = (float)(s1_a == -INFINITY ? (double)NAN : s1_b); /* result of sumexp */
+    out0[0] = v1;
+    out1[0] = v2;
+}
+
+/* ---- kernel 1: schedule "map 1-d, four elements per item (vector loads)", 1 launch: lc_map_f32_5fd9923ede1976d8 */
+#pragma OPENCL FP_CONTRACT OFF
+/* lazycl map kernel: 5 fused ops; map 1-d, four elements per item (vector loads). */
+__kernel void lc_map_f32_5fd9923ede1976d8(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    __global const float *restrict a1, const long a1_o,
+    __global const float *restrict a2, const long a2_o,
+    const long n0)
+{
+    const long i0 = get_global_id(0);
+    if (i0 >= n0) return;
+    const long base = i0 * 4;
+    if (base + 4 <= n0) {
+        const float4 t0 = *(__global const float4 *)(a0 + a0_o + base);
+        float4 ov0;
+        {
+            const float v0 = t0.s0; /* buffer */
+            const float v1 = a1[a1_o]; /* max */
+            const float v2 = (v0 - v1); /* subtract */
+            const float v3 = (exp(v2)); /* exp */
+            const float v4 = a2[a2_o]; /* sumexp */
+            const float v5 = ((v3 / v4)); /* true_divide */
+            ov0.s0 = v5;
+        }
+        {
+            const float v0 = t0.s1; /* buffer */
+            const float v1 = a1[a1_o]; /* max */
+            const float v2 = (v0 - v1); /* subtract */
+            const float v3 = (exp(v2)); /* exp */
+            const float v4 = a2[a2_o]; /* sumexp */
+            const float v5 = ((v3 / v4)); /* true_divide */
+            ov0.s1 = v5;
+        }
+        {
+            const float v0 = t0.s2; /* buffer */
+            const float v1 = a1[a1_o]; /* max */
+            const float v2 = (v0 - v1); /* subtract */
+            const float v3 = (exp(v2)); /* exp */
+            const float v4 = a2[a2_o]; /* sumexp */
+            const float v5 = ((v3 / v4)); /* true_divide */
+            ov0.s2 = v5;
+        }
+        {
+            const float v0 = t0.s3; /* buffer */
+            const float v1 = a1[a1_o]; /* max */
+            const float v2 = (v0 - v1); /* subtract */
+            const float v3 = (exp(v2)); /* exp */
+            const float v4 = a2[a2_o]; /* sumexp */
+            const float v5 = ((v3 / v4)); /* true_divide */
+            ov0.s3 = v5;
+        }
+        *(__global float4 *)(out0 + base) = ov0;
+        return;
+    }
+    for (long i0 = base; i0 < n0; i0++) {
+        const float v0 = a0[a0_o + i0]; /* buffer */
+        const float v1 = a1[a1_o]; /* max */
+        const float v2 = (v0 - v1); /* subtract */
+        const float v3 = (exp(v2)); /* exp */
+        const float v4 = a2[a2_o]; /* sumexp */
+        const float v5 = ((v3 / v4)); /* true_divide */
+        out0[i0] = v5;
+    }
+}
+

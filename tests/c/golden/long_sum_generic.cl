@@ -1,0 +1,45 @@
+/* ---- kernel 0: schedule "reduce: split over groups of 1 items, last group combines", 1 launch: lc_reduce_f32_0c1f3d7e064e58cb */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+/* lazycl reduce kernel: 1 fused op; reduce: split over groups of 1 items, last group combines. */
+__kernel void lc_reduce_f32_0c1f3d7e064e58cb(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const long n0,
+    __global char *scratch_, const long sbase, const long P, const long N, const long so0_0)
+{
+    __local int last_[1];
+    __global char *scratch = scratch_ + sbase;
+    const long grp = get_group_id(0);
+    const long m = grp / P, p = grp % P;
+    const int lid = get_local_id(0);
+    const long L = get_local_size(0);
+    {
+    double s0_a = 0;
+    const long t = p * L + lid, chunk = (N + P * L - 1) / (P * L);
+    const long r_end = min(N, (t + 1) * chunk);
+    for (long r = t * chunk; r < r_end; r++) {
+        {
+        const long i0 = r;
+        const float v0 = a0[a0_o + i0]; /* buffer */
+        s0_a += (double)v0;
+        }
+    }
+    if (lid == 0) {
+        ((__global double *)(scratch + so0_0))[m * P + p] = s0_a;
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        last_[0] = atomic_inc((volatile __global int *)scratch + m) == (int)(P - 1);
+    }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid != 0 || !last_[0]) return;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    double s0_a = 0;
+    for (long q = 0; q < P; q++) {
+        double o0_a = ((volatile __global double *)(scratch + so0_0))[m * P + q];
+        s0_a += o0_a;
+    }
+    const float v1 = (float)s0_a; /* result of sum */
+    out0[0] = v1;
+}
+

@@ -1,0 +1,19 @@
+/* ---- kernel 0: schedule "map 2-d, 8 elements per item (8-wide SIMD)", 1 launch: lc_map_f32_fdde466516d0d2a8 */
+#pragma OPENCL FP_CONTRACT OFF
+/* lazycl map kernel: 2 fused ops; map 2-d, 8 elements per item (8-wide SIMD). */
+__kernel void lc_map_f32_fdde466516d0d2a8(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o, const long a0_s0,
+    __global const float *restrict a1, const long a1_o,
+    const long n0,
+    const long n1, const long os0_0)
+{
+    const long i0 = get_global_id(1);
+    const long i1 = min((long)get_global_id(0) * 8, n1 - 8);
+    const float8 w0 = vload8(0, a0 + (a0_o + i0 * a0_s0 + i1)); /* buffer */
+    const float8 w1 = (exp(w0)); /* exp */
+    const float8 w2 = vload8(0, a1 + (a1_o + i1)); /* buffer */
+    const float8 w3 = (w1 * w2); /* multiply */
+    vstore8(w3, 0, out0 + i0 * os0_0 + i1);
+}
+
