@@ -117,6 +117,8 @@ struct lc_nodeinfo {
     int kernel;       /* kernel that computes it when mat, else -1 */
     int buffer;       /* plan buffer when written, else -1 */
     int slot;         /* reduce nodes: reduction slot in their kernel */
+    int alias;        /* a reshape that takes the buffer of this node, else -1 */
+    int keep;         /* its buffer outlives the plan: a forced reshape takes it */
 };
 
 struct lc_fuse {
@@ -203,6 +205,40 @@ static void lc_mark(struct lc_fuse *f, struct lc_node *const *outs, size_t n_out
             ni->cost = 0;
             ni->expensive = 0;
         }
+    }
+}
+
+/* A reshape of a node written contiguously to a plan buffer is a free view
+ * of that buffer: a reshape in C order keeps the flat C order of its input,
+ * so the buffer holds the reshape's elements in its own contiguous layout
+ * too. Every materialized reshape whose input holds such a buffer (is
+ * materialized, or is a reshape of one, materialized or not) stops being
+ * materialized and takes that buffer (info->alias); a forced one keeps the
+ * buffer past the plan. Nodes are visited inputs first, so a chain of
+ * reshapes all take the buffer at its bottom. Run again before each retry:
+ * a reshape's input that no strided layout could express is materialized
+ * then, and the reshape takes it. */
+static void lc_alias_reshapes(struct lc_fuse *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        const struct lc_node *x = f->topo[i];
+        struct lc_nodeinfo *ni = &f->info[i];
+        if (x->op != LC_OP_RESHAPE || lc_node_is_leaf(x) || !ni->mat || ni->alias >= 0)
+            continue;
+        /* Through reshapes that are neither materialized nor aliased (views
+         * read in their consumers' kernels) to the node holding the bytes. */
+        int c = lc_idx(f, x->in[0]);
+        while (f->topo[c]->op == LC_OP_RESHAPE && !lc_node_is_leaf(f->topo[c]) &&
+               !f->info[c].mat && f->info[c].alias < 0)
+            c = lc_idx(f, f->topo[c]->in[0]);
+        const struct lc_nodeinfo *ci = &f->info[c];
+        int target = ci->alias >= 0 ? ci->alias : ci->mat ? c : -1;
+        if (target < 0)
+            continue;
+        ni->alias = target;
+        ni->mat = 0;
+        if (ni->forced)
+            f->info[target].keep = 1;
     }
 }
 
@@ -335,7 +371,7 @@ static int lc_plan_buffer_for(struct lc_fuse *f, int idx)
     b->nbytes = (size_t)n->size * lc_dtype_size(n->dtype);
     b->producer = ni->kernel;
     b->last_use = ni->kernel;
-    b->is_output = ni->forced;
+    b->is_output = ni->forced || ni->keep;
     b->node = n;
     ni->buffer = p->n_buffers++;
     return ni->buffer;
@@ -746,7 +782,7 @@ static int lc_plan_once(struct lc_fuse *f)
         const struct lc_node *n = f->topo[i];
         if (!ni->mat || lc_op_kind(n->op) == LC_KIND_SCAN)
             continue;
-        if (!ni->forced && ni->buffer < 0)
+        if (!ni->forced && !ni->keep && ni->buffer < 0)
             continue;
         int x = root_expr[i];
         if (lc_op_kind(n->op) == LC_KIND_REDUCE) {
@@ -838,6 +874,8 @@ lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, unsigned flags,
         goto done;
     }
     for (size_t i = 0; i < f.n; i++)
+        f.info[i].alias = -1;
+    for (size_t i = 0; i < f.n; i++)
         if (lc_map_put(&f.index, (uint64_t)(uintptr_t)f.topo[i], (int)i) < 0) {
             st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory planning kernels");
             goto done;
@@ -853,6 +891,7 @@ lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, unsigned flags,
         goto done;
     }
     for (int attempt = 0;; attempt++) {
+        lc_alias_reshapes(&f);
         for (size_t i = 0; i < f.n; i++) {
             f.info[i].kernel = -1;
             f.info[i].buffer = -1;
@@ -867,7 +906,8 @@ lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, unsigned flags,
             break;
         lc_plan_free(plan);
         f.plan = plan;
-        if (rc != -3 || f.fail_node < 0 || f.info[f.fail_node].mat || attempt > (int)f.n) {
+        if (rc != -3 || f.fail_node < 0 || f.info[f.fail_node].mat ||
+            f.info[f.fail_node].alias >= 0 || attempt > (int)f.n) {
             if (rc != -2)
                 lc_error_set(e, LC_ERR_INVALID, "internal: fusion could not place a reshape");
             st = e->code ? e->code : LC_ERR_INVALID;
@@ -881,8 +921,10 @@ lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, unsigned flags,
         goto done;
     }
     plan->n_out = (int)n_outs;
-    for (size_t r = 0; r < n_outs; r++)
-        plan->out_buffer[r] = f.info[lc_idx(&f, outs[r])].buffer;
+    for (size_t r = 0; r < n_outs; r++) {
+        const struct lc_nodeinfo *ni = &f.info[lc_idx(&f, outs[r])];
+        plan->out_buffer[r] = ni->alias >= 0 ? f.info[ni->alias].buffer : ni->buffer;
+    }
 done:
     if (st != LC_OK)
         lc_plan_free(plan);
