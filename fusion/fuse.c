@@ -133,6 +133,8 @@ struct lc_fuse {
     int cap_memo;
     struct lc_map inputs;      /* storage pointer -> plan input */
     int fail_node;             /* a node to materialize before trying again, or -1 */
+    int epi_nk;                /* building an epilogue: the reduce kernel's kept dims */
+    int64_t epi_kept[LC_MAXDIM];
     struct lc_plan *plan;
     struct lc_error *e;
 };
@@ -258,6 +260,52 @@ static int lc_stack_push(struct lc_fuse *f, int stack, int view)
     if (lc_map_put(&f->stacks, key, id) < 0)
         return -1;
     return id;
+}
+
+/* The stack holds reshapes only (or nothing). */
+static int lc_stack_reshapes_only(const struct lc_fuse *f, int stack)
+{
+    for (int s = stack; s > 0; s = f->stack[s].parent)
+        if (f->topo[f->stack[s].view]->op != LC_OP_RESHAPE)
+            return 0;
+    return 1;
+}
+
+/* The two shapes are equal once their dims of 1 are dropped (as for
+ * x.sum(1) and x.sum(1, keepdims=True)): the same elements in the same
+ * C order, one index space seen with or without unit dims. */
+static int lc_same_but_units(int na, const int64_t *a, int nb, const int64_t *b)
+{
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < na && a[i] == 1)
+            i++;
+        while (j < nb && b[j] == 1)
+            j++;
+        if (i == na || j == nb)
+            return i == na && j == nb;
+        if (a[i++] != b[j++])
+            return 0;
+    }
+}
+
+/* Strides over `from` (a shape equal to `to` but for unit dims) as strides
+ * over `to`: dims of 1 take stride 0, the others in order. */
+static void lc_units_restride(int nfrom, const int64_t *from, const int64_t *st_from, int nto,
+                              const int64_t *to, int64_t *st_to)
+{
+    int j = 0;
+    for (int t = 0; t < nto; t++) {
+        if (to[t] == 1) {
+            st_to[t] = 0;
+            continue;
+        }
+        while (j < nfrom && from[j] == 1)
+            j++;
+        st_to[t] = j < nfrom ? st_from[j++] : 0;
+    }
+    for (int t = nto; t < LC_MAXDIM; t++)
+        st_to[t] = 0;
 }
 
 struct lc_layout {
@@ -443,7 +491,10 @@ static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int pha
     if (n->op == LC_OP_CONST)
         memset(L.strides, 0, sizeof L.strides);
     a.offset = L.offset;
-    memcpy(a.strides, L.strides, sizeof a.strides);
+    if (phase) /* the epilogue's root may add or drop unit dims: index the kept dims */
+        lc_units_restride(L.ndim, L.shape, L.strides, f->epi_nk, f->epi_kept, a.strides);
+    else
+        memcpy(a.strides, L.strides, sizeof a.strides);
     if (LC_GROW(k->access, k->n_access, k->cap_access) < 0)
         goto nomem;
     k->access[k->n_access] = a;
@@ -473,7 +524,10 @@ static int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, i
     int x;
     if (lc_map_get(&f->memo[kid], key, &x))
         return x;
-    if (lc_op_kind(n->op) == LC_KIND_REDUCE && ni->kernel == kid && phase == 1 && stack == 0) {
+    if (lc_op_kind(n->op) == LC_KIND_REDUCE && ni->kernel == kid && phase == 1 &&
+        lc_stack_reshapes_only(f, stack)) {
+        /* Reshapes keep C order, and the epilogue's root is the kept space but
+         * for unit dims (lc_deps, lc_plan_once): the value at this index. */
         x = lc_new_expr(f, k, LC_EXPR_REDUCED, n->dtype, n->dtype, n);
         if (x < 0)
             return -2;
@@ -523,8 +577,15 @@ static int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, i
 
 /* What the fused subtree of `idx` reads: the latest kernel among the
  * materialized nodes it reads (-1 if none), and the kernel of the reduce
- * nodes it reads with no view in between (-1 none, -2 several kernels or a
- * reduce also read through a view). */
+ * nodes it reads with no view but reshapes in between (-1 none, -2 several
+ * kernels or a reduce also read through another view). via_view: 0 no view
+ * on the path, 1 reshapes only, 2 another view. */
+static int lc_view_level(int level, const struct lc_node *n)
+{
+    int l = lc_op_kind(n->op) != LC_KIND_VIEW ? 0 : n->op == LC_OP_RESHAPE ? 1 : 2;
+    return l > level ? l : level;
+}
+
 static int lc_deps(struct lc_fuse *f, int root, int *max_dep, int *epi_kernel)
 {
     struct item { int idx, via_view; } *st = NULL;
@@ -537,11 +598,11 @@ static int lc_deps(struct lc_fuse *f, int root, int *max_dep, int *epi_kernel)
     for (int j = 0; j < r->n_in; j++) {
         if (LC_GROW(st, top, cap) < 0)
             goto nomem;
-        st[top++] = (struct item){lc_idx(f, r->in[j]), lc_op_kind(r->op) == LC_KIND_VIEW};
+        st[top++] = (struct item){lc_idx(f, r->in[j]), lc_view_level(0, r)};
     }
     while (top) {
         struct item it = st[--top];
-        uint64_t key = ((uint64_t)(uint32_t)it.idx << 1) | (uint64_t)it.via_view;
+        uint64_t key = ((uint64_t)(uint32_t)it.idx << 2) | (uint64_t)it.via_view;
         int dummy;
         if (lc_map_get(&seen, key, &dummy))
             continue;
@@ -551,7 +612,7 @@ static int lc_deps(struct lc_fuse *f, int root, int *max_dep, int *epi_kernel)
         struct lc_nodeinfo *ni = &f->info[it.idx];
         if (ni->mat) {
             if (lc_op_kind(n->op) == LC_KIND_REDUCE) {
-                if (it.via_view) {
+                if (it.via_view == 2) {
                     if (ni->kernel > via_view_kernel)
                         via_view_kernel = ni->kernel;
                 } else if (*epi_kernel == -1) {
@@ -566,7 +627,7 @@ static int lc_deps(struct lc_fuse *f, int root, int *max_dep, int *epi_kernel)
         }
         if (lc_node_is_leaf(n))
             continue;
-        int vv = it.via_view || lc_op_kind(n->op) == LC_KIND_VIEW;
+        int vv = lc_view_level(it.via_view, n);
         for (int j = 0; j < n->n_in; j++) {
             if (LC_GROW(st, top, cap) < 0)
                 goto nomem;
@@ -640,7 +701,11 @@ static int lc_new_space_kernel(struct lc_fuse *f, enum lc_kernel_kind kind, cons
     return kid;
 }
 
-static int lc_add_output(struct lc_fuse *f, int kid, int idx, int expr)
+/* Output `idx` of kernel `kid`, written contiguously over the kernel's
+ * output dims `ndim`/`shape` (the node's own, or a reduce kernel's kept dims,
+ * which an epilogue root equals but for unit dims). */
+static int lc_add_output(struct lc_fuse *f, int kid, int idx, int expr, int ndim,
+                         const int64_t *shape)
 {
     struct lc_kernel *k = &f->plan->kernels[kid];
     int b = lc_plan_buffer_for(f, idx);
@@ -655,7 +720,7 @@ static int lc_add_output(struct lc_fuse *f, int kid, int idx, int expr)
     o->buffer = b;
     o->dtype = n->dtype;
     o->node = n;
-    lc_shape_strides(n->ndim, n->shape, o->strides);
+    lc_shape_strides(ndim, shape, o->strides);
     return 0;
 }
 
@@ -732,7 +797,7 @@ static int lc_plan_once(struct lc_fuse *f)
             }
             struct lc_kernel *k = &p->kernels[kid];
             k->scan_op = n->op;
-            if (lc_add_fused(k, n) < 0 || lc_add_output(f, kid, (int)i, x) < 0) {
+            if (lc_add_fused(k, n) < 0 || lc_add_output(f, kid, (int)i, x, n->ndim, n->shape) < 0) {
                 rc = -2;
                 break;
             }
@@ -747,8 +812,11 @@ static int lc_plan_once(struct lc_fuse *f)
             for (int d = 0; d < r->ndim; d++)
                 if (!(r->axes & (1u << d)))
                     kept[nk++] = r->shape[d];
-            if (lc_same_dims(nk, kept, n->ndim, n->shape))
+            if (lc_same_but_units(nk, kept, n->ndim, n->shape)) {
                 kid = epi;
+                f->epi_nk = nk;
+                memcpy(f->epi_kept, kept, sizeof kept);
+            }
         }
         int phase = 0;
         if (kid >= 0) {
@@ -795,7 +863,17 @@ static int lc_plan_once(struct lc_fuse *f)
             k->exprs[x].slot = ni->slot;
             k->exprs[x].epilogue = 1;
         }
-        if (lc_add_output(f, ni->kernel, (int)i, x) < 0)
+        int64_t kept[LC_MAXDIM];
+        int nk = 0;
+        if (p->kernels[ni->kernel].kind == LC_KERNEL_REDUCE) {
+            for (int d = 0; d < rs[ni->kernel].ndim; d++)
+                if (!(rs[ni->kernel].axes & (1u << d)))
+                    kept[nk++] = rs[ni->kernel].shape[d];
+        } else {
+            nk = n->ndim;
+            memcpy(kept, n->shape, sizeof kept);
+        }
+        if (lc_add_output(f, ni->kernel, (int)i, x, nk, kept) < 0)
             rc = -2;
     }
 
