@@ -576,10 +576,13 @@ static int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, i
 }
 
 /* What the fused subtree of `idx` reads: the latest kernel among the
- * materialized nodes it reads (-1 if none), and the kernel of the reduce
- * nodes it reads with no view but reshapes in between (-1 none, -2 several
- * kernels or a reduce also read through another view). via_view: 0 no view
- * on the path, 1 reshapes only, 2 another view. */
+ * materialized nodes it reads (-1 if none), and the kernel whose epilogue it
+ * may join: that of the reduce nodes it reads with no view in between, or
+ * else the latest of those it reads through reshapes only (-1 none, -2 none
+ * fits: reduces read directly from several kernels, or a reduce of that
+ * kernel or a later one read through a view other than reshapes, or through
+ * reshapes from a later kernel). via_view: 0 no view on the path, 1
+ * reshapes only, 2 another view. */
 static int lc_view_level(int level, const struct lc_node *n)
 {
     int l = lc_op_kind(n->op) != LC_KIND_VIEW ? 0 : n->op == LC_OP_RESHAPE ? 1 : 2;
@@ -593,7 +596,7 @@ static int lc_deps(struct lc_fuse *f, int root, int *max_dep, int *epi_kernel)
     struct lc_map seen = {0};
     *max_dep = -1;
     *epi_kernel = -1;
-    int via_view_kernel = -1;
+    int via_view_kernel = -1, reshaped_kernel = -1;
     const struct lc_node *r = f->topo[root];
     for (int j = 0; j < r->n_in; j++) {
         if (LC_GROW(st, top, cap) < 0)
@@ -615,6 +618,9 @@ static int lc_deps(struct lc_fuse *f, int root, int *max_dep, int *epi_kernel)
                 if (it.via_view == 2) {
                     if (ni->kernel > via_view_kernel)
                         via_view_kernel = ni->kernel;
+                } else if (it.via_view == 1) {
+                    if (ni->kernel > reshaped_kernel)
+                        reshaped_kernel = ni->kernel;
                 } else if (*epi_kernel == -1) {
                     *epi_kernel = ni->kernel;
                 } else if (*epi_kernel != ni->kernel) {
@@ -633,6 +639,15 @@ static int lc_deps(struct lc_fuse *f, int root, int *max_dep, int *epi_kernel)
                 goto nomem;
             st[top++] = (struct item){lc_idx(f, n->in[j]), vv};
         }
+    }
+    /* Reduces read through reshapes: the latest may be the epilogue's kernel
+     * (when no reduce is read directly, or those are in it too); earlier
+     * ones are read from their buffers, like those behind other views. */
+    if (reshaped_kernel >= 0 && *epi_kernel != -2) {
+        if (*epi_kernel == -1)
+            *epi_kernel = reshaped_kernel;
+        else if (reshaped_kernel > *epi_kernel)
+            *epi_kernel = -2;
     }
     if (*epi_kernel >= 0 && via_view_kernel >= *epi_kernel)
         *epi_kernel = -2;
