@@ -117,7 +117,8 @@ struct lc_nodeinfo {
     int kernel;       /* kernel that computes it when mat, else -1 */
     int buffer;       /* plan buffer when written, else -1 */
     int slot;         /* reduce nodes: reduction slot in their kernel */
-    int alias;        /* a reshape that takes the buffer of this node, else -1 */
+    int alias;        /* a reshape with no kernel of its own: the node whose buffer
+                         it takes (lc_alias_reshapes), else -1 */
     int keep;         /* its buffer outlives the plan: a forced reshape takes it */
 };
 
