@@ -117,6 +117,9 @@ struct lc_nodeinfo {
     int kernel;       /* kernel that computes it when mat, else -1 */
     int buffer;       /* plan buffer when written, else -1 */
     int slot;         /* reduce nodes: reduction slot in their kernel */
+    int alias;        /* a reshape with no kernel of its own: the node whose buffer
+                         it takes (lc_alias_reshapes), else -1 */
+    int keep;         /* its buffer outlives the plan: a forced reshape takes it */
 };
 
 struct lc_fuse {
@@ -131,6 +134,8 @@ struct lc_fuse {
     int cap_memo;
     struct lc_map inputs;      /* storage pointer -> plan input */
     int fail_node;             /* a node to materialize before trying again, or -1 */
+    int epi_nk;                /* building an epilogue: the reduce kernel's kept dims */
+    int64_t epi_kept[LC_MAXDIM];
     struct lc_plan *plan;
     struct lc_error *e;
 };
@@ -206,6 +211,40 @@ static void lc_mark(struct lc_fuse *f, struct lc_node *const *outs, size_t n_out
     }
 }
 
+/* A reshape of a node written contiguously to a plan buffer is a free view
+ * of that buffer: a reshape in C order keeps the flat C order of its input,
+ * so the buffer holds the reshape's elements in its own contiguous layout
+ * too. Every materialized reshape whose input holds such a buffer (is
+ * materialized, or is a reshape of one, materialized or not) stops being
+ * materialized and takes that buffer (info->alias); a forced one keeps the
+ * buffer past the plan. Nodes are visited inputs first, so a chain of
+ * reshapes all take the buffer at its bottom. Run again before each retry:
+ * a reshape's input that no strided layout could express is materialized
+ * then, and the reshape takes it. */
+static void lc_alias_reshapes(struct lc_fuse *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        const struct lc_node *x = f->topo[i];
+        struct lc_nodeinfo *ni = &f->info[i];
+        if (x->op != LC_OP_RESHAPE || lc_node_is_leaf(x) || !ni->mat || ni->alias >= 0)
+            continue;
+        /* Through reshapes that are neither materialized nor aliased (views
+         * read in their consumers' kernels) to the node holding the bytes. */
+        int c = lc_idx(f, x->in[0]);
+        while (f->topo[c]->op == LC_OP_RESHAPE && !lc_node_is_leaf(f->topo[c]) &&
+               !f->info[c].mat && f->info[c].alias < 0)
+            c = lc_idx(f, f->topo[c]->in[0]);
+        const struct lc_nodeinfo *ci = &f->info[c];
+        int target = ci->alias >= 0 ? ci->alias : ci->mat ? c : -1;
+        if (target < 0)
+            continue;
+        ni->alias = target;
+        ni->mat = 0;
+        if (ni->forced)
+            f->info[target].keep = 1;
+    }
+}
+
 /* ---- view stacks -------------------------------------------------------------------- */
 
 static int lc_stack_push(struct lc_fuse *f, int stack, int view)
@@ -222,6 +261,52 @@ static int lc_stack_push(struct lc_fuse *f, int stack, int view)
     if (lc_map_put(&f->stacks, key, id) < 0)
         return -1;
     return id;
+}
+
+/* The stack holds reshapes only (or nothing). */
+static int lc_stack_reshapes_only(const struct lc_fuse *f, int stack)
+{
+    for (int s = stack; s > 0; s = f->stack[s].parent)
+        if (f->topo[f->stack[s].view]->op != LC_OP_RESHAPE)
+            return 0;
+    return 1;
+}
+
+/* The two shapes are equal once their dims of 1 are dropped (as for
+ * x.sum(1) and x.sum(1, keepdims=True)): the same elements in the same
+ * C order, one index space seen with or without unit dims. */
+static int lc_same_but_units(int na, const int64_t *a, int nb, const int64_t *b)
+{
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < na && a[i] == 1)
+            i++;
+        while (j < nb && b[j] == 1)
+            j++;
+        if (i == na || j == nb)
+            return i == na && j == nb;
+        if (a[i++] != b[j++])
+            return 0;
+    }
+}
+
+/* Strides over `from` (a shape equal to `to` but for unit dims) as strides
+ * over `to`: dims of 1 take stride 0, the others in order. */
+static void lc_units_restride(int nfrom, const int64_t *from, const int64_t *st_from, int nto,
+                              const int64_t *to, int64_t *st_to)
+{
+    int j = 0;
+    for (int t = 0; t < nto; t++) {
+        if (to[t] == 1) {
+            st_to[t] = 0;
+            continue;
+        }
+        while (j < nfrom && from[j] == 1)
+            j++;
+        st_to[t] = j < nfrom ? st_from[j++] : 0;
+    }
+    for (int t = nto; t < LC_MAXDIM; t++)
+        st_to[t] = 0;
 }
 
 struct lc_layout {
@@ -335,7 +420,7 @@ static int lc_plan_buffer_for(struct lc_fuse *f, int idx)
     b->nbytes = (size_t)n->size * lc_dtype_size(n->dtype);
     b->producer = ni->kernel;
     b->last_use = ni->kernel;
-    b->is_output = ni->forced;
+    b->is_output = ni->forced || ni->keep;
     b->node = n;
     ni->buffer = p->n_buffers++;
     return ni->buffer;
@@ -407,7 +492,10 @@ static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int pha
     if (n->op == LC_OP_CONST)
         memset(L.strides, 0, sizeof L.strides);
     a.offset = L.offset;
-    memcpy(a.strides, L.strides, sizeof a.strides);
+    if (phase) /* the epilogue's root may add or drop unit dims: index the kept dims */
+        lc_units_restride(L.ndim, L.shape, L.strides, f->epi_nk, f->epi_kept, a.strides);
+    else
+        memcpy(a.strides, L.strides, sizeof a.strides);
     if (LC_GROW(k->access, k->n_access, k->cap_access) < 0)
         goto nomem;
     k->access[k->n_access] = a;
@@ -437,7 +525,10 @@ static int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, i
     int x;
     if (lc_map_get(&f->memo[kid], key, &x))
         return x;
-    if (lc_op_kind(n->op) == LC_KIND_REDUCE && ni->kernel == kid && phase == 1 && stack == 0) {
+    if (lc_op_kind(n->op) == LC_KIND_REDUCE && ni->kernel == kid && phase == 1 &&
+        lc_stack_reshapes_only(f, stack)) {
+        /* Reshapes keep C order, and the epilogue's root is the kept space but
+         * for unit dims (lc_deps, lc_plan_once): the value at this index. */
         x = lc_new_expr(f, k, LC_EXPR_REDUCED, n->dtype, n->dtype, n);
         if (x < 0)
             return -2;
@@ -486,9 +577,19 @@ static int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, i
 }
 
 /* What the fused subtree of `idx` reads: the latest kernel among the
- * materialized nodes it reads (-1 if none), and the kernel of the reduce
- * nodes it reads with no view in between (-1 none, -2 several kernels or a
- * reduce also read through a view). */
+ * materialized nodes it reads (-1 if none), and the kernel whose epilogue it
+ * may join: that of the reduce nodes it reads with no view in between, or
+ * else the latest of those it reads through reshapes only (-1 none, -2 none
+ * fits: reduces read directly from several kernels, or a reduce of that
+ * kernel or a later one read through a view other than reshapes, or through
+ * reshapes from a later kernel). via_view: 0 no view on the path, 1
+ * reshapes only, 2 another view. */
+static int lc_view_level(int level, const struct lc_node *n)
+{
+    int l = lc_op_kind(n->op) != LC_KIND_VIEW ? 0 : n->op == LC_OP_RESHAPE ? 1 : 2;
+    return l > level ? l : level;
+}
+
 static int lc_deps(struct lc_fuse *f, int root, int *max_dep, int *epi_kernel)
 {
     struct item { int idx, via_view; } *st = NULL;
@@ -496,16 +597,16 @@ static int lc_deps(struct lc_fuse *f, int root, int *max_dep, int *epi_kernel)
     struct lc_map seen = {0};
     *max_dep = -1;
     *epi_kernel = -1;
-    int via_view_kernel = -1;
+    int via_view_kernel = -1, reshaped_kernel = -1;
     const struct lc_node *r = f->topo[root];
     for (int j = 0; j < r->n_in; j++) {
         if (LC_GROW(st, top, cap) < 0)
             goto nomem;
-        st[top++] = (struct item){lc_idx(f, r->in[j]), lc_op_kind(r->op) == LC_KIND_VIEW};
+        st[top++] = (struct item){lc_idx(f, r->in[j]), lc_view_level(0, r)};
     }
     while (top) {
         struct item it = st[--top];
-        uint64_t key = ((uint64_t)(uint32_t)it.idx << 1) | (uint64_t)it.via_view;
+        uint64_t key = ((uint64_t)(uint32_t)it.idx << 2) | (uint64_t)it.via_view;
         int dummy;
         if (lc_map_get(&seen, key, &dummy))
             continue;
@@ -515,9 +616,12 @@ static int lc_deps(struct lc_fuse *f, int root, int *max_dep, int *epi_kernel)
         struct lc_nodeinfo *ni = &f->info[it.idx];
         if (ni->mat) {
             if (lc_op_kind(n->op) == LC_KIND_REDUCE) {
-                if (it.via_view) {
+                if (it.via_view == 2) {
                     if (ni->kernel > via_view_kernel)
                         via_view_kernel = ni->kernel;
+                } else if (it.via_view == 1) {
+                    if (ni->kernel > reshaped_kernel)
+                        reshaped_kernel = ni->kernel;
                 } else if (*epi_kernel == -1) {
                     *epi_kernel = ni->kernel;
                 } else if (*epi_kernel != ni->kernel) {
@@ -530,12 +634,21 @@ static int lc_deps(struct lc_fuse *f, int root, int *max_dep, int *epi_kernel)
         }
         if (lc_node_is_leaf(n))
             continue;
-        int vv = it.via_view || lc_op_kind(n->op) == LC_KIND_VIEW;
+        int vv = lc_view_level(it.via_view, n);
         for (int j = 0; j < n->n_in; j++) {
             if (LC_GROW(st, top, cap) < 0)
                 goto nomem;
             st[top++] = (struct item){lc_idx(f, n->in[j]), vv};
         }
+    }
+    /* Reduces read through reshapes: the latest may be the epilogue's kernel
+     * (when no reduce is read directly, or those are in it too); earlier
+     * ones are read from their buffers, like those behind other views. */
+    if (reshaped_kernel >= 0 && *epi_kernel != -2) {
+        if (*epi_kernel == -1)
+            *epi_kernel = reshaped_kernel;
+        else if (reshaped_kernel > *epi_kernel)
+            *epi_kernel = -2;
     }
     if (*epi_kernel >= 0 && via_view_kernel >= *epi_kernel)
         *epi_kernel = -2;
@@ -604,7 +717,11 @@ static int lc_new_space_kernel(struct lc_fuse *f, enum lc_kernel_kind kind, cons
     return kid;
 }
 
-static int lc_add_output(struct lc_fuse *f, int kid, int idx, int expr)
+/* Output `idx` of kernel `kid`, written contiguously over the kernel's
+ * output dims `ndim`/`shape` (the node's own, or a reduce kernel's kept dims,
+ * which an epilogue root equals but for unit dims). */
+static int lc_add_output(struct lc_fuse *f, int kid, int idx, int expr, int ndim,
+                         const int64_t *shape)
 {
     struct lc_kernel *k = &f->plan->kernels[kid];
     int b = lc_plan_buffer_for(f, idx);
@@ -619,7 +736,7 @@ static int lc_add_output(struct lc_fuse *f, int kid, int idx, int expr)
     o->buffer = b;
     o->dtype = n->dtype;
     o->node = n;
-    lc_shape_strides(n->ndim, n->shape, o->strides);
+    lc_shape_strides(ndim, shape, o->strides);
     return 0;
 }
 
@@ -696,7 +813,7 @@ static int lc_plan_once(struct lc_fuse *f)
             }
             struct lc_kernel *k = &p->kernels[kid];
             k->scan_op = n->op;
-            if (lc_add_fused(k, n) < 0 || lc_add_output(f, kid, (int)i, x) < 0) {
+            if (lc_add_fused(k, n) < 0 || lc_add_output(f, kid, (int)i, x, n->ndim, n->shape) < 0) {
                 rc = -2;
                 break;
             }
@@ -711,8 +828,11 @@ static int lc_plan_once(struct lc_fuse *f)
             for (int d = 0; d < r->ndim; d++)
                 if (!(r->axes & (1u << d)))
                     kept[nk++] = r->shape[d];
-            if (lc_same_dims(nk, kept, n->ndim, n->shape))
+            if (lc_same_but_units(nk, kept, n->ndim, n->shape)) {
                 kid = epi;
+                f->epi_nk = nk;
+                memcpy(f->epi_kept, kept, sizeof kept);
+            }
         }
         int phase = 0;
         if (kid >= 0) {
@@ -746,7 +866,7 @@ static int lc_plan_once(struct lc_fuse *f)
         const struct lc_node *n = f->topo[i];
         if (!ni->mat || lc_op_kind(n->op) == LC_KIND_SCAN)
             continue;
-        if (!ni->forced && ni->buffer < 0)
+        if (!ni->forced && !ni->keep && ni->buffer < 0)
             continue;
         int x = root_expr[i];
         if (lc_op_kind(n->op) == LC_KIND_REDUCE) {
@@ -759,7 +879,17 @@ static int lc_plan_once(struct lc_fuse *f)
             k->exprs[x].slot = ni->slot;
             k->exprs[x].epilogue = 1;
         }
-        if (lc_add_output(f, ni->kernel, (int)i, x) < 0)
+        int64_t kept[LC_MAXDIM];
+        int nk = 0;
+        if (p->kernels[ni->kernel].kind == LC_KERNEL_REDUCE) {
+            for (int d = 0; d < rs[ni->kernel].ndim; d++)
+                if (!(rs[ni->kernel].axes & (1u << d)))
+                    kept[nk++] = rs[ni->kernel].shape[d];
+        } else {
+            nk = n->ndim;
+            memcpy(kept, n->shape, sizeof kept);
+        }
+        if (lc_add_output(f, ni->kernel, (int)i, x, nk, kept) < 0)
             rc = -2;
     }
 
@@ -838,6 +968,8 @@ lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, unsigned flags,
         goto done;
     }
     for (size_t i = 0; i < f.n; i++)
+        f.info[i].alias = -1;
+    for (size_t i = 0; i < f.n; i++)
         if (lc_map_put(&f.index, (uint64_t)(uintptr_t)f.topo[i], (int)i) < 0) {
             st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory planning kernels");
             goto done;
@@ -853,6 +985,7 @@ lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, unsigned flags,
         goto done;
     }
     for (int attempt = 0;; attempt++) {
+        lc_alias_reshapes(&f);
         for (size_t i = 0; i < f.n; i++) {
             f.info[i].kernel = -1;
             f.info[i].buffer = -1;
@@ -867,7 +1000,8 @@ lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, unsigned flags,
             break;
         lc_plan_free(plan);
         f.plan = plan;
-        if (rc != -3 || f.fail_node < 0 || f.info[f.fail_node].mat || attempt > (int)f.n) {
+        if (rc != -3 || f.fail_node < 0 || f.info[f.fail_node].mat ||
+            f.info[f.fail_node].alias >= 0 || attempt > (int)f.n) {
             if (rc != -2)
                 lc_error_set(e, LC_ERR_INVALID, "internal: fusion could not place a reshape");
             st = e->code ? e->code : LC_ERR_INVALID;
@@ -881,8 +1015,10 @@ lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, unsigned flags,
         goto done;
     }
     plan->n_out = (int)n_outs;
-    for (size_t r = 0; r < n_outs; r++)
-        plan->out_buffer[r] = f.info[lc_idx(&f, outs[r])].buffer;
+    for (size_t r = 0; r < n_outs; r++) {
+        const struct lc_nodeinfo *ni = &f.info[lc_idx(&f, outs[r])];
+        plan->out_buffer[r] = ni->alias >= 0 ? f.info[ni->alias].buffer : ni->buffer;
+    }
 done:
     if (st != LC_OK)
         lc_plan_free(plan);

@@ -12,9 +12,19 @@
  *   arithmetic on the leaves (offset and strides), never copies, except a
  *   reshape that no strided layout can express, whose input is then written
  *   contiguously first (NumPy copies there too);
+ * - a reshape keeps C order, so a reshape that would be written to memory
+ *   (a forced output, say) of a node written contiguously to a plan buffer
+ *   (a reduction, a scan, a forced node, the input of a reshape that strides
+ *   cannot express), or a chain of reshapes down to one, is that buffer: no
+ *   kernel of its own, and plan->out_buffer names the input's buffer, which
+ *   a forced reshape keeps past the plan (x.sum(1, keepdims=True) and
+ *   ((x + 1).T[1:, ::-2] * 2).reshape(-1) are one kernel each);
  * - elementwise producers fuse into reductions and scans (prologue);
  *   elementwise consumers over a reduction's output index space fuse into its
- *   final stage (epilogue);
+ *   final stage (epilogue), also when they see the reduction through reshapes
+ *   and their shape is the kept dims with unit dims added or dropped (mean
+ *   and std with keepdims): their reads are then restrided onto the kept
+ *   dims;
  * - reductions over the same index space and axes share one kernel (siblings),
  *   as do elementwise outputs over the same index space;
  * - an elementwise node needed by several kernels is recomputed in each unless
@@ -84,7 +94,8 @@ struct lc_reduction {
 };
 
 /* An output: the value of `expr` written contiguously to plan buffer
- * `buffer`. For reduce kernels, outputs are epilogue values (per output). */
+ * `buffer`. For reduce kernels, outputs are epilogue values (per output),
+ * written over the kept dims (the node's shape may add or drop unit dims). */
 struct lc_output {
     int expr;
     int buffer;
@@ -131,7 +142,9 @@ struct lc_plan {
     int n_buffers, cap_buffers;
     struct lc_storage **inputs;    /* borrowed from leaves under the outputs */
     int n_inputs, cap_inputs;
-    int *out_buffer;               /* per forced output: its buffer, or -1 when a leaf */
+    int *out_buffer;               /* per forced output: its buffer, or -1 when a leaf;
+                                      a reshape's may be its input's buffer (is_output),
+                                      shared with that input when it is forced too */
     int n_out;
 };
 

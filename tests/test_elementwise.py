@@ -13,11 +13,7 @@ from conftest import ALL_DTYPES, DEVICE_FILTERS, FLOAT_DTYPES, INT_DTYPES, asser
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
-KNOWN_BUGS = [
-    ("test_views_fuse_into_consumer",
-     "fusion: ((x + 1).T[1:, ::-2] * 2).reshape(-1) takes 2 kernels: a reshape of a pending "
-     "elementwise result is materialized instead of written in the consumer's index space"),
-]
+KNOWN_BUGS = []
 
 
 # Ops whose float results are exactly NumPy's (IEEE-exact or bit operations).

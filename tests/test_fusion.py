@@ -278,4 +278,165 @@ def test_reshape_of_transposed_pending(dev):
     x = lazycl.asarray(a, device=dev)
     r = (-x).T.reshape(-1)
     np.testing.assert_array_equal(np.asarray(r), (-a).T.reshape(-1))
-    assert n_kernels(lazycl.explain((-x).T.reshape(-1))) == 2
+    # No strided layout reshapes the transpose: -x is written contiguously in
+    # the transpose's C order, which is the reshape's, and the reshape takes
+    # that buffer: one kernel, one buffer.
+    text = lazycl.explain((-x).T.reshape(-1))
+    assert n_kernels(text) == 1 and "1 buffer" in text.splitlines()[0], text
+
+
+# ---- a forced reshape of a node written contiguously takes its buffer ----------------------
+
+def _keep_launches(y):
+    """Launches of forcing y alone, after its input is realized."""
+    return run(y)["launches"]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.uint8])
+@pytest.mark.parametrize("axis", [0, 1, 2, (0, 2), None])
+def test_sum_keepdims_is_one_launch(dev, axis, dtype):
+    # keepdims is a reshape of the reduction: a view of its buffer, not a copy kernel.
+    a = (np.random.default_rng(3).standard_normal((7, 6, 5)) * 10).astype(dtype)
+    x = lazycl.asarray(a, device=dev).compute()
+    y = x.sum(axis=axis, keepdims=True)
+    text = lazycl.explain(y)
+    assert n_kernels(text) == 1 and "1 buffer" in text.splitlines()[0], text
+    assert _keep_launches(y) == 1
+    want = a.sum(axis=axis, keepdims=True)
+    got = np.asarray(y)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    if dtype == np.float32:
+        want = a.astype(np.float64).sum(axis=axis, keepdims=True)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_sum_keepdims_2d_is_one_launch(dev, axis):
+    a, x = arr(dev, (33, 17))
+    x = x.compute()
+    y = x.sum(axis=axis, keepdims=True)
+    assert _keep_launches(y) == 1
+    np.testing.assert_allclose(np.asarray(y), a.sum(axis=axis, keepdims=True, dtype=np.float64),
+                               rtol=1e-5)
+
+
+@pytest.mark.parametrize("fn", ["max", "argmax", "prod", "any"])
+def test_other_reductions_keepdims_are_one_launch(dev, fn):
+    a = np.random.default_rng(4).standard_normal((6, 9)).astype(np.float32)
+    x = lazycl.asarray(a, device=dev).compute()
+    y = getattr(lazycl, fn)(x, axis=1, keepdims=True)
+    assert _keep_launches(y) == 1
+    want = getattr(np, fn)(a, axis=1, keepdims=True)
+    got = np.asarray(y)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("axis", [0, 1, (0, 2), None])
+@pytest.mark.parametrize("fn", ["mean", "std", "var"])
+def test_mean_std_keepdims_are_one_launch(dev, fn, axis, dtype):
+    # mean is reshape(sum / n) and std sqrt(reshape(var)): the elementwise part is the
+    # reduction's epilogue over the kept dims, and the reshape adds unit dims only.
+    a = np.random.default_rng(5).standard_normal((7, 6, 5)).astype(dtype)
+    x = lazycl.asarray(a, device=dev).compute()
+    y = getattr(x, fn)(axis=axis, keepdims=True)
+    assert _keep_launches(y) == 1
+    want = getattr(a.astype(np.float64), fn)(axis=axis, keepdims=True)
+    got = np.asarray(y)
+    assert got.shape == want.shape and got.dtype == dtype
+    np.testing.assert_allclose(got, want, rtol=1e-4 if dtype == np.float32 else 1e-10, atol=1e-6)
+
+
+def test_keepdims_epilogue_reads_leaves_with_unit_dims(dev):
+    a, x = arr(dev, (40, 12))
+    b, y = arr(dev, (40, 1), seed=1)
+    x, y = x.compute(), y.compute()
+    r = lazycl.sqrt(x.var(axis=1, keepdims=True)) * 2 + y
+    assert _keep_launches(r) == 1
+    np.testing.assert_allclose(np.asarray(r), np.sqrt(a.astype(np.float64).var(axis=1, keepdims=True))
+                               * 2 + b, rtol=1e-5, atol=1e-6)
+
+
+def test_reduction_and_its_keepdims_forced_together(dev):
+    a, x = arr(dev, (31, 8))
+    x = x.compute()
+    s = x.sum(axis=0)
+    k = lazycl.reshape(s, (1, 8))
+    assert run(s, k)["launches"] == 1
+    want = a.sum(axis=0, dtype=np.float64)
+    np.testing.assert_allclose(np.asarray(s), want, rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(k), want.reshape(1, 8), rtol=1e-5)
+
+
+PENDING_RESHAPES = {
+    # No strided layout expresses these reshapes of a pending expression.
+    "T_slice": lambda v: ((v + 1).T[1:, ::-2] * 2).reshape(-1),
+    "reshape_of_reshape": lambda v: ((v + 1).T[1:, ::-2] * 2).reshape(-1).reshape(4, 1, 5),
+    "T_reshape_3d": lambda v: (v * v).T.reshape(2, 4, 6),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PENDING_RESHAPES))
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_reshape_of_pending_is_one_launch(dev, case, dtype):
+    a = (np.random.default_rng(6).standard_normal((8, 6)) * 10).astype(dtype)
+    x = lazycl.asarray(a, device=dev).compute()
+    f = PENDING_RESHAPES[case]
+    y = f(x)
+    text = lazycl.explain(y)
+    assert n_kernels(text) == 1 and "1 buffer" in text.splitlines()[0], text
+    assert run(y)["launches"] == 1
+    want = f(a)
+    got = np.asarray(y)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+def test_reshape_of_pending_forced_with_its_input(dev):
+    # Both outputs are one buffer written by one kernel.
+    a = np.random.default_rng(7).standard_normal((8, 6)).astype(np.float32)
+    x = lazycl.asarray(a, device=dev).compute()
+    m = (x + 1).T[1:, ::-2] * 2
+    r = m.reshape(4, 5)
+    s = run(m, r)
+    assert s["launches"] == 1
+    assert s["buffers_allocated"] + s["pool_hits"] == 1
+    want = (a + 1).T[1:, ::-2] * 2
+    np.testing.assert_array_equal(np.asarray(m), want)
+    np.testing.assert_array_equal(np.asarray(r), want.reshape(4, 5))
+    # Two reshapes of one pending product, forced without it: one kernel, one buffer.
+    m = (x - 1).T[1:, ::-2] * 3
+    r1, r2 = m.reshape(-1), m.reshape(2, 1, 10)
+    s = run(r1, r2)
+    assert s["launches"] == 1
+    assert s["buffers_allocated"] + s["pool_hits"] == 1
+    want = (a - 1).T[1:, ::-2] * 3
+    np.testing.assert_array_equal(np.asarray(r1), want.reshape(-1))
+    np.testing.assert_array_equal(np.asarray(r2), want.reshape(2, 1, 10))
+    # A reshape that strides can express, forced beside its map: one kernel too.
+    m2 = x * 3 - 1
+    r2 = m2.reshape(2, 24)
+    assert run(m2, r2)["launches"] == 1
+    np.testing.assert_array_equal(np.asarray(r2), (a * 3 - 1).reshape(2, 24))
+    np.testing.assert_array_equal(np.asarray(m2), a * 3 - 1)
+
+
+def test_reshape_of_pending_read_by_another_kernel(dev):
+    # The written input is the reshape's output and a temporary read by the reduction.
+    a = np.random.default_rng(8).standard_normal((8, 6)).astype(np.float32)
+    x = lazycl.asarray(a, device=dev).compute()
+    m = (x + 1).T[1:, ::-2] * 2
+    r, s = m.reshape(-1), m.sum(axis=0)
+    assert run(r, s)["launches"] == 2
+    want = (a + 1).T[1:, ::-2] * 2
+    np.testing.assert_array_equal(np.asarray(r), want.reshape(-1))
+    np.testing.assert_allclose(np.asarray(s), want.sum(axis=0), rtol=1e-5)
+
+
+def test_scan_reshape_is_one_launch(dev):
+    a = np.random.default_rng(9).standard_normal((8, 6)).astype(np.float32)
+    x = lazycl.asarray(a, device=dev).compute()
+    y = lazycl.cumsum(x, axis=0).reshape(-1)
+    assert run(y)["launches"] == 1
+    np.testing.assert_allclose(np.asarray(y), np.cumsum(a, axis=0).reshape(-1), rtol=1e-5, atol=1e-6)

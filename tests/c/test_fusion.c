@@ -305,6 +305,162 @@ static void test_depth_cut_and_scan(void)
     lc_node_release(x);
 }
 
+/* The buffer plan->out_buffer[r] names, and the node that buffer holds. */
+static const struct lc_node *out_node(const struct lc_plan *p, int r)
+{
+    int b = p->out_buffer[r];
+    return b >= 0 && b < p->n_buffers ? p->buffers[b].node : NULL;
+}
+
+/* A forced reshape of a node written contiguously to a plan buffer takes that
+ * buffer: no kernel of its own. */
+static void test_reshape_takes_buffer(void)
+{
+    struct lc_node *x = leaf(LC_FLOAT32, 2, S2);
+    struct lc_plan p;
+    int64_t kd1[2] = {256, 1}, kd0[2] = {1, 64}, row[2] = {1, 256}, flat[1] = {-1};
+    /* x.sum(axis=1, keepdims=True): one reduce kernel, one buffer, which the
+     * reshape takes. */
+    struct lc_node *s1 = R(LC_OP_SUM, ref(x), 2, 0);
+    struct lc_node *k1 = lc_node_reshape(s1, 2, kd1, &err);
+    CHECK(k1 && k1->op == LC_OP_RESHAPE);
+    CHECK(fuse(&p, &k1, 1) == 1);
+    CHECK(p.kernels[0].kind == LC_KERNEL_REDUCE && p.n_buffers == 1 && n_temps(&p) == 0);
+    CHECK(p.out_buffer[0] == 0 && out_node(&p, 0) == s1);
+    lc_plan_free(&p);
+    /* axis 0, and the reduction forced beside its keepdims view: one buffer
+     * for both. */
+    struct lc_node *s0 = R(LC_OP_SUM, ref(x), 1, 0);
+    struct lc_node *k0 = lc_node_reshape(s0, 2, kd0, &err);
+    struct lc_node *both[2] = {k0, s0};
+    CHECK(fuse(&p, both, 2) == 1);
+    CHECK(p.n_buffers == 1 && p.out_buffer[0] == p.out_buffer[1] && out_node(&p, 0) == s0);
+    CHECK(p.buffers[0].is_output);
+    lc_plan_free(&p);
+    /* A reshape of a reshape: the buffer at the bottom of the chain. */
+    struct lc_node *k1r = lc_node_reshape(k1, 2, row, &err);
+    CHECK(fuse(&p, &k1r, 1) == 1);
+    CHECK(p.n_buffers == 1 && out_node(&p, 0) == s1);
+    lc_plan_free(&p);
+    /* cumsum(x, axis 1).reshape(-1): the scan's buffer. */
+    struct lc_node *cs = lc_node_scan(LC_OP_CUMSUM, x, 1, &err);
+    struct lc_node *csf = lc_node_reshape(cs, 1, flat, &err);
+    CHECK(fuse(&p, &csf, 1) == 1);
+    CHECK(p.kernels[0].kind == LC_KERNEL_SCAN && p.n_buffers == 1 && out_node(&p, 0) == cs);
+    lc_plan_free(&p);
+    lc_node_release(csf);
+    lc_node_release(cs);
+    lc_node_release(k1r);
+    lc_node_release(k0);
+    lc_node_release(s0);
+    lc_node_release(k1);
+    lc_node_release(s1);
+    lc_node_release(x);
+}
+
+/* ((x + 1).T[1:, ::-2] * 2).reshape(-1): no strided layout expresses the
+ * reshape, so the product is written contiguously in its own C order, which
+ * is the reshape's: one kernel, and the reshape takes its buffer. */
+static void test_reshape_of_pending_takes_buffer(void)
+{
+    int64_t sh[2] = {8, 6}, perm[2] = {1, 0}, flat[1] = {-1}, two[2] = {4, 5};
+    int64_t start[2] = {1, 7}, step[2] = {1, -2}, len[2] = {5, 4};
+    struct lc_node *x = leaf(LC_FLOAT32, 2, sh);
+    struct lc_node *x1 = B(LC_OP_ADD, ref(x), scalar(1));
+    struct lc_node *t = lc_node_permute(x1, perm, &err);
+    lc_node_release(x1);
+    struct lc_node *sl = lc_node_slice(t, start, step, len, &err);
+    lc_node_release(t);
+    struct lc_node *m = B(LC_OP_MUL, sl, scalar(2));
+    struct lc_node *r = lc_node_reshape(m, 1, flat, &err);
+    CHECK(r && r->op == LC_OP_RESHAPE && r->ndim == 1 && r->shape[0] == 20);
+    struct lc_plan p;
+    CHECK(fuse(&p, &r, 1) == 1);
+    CHECK(p.n_buffers == 1 && n_temps(&p) == 0 && out_node(&p, 0) == m);
+    CHECK(p.kernels[0].ndim == 2 && p.kernels[0].shape[0] == 5 && p.kernels[0].shape[1] == 4);
+    char *d = lc_plan_describe(&p);
+    CHECK(d && strstr(d, "plan: 1 kernel, 1 buffer") && strstr(d, "output"));
+    free(d);
+    lc_plan_free(&p);
+    /* A reshape of that reshape: still the product's buffer. */
+    struct lc_node *r2 = lc_node_reshape(r, 2, two, &err);
+    CHECK(fuse(&p, &r2, 1) == 1);
+    CHECK(p.n_buffers == 1 && out_node(&p, 0) == m);
+    lc_plan_free(&p);
+    /* The product forced beside its reshape: both outputs share its buffer. */
+    struct lc_node *both[2] = {m, r};
+    CHECK(fuse(&p, both, 2) == 1);
+    CHECK(p.n_buffers == 1 && p.out_buffer[0] == p.out_buffer[1] && out_node(&p, 1) == m);
+    lc_plan_free(&p);
+    /* The product also read by a reduction: written once, kept as the
+     * reshape's output, and read by the reduce kernel. */
+    struct lc_node *cs[2] = {ref(r), R(LC_OP_SUM, ref(m), 1, 0)};
+    CHECK(fuse(&p, cs, 2) == 2);
+    CHECK(out_node(&p, 0) == m && p.buffers[p.out_buffer[0]].is_output);
+    CHECK(p.buffers[p.out_buffer[0]].producer == 0 && p.buffers[p.out_buffer[0]].last_use == 1);
+    CHECK(p.out_buffer[1] >= 0 && p.out_buffer[1] != p.out_buffer[0]);
+    lc_plan_free(&p);
+    release_all(cs, 2);
+    lc_node_release(r2);
+    lc_node_release(r);
+    lc_node_release(m);
+    lc_node_release(x);
+}
+
+/* mean and std with keepdims: the reshape between the reduction and its
+ * elementwise consumer only inserts a unit dim, so the consumer is the
+ * reduction's epilogue, indexed by the kept dims. */
+static void test_keepdims_epilogue(void)
+{
+    struct lc_node *x = leaf(LC_FLOAT32, 2, S2);
+    int64_t kd[2] = {256, 1};
+    struct lc_plan p;
+    /* mean: reshape(sum(x, 1) / 64). */
+    struct lc_node *q = B(LC_OP_DIV, R(LC_OP_SUM, ref(x), 2, 0), scalar(64));
+    struct lc_node *mean = lc_node_reshape(q, 2, kd, &err);
+    lc_node_release(q);
+    CHECK(fuse(&p, &mean, 1) == 1);
+    CHECK(p.kernels[0].kind == LC_KERNEL_REDUCE && p.kernels[0].nkept == 1);
+    CHECK(p.n_buffers == 1 && p.kernels[0].n_outputs == 1 && out_node(&p, 0) == mean);
+    CHECK(p.kernels[0].outputs[0].strides[0] == 1);
+    lc_plan_free(&p);
+    /* std: sqrt(reshape(var(x, 1))). */
+    struct lc_node *var = R(LC_OP_MEANVAR, ref(x), 2, 0);
+    struct lc_node *sd = U(LC_OP_SQRT, lc_node_reshape(var, 2, kd, &err));
+    CHECK(fuse(&p, &sd, 1) == 1);
+    CHECK(p.kernels[0].kind == LC_KERNEL_REDUCE && p.n_buffers == 1 && out_node(&p, 0) == sd);
+    lc_plan_free(&p);
+    /* reshape(sum(x, 1)) + y, y of shape [256, 1]: y's read in the epilogue
+     * steps over the kept dim. */
+    struct lc_node *y = leaf(LC_FLOAT32, 2, kd);
+    struct lc_node *s1 = R(LC_OP_SUM, ref(x), 2, 0);
+    struct lc_node *sy = B(LC_OP_ADD, lc_node_reshape(s1, 2, kd, &err), ref(y));
+    lc_node_release(s1);
+    CHECK(fuse(&p, &sy, 1) == 1);
+    int found = 0;
+    for (int a = 0; a < p.kernels[0].n_access; a++)
+        if (p.kernels[0].access[a].leaf == y) {
+            found = 1;
+            CHECK(p.kernels[0].access[a].epilogue && p.kernels[0].access[a].strides[0] == 1);
+        }
+    CHECK(found);
+    lc_plan_free(&p);
+    /* Through a transpose instead, the consumer stays a kernel of its own. */
+    int64_t perm[2] = {1, 0}, kdt[2] = {1, 256};
+    struct lc_node *vr = lc_node_reshape(var, 2, kdt, &err);
+    struct lc_node *tr = U(LC_OP_SQRT, lc_node_permute(vr, perm, &err));
+    lc_node_release(vr);
+    CHECK(fuse(&p, &tr, 1) == 2);
+    lc_plan_free(&p);
+    lc_node_release(tr);
+    lc_node_release(sy);
+    lc_node_release(y);
+    lc_node_release(sd);
+    lc_node_release(var);
+    lc_node_release(mean);
+    lc_node_release(x);
+}
+
 int main(void)
 {
     test_map_map();
@@ -314,6 +470,9 @@ int main(void)
     test_reshape_of_transposed_pending();
     test_recompute_or_materialize();
     test_depth_cut_and_scan();
+    test_reshape_takes_buffer();
+    test_reshape_of_pending_takes_buffer();
+    test_keepdims_epilogue();
     printf("%d passed, %d failed, %d xfailed\n", passed, failed, xfailed);
     return failed != 0;
 }
