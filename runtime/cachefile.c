@@ -185,3 +185,15 @@ int lc_cache_dir(char *out, size_t n)
         out[--len] = '\0';
     return 1;
 }
+
+int lc_cache_binary_usable(const void *bin, size_t n)
+{
+    static const char pocl[] = "poclbin", bitcode[] = "/program.bc";
+    const unsigned char *b = bin;
+    if (n < sizeof pocl - 1 || memcmp(b, pocl, sizeof pocl - 1) != 0)
+        return 1;
+    for (size_t i = 0; i + sizeof bitcode - 1 <= n; i++)
+        if (b[i] == '/' && !memcmp(b + i, bitcode, sizeof bitcode - 1))
+            return 1;
+    return 0;
+}

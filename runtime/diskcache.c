@@ -131,6 +131,10 @@ cl_program lc_disk_load(struct lc_device *d, struct lc_cache_key key, const char
         discard(path, "not a device binary");
         goto out;
     }
+    if (!lc_cache_binary_usable(payload, pn)) {
+        discard(path, "a PoCL binary without its program bitcode");
+        goto out;
+    }
     cl_int rc, bin_rc = CL_SUCCESS;
     const unsigned char *bin = payload;
     prog = clCreateProgramWithBinary(d->ctx, 1, &d->id, &pn, &bin, &bin_rc, &rc);
@@ -173,6 +177,12 @@ void lc_disk_store(struct lc_device *d, struct lc_cache_key key, cl_program prog
     if (!bin)
         return;
     if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS) {
+        free(bin);
+        return;
+    }
+    if (!lc_cache_binary_usable(bin, bn)) {
+        LC_LOG(1, "disk cache: device '%s' gave a PoCL binary without its program bitcode; "
+               "not cached", d->info.name);
         free(bin);
         return;
     }

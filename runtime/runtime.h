@@ -208,6 +208,11 @@ lc_status lc_cache_entry_decode(const void *blob, size_t n, struct lc_cache_key 
                                 struct lc_error *e);
 /* The path of an entry: <dir>/<first 2 hex digits>/<32 hex digits>.bin */
 void lc_cache_entry_path(const char *dir, struct lc_cache_key k, char *out, size_t n);
+/* 0 for a device binary known to be unusable though its driver gave it: a
+ * PoCL binary ("poclbin") without its program bitcode, which PoCL 3.1 once
+ * returned under concurrent builds and then aborts the process on loading
+ * (an assertion in pocl_binary.c). Such a binary is neither stored nor loaded. */
+int lc_cache_binary_usable(const void *bin, size_t n);
 /* The cache directory: LAZYCL_CACHE_DIR, else $XDG_CACHE_HOME/lazycl, else
  * $HOME/.cache/lazycl. Returns 0 when the disk cache is off (LAZYCL_CACHE=0). */
 int lc_cache_dir(char *out, size_t n);

@@ -40,8 +40,20 @@ static int rejects(const void *blob, size_t n, struct lc_cache_key k)
     return ok;
 }
 
+static void test_binary_usable(void)
+{
+    static const char good[] = "poclbin\0\x01/lc_k/program.bc\0\x02\x03";
+    static const char bad[] = "poclbin\0\x01/lc_k/0-0-0/lc_k.so\0";
+    CHECK(lc_cache_binary_usable(good, sizeof good));
+    CHECK(!lc_cache_binary_usable(bad, sizeof bad));
+    CHECK(!lc_cache_binary_usable(good, 20)); /* cut before the bitcode's name ends */
+    CHECK(lc_cache_binary_usable("\x7f" "ELF other driver", 16));
+    CHECK(lc_cache_binary_usable("", 0));
+}
+
 int main(void)
 {
+    test_binary_usable();
     const char *f[6] = {"__kernel void k(){}", "-cl-fast-relaxed-math", "pthread-haswell",
                         "OpenCL 3.0 PoCL", "3.1", "source"};
     struct lc_cache_key base = lc_cache_key_make(f[0], f[1], f[2], f[3], f[4], f[5]);
