@@ -1,9 +1,17 @@
-/* lcpy.h: what the extension's C files share: exceptions, error mapping, device/queue objects. */
+/* lcpy.h: what the extension's C files share: exceptions, error mapping, device, queue and array objects. */
 #ifndef LC_PY_H
 #define LC_PY_H
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+
+/* NumPy's C API: one table, imported by lc_py_array_setup (py_array.c). */
+#define PY_ARRAY_UNIQUE_SYMBOL lc_py_ARRAY_API
+#ifndef LC_PY_IMPORT_NUMPY
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+#include <numpy/arrayscalars.h>
 
 #include "lazycl.h"
 #include "runtime/runtime.h"
@@ -47,7 +55,83 @@ PyObject *lc_py_default_queue(lc_device_t d);
  * exception set on failure. */
 PyObject *lc_py_resolve_queue(PyObject *device_arg);
 
-/* ---- py_array.c ---- */
+/* The lc_queue_t of a lazycl.Queue object (borrowed). */
+static inline lc_queue_t lc_py_q(PyObject *queue) { return ((lc_py_Queue *)queue)->q; }
+
+/* ---- py_array.c: the Array base type ---- */
+
+/* An Array holds one graph node and the Queue object its graph belongs to. */
+typedef struct {
+    PyObject_HEAD
+    struct lc_node *node;
+    PyObject *queue;      /* lazycl.Queue (owned) */
+} lc_py_Array;
+
+extern PyTypeObject lc_py_ArrayBaseType;
+#define LC_PY_IS_ARRAY(o) PyObject_TypeCheck((o), &lc_py_ArrayBaseType)
+
+/* Import NumPy's C API, add ArrayBase and its helpers to m. 0 or -1. */
 int lc_py_array_setup(PyObject *m);
+/* Wrap a node in a new Array of the registered class: takes over the
+ * reference to `node` (released on failure), borrows `queue`. NULL in, NULL out. */
+PyObject *lc_py_wrap(struct lc_node *node, PyObject *queue);
+/* `o` as an Array (borrowed), or NULL with TypeError. */
+lc_py_Array *lc_py_as_array(PyObject *o);
+
+/* ---- py_convert.c: Python and NumPy values into graph terms ---- */
+
+/* The NumPy type number of a lazycl dtype. */
+int lc_py_npy_type(int dt);
+/* Parse anything np.dtype() takes into a lazycl dtype; None gives `dflt`.
+ * -2 with an exception set (TypeError for dtypes lazycl lacks). */
+int lc_py_parse_dtype(PyObject *o, int dflt);
+/* Read an int or a sequence of ints into out (at most LC_MAXDIM): the count,
+ * or -1 with an exception set. `what` names them in messages. */
+int lc_py_int_seq(PyObject *seq, int64_t *out, const char *what);
+/* Upload a NumPy array (any layout, byte order, writability) to queue, cast
+ * to want_dt unless it is -1. A new node, or NULL with an exception set. */
+struct lc_node *lc_py_upload(PyObject *queue, PyArrayObject *arr, int want_dt);
+/* An operand (Array, NumPy or Python scalar, array-like) as a new node
+ * reference on `queue`; Python scalars become weak constants. */
+struct lc_node *lc_py_operand(PyObject *o, PyObject *queue);
+/* A weak Python int next to an integer array must fit the array's dtype:
+ * 0, or -1 with OverflowError. */
+int lc_py_check_weak_int(struct lc_node *w, struct lc_node *other);
+/* A weak Python int outside `other`'s integer dtype becomes a strong
+ * int64/uint64 constant: *w is released and replaced. */
+void lc_py_strengthen_wide_int(struct lc_node **w, struct lc_node *other);
+/* Raise PlacementError for operands on queues qa and qb; returns NULL. */
+PyObject *lc_py_placement_error(PyObject *qa, PyObject *qb);
+/* The queue (borrowed) of the Array operands among ops[0..n), or NULL with
+ * PlacementError (mixed queues) or TypeError (no Array). */
+PyObject *lc_py_common_queue(PyObject *const *ops, int n);
+
+/* ---- py_number.c: the number protocol and comparisons ---- */
+
+extern PyNumberMethods lc_py_array_as_number;
+PyObject *lc_py_array_richcompare(PyObject *a, PyObject *b, int op);
+/* a ** b as the operator does (NotImplemented for operands it cannot take). */
+PyObject *lc_py_array_pow(PyObject *a, PyObject *b, PyObject *mod);
+/* The binary op on two operands, at least one an Array. */
+PyObject *lc_py_binary_obj(int op, PyObject *a, PyObject *b);
+/* The unary op on an Array. */
+PyObject *lc_py_unary_obj(int op, PyObject *a);
+
+/* ---- py_index.c: basic indexing (the mapping protocol) ---- */
+
+extern PyMappingMethods lc_py_array_as_mapping;
+
+/* ---- py_force.c: running graphs and reading results ---- */
+
+extern PyMethodDef lc_py_array_methods[];   /* compute, numpy */
+extern PyMethodDef lc_py_force_functions[]; /* compute, _explain */
+
+/* ---- py_build.c: the module-level graph builders ---- */
+
+extern PyMethodDef lc_py_build_functions[];
+
+/* ---- py_launch.c: hand-written kernels ---- */
+
+extern PyMethodDef lc_py_launch_functions[]; /* _alloc, _launch */
 
 #endif

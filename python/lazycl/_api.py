@@ -7,7 +7,6 @@ import operator
 import numpy as np
 
 from . import _lazycl as _c
-from ._array import Array
 
 try:
     from numpy.exceptions import AxisError
@@ -20,7 +19,9 @@ broadcast_to = _c.broadcast_to
 
 
 def _is_array(x):
-    return isinstance(x, Array)
+    # Every array is of the registered subclass lazycl.Array (_array.py), which
+    # imports this module: testing the C base keeps the import one way.
+    return isinstance(x, _c.ArrayBase)
 
 
 def _queue_of(*xs):
@@ -685,5 +686,5 @@ def array_function(func, types, args, kwargs):
 
 __all__ = [_n for _n, _v in list(globals().items())
            if not _n.startswith("_") and not isinstance(_v, type(math))
-           and _n not in ("AxisError", "Array", "array_ufunc", "array_function", "numbers",
+           and _n not in ("AxisError", "array_ufunc", "array_function", "numbers",
                           "operator")]

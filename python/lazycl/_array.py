@@ -1,10 +1,14 @@
-"""The lazycl.Array class: the C ArrayBase plus the NumPy-facing protocol in Python."""
+"""The lazycl.Array class: the C ArrayBase plus the NumPy-facing protocol in Python.
+
+Imports go one way: this module uses the namespace (_api) for the methods that
+forward to it; _api knows arrays only through the C base, _lazycl.ArrayBase.
+"""
 import builtins
 import numbers
 
 import numpy as np
 
-from . import _lazycl as _c
+from . import _api, _lazycl as _c
 
 __all__ = ["Array"]
 
@@ -147,28 +151,22 @@ class Array(_c.ArrayBase):
         return self.reshape(-1, order=order)
 
     def squeeze(self, axis=None):
-        from . import _api
         return _api.squeeze(self, axis)
 
     def swapaxes(self, a, b):
-        from . import _api
         return _api.swapaxes(self, a, b)
 
     def to_device(self, device, /, *, stream=None):
         """A copy of the array on another device (or queue)."""
-        from . import _api
         return _api.to_device(self, device)
 
     def clip(self, min=None, max=None):
-        from . import _api
         return _api.clip(self, min, max)
 
     def round(self, decimals=0):
-        from . import _api
         return _api.round(self, decimals)
 
     def __round__(self, ndigits=None):
-        from . import _api
         return _api.round(self, ndigits or 0)
 
     def __matmul__(self, other):
@@ -184,11 +182,9 @@ class Array(_c.ArrayBase):
     # ---- NumPy protocols ----------------------------------------------------------------
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        from . import _api
         return _api.array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        from . import _api
         return _api.array_function(func, types, args, kwargs)
 
 
@@ -199,7 +195,6 @@ def _add_reductions():
 
     def make(name):
         def method(self, *args, **kwargs):
-            from . import _api
             return getattr(_api, name)(self, *args, **kwargs)
         method.__name__ = name
         method.__qualname__ = f"Array.{name}"

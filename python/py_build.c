@@ -1,0 +1,354 @@
+/* py_build.c: the module-level graph builders: creation, elementwise, views, reductions, scans.
+ *
+ * The NumPy-style namespace (lazycl/_api.py) normalizes arguments and calls
+ * these; each adds one node to the graph of its operands' queue.
+ */
+#include "lcpy.h"
+
+#include "graph/graph.h"
+
+#include <string.h>
+
+static int lc_opcode(PyObject *name)
+{
+    const char *s = PyUnicode_AsUTF8(name);
+    if (!s)
+        return -1;
+    for (int op = 0; op < LC_OP_COUNT; op++)
+        if (!strcmp(lc_op_name(op), s) || !strcmp(lc_op_enum_name(op), s))
+            return op;
+    PyErr_Format(PyExc_ValueError, "unknown lazycl op '%s'", s);
+    return -1;
+}
+
+/* asarray(obj, dtype=None, device=None) */
+static PyObject *py_asarray(PyObject *Py_UNUSED(m), PyObject *args, PyObject *kwds)
+{
+    static char *kw[] = {"obj", "dtype", "device", NULL};
+    PyObject *obj, *dtype = Py_None, *device = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OO:asarray", kw, &obj, &dtype, &device))
+        return NULL;
+    int dt = lc_py_parse_dtype(dtype, -1);
+    if (dt == -2)
+        return NULL;
+    if (LC_PY_IS_ARRAY(obj)) {
+        lc_py_Array *a = (lc_py_Array *)obj;
+        if (device != Py_None) {
+            PyObject *q = lc_py_resolve_queue(device);
+            if (!q)
+                return NULL;
+            int same = lc_py_q(q) == lc_py_q(a->queue);
+            Py_DECREF(q);
+            if (!same) {
+                PyErr_SetString(lc_py_PlacementError,
+                                "asarray of a lazycl array on another device: use x.to_device(d)");
+                return NULL;
+            }
+        }
+        if (dt < 0 || dt == a->node->dtype)
+            return Py_NewRef(obj);
+        struct lc_error e = {0};
+        struct lc_node *r = lc_node_cast(a->node, dt, &e);
+        return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
+    }
+    PyObject *q = lc_py_resolve_queue(device);
+    if (!q)
+        return NULL;
+    struct lc_node *n = NULL;
+    if (PyBool_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj) ||
+        PyArray_IsScalar(obj, Generic)) {
+        /* A scalar becomes a 0-d constant of its NumPy dtype. */
+        PyArrayObject *arr = (PyArrayObject *)PyArray_FROM_O(obj);
+        if (arr) {
+            n = lc_py_upload(q, arr, dt);
+            Py_DECREF(arr);
+        }
+    } else {
+        PyArray_Descr *want = dt >= 0 ? PyArray_DescrFromType(lc_py_npy_type(dt)) : NULL;
+        PyArrayObject *arr = (PyArrayObject *)PyArray_FromAny(obj, want, 0, 0,
+                                                              want ? NPY_ARRAY_FORCECAST : 0, NULL);
+        if (arr) {
+            n = lc_py_upload(q, arr, dt);
+            Py_DECREF(arr);
+        }
+    }
+    PyObject *r = n ? lc_py_wrap(n, q) : NULL;
+    Py_DECREF(q);
+    return r;
+}
+
+/* _full(value, shape, dtype, device) -> a constant array (no memory). */
+static PyObject *py_full(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    PyObject *value, *shape_o, *dtype_o, *device;
+    if (!PyArg_ParseTuple(args, "OOOO:_full", &value, &shape_o, &dtype_o, &device))
+        return NULL;
+    int64_t shape[LC_MAXDIM];
+    int nd = lc_py_int_seq(shape_o, shape, "shape");
+    if (nd < 0)
+        return NULL;
+    PyObject *q = lc_py_resolve_queue(device);
+    if (!q)
+        return NULL;
+    struct lc_node *c = lc_py_operand(value, q);
+    PyObject *r = NULL;
+    if (c) {
+        if (!lc_node_is_leaf(c) || c->ndim != 0) {
+            PyErr_SetString(PyExc_ValueError, "fill value must be a scalar");
+        } else {
+            int dt = lc_py_parse_dtype(dtype_o, -1);
+            if (dt == -1) {
+                /* NumPy's default for a Python scalar: bool, int64, float64. */
+                dt = c->dtype;
+            }
+            if (dt >= 0) {
+                struct lc_error e = {0};
+                union lc_scalar v = lc_scalar_cast(c->value, c->dtype, dt);
+                struct lc_node *n = lc_node_const(lc_py_q(q), dt, v, nd, shape, 0, &e);
+                r = n ? lc_py_wrap(n, q) : lc_py_raise(&e);
+            }
+        }
+        lc_node_release(c);
+    }
+    Py_DECREF(q);
+    return r;
+}
+
+/* _iota(start, step, n, dtype, device) */
+static PyObject *py_iota(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    PyObject *start, *step, *dtype_o, *device;
+    long long n;
+    if (!PyArg_ParseTuple(args, "OOLOO:_iota", &start, &step, &n, &dtype_o, &device))
+        return NULL;
+    int dt = lc_py_parse_dtype(dtype_o, LC_FLOAT64);
+    if (dt < 0)
+        return NULL;
+    union lc_scalar v0, v1;
+    if (lc_dtype_is_float(dt)) {
+        v0.f = PyFloat_AsDouble(start);
+        v1.f = PyFloat_AsDouble(step);
+    } else if (lc_dtype_kind(dt) == 'u') {
+        v0.u = PyLong_AsUnsignedLongLongMask(start);
+        v1.u = PyLong_AsUnsignedLongLongMask(step);
+    } else {
+        v0.i = PyLong_AsLongLong(start);
+        v1.i = PyLong_AsLongLong(step);
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    PyObject *q = lc_py_resolve_queue(device);
+    if (!q)
+        return NULL;
+    struct lc_error e = {0};
+    struct lc_node *node = lc_node_iota(lc_py_q(q), dt, v0, v1, n, &e);
+    PyObject *r = node ? lc_py_wrap(node, q) : lc_py_raise(&e);
+    Py_DECREF(q);
+    return r;
+}
+
+static PyObject *py_unary(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    PyObject *name, *x;
+    if (!PyArg_ParseTuple(args, "UO:_unary", &name, &x))
+        return NULL;
+    int op = lc_opcode(name);
+    lc_py_Array *a = op < 0 ? NULL : lc_py_as_array(x);
+    if (!a)
+        return NULL;
+    return lc_py_unary_obj(op, x);
+}
+
+static PyObject *py_binary(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    PyObject *name, *a, *b;
+    if (!PyArg_ParseTuple(args, "UOO:_binary", &name, &a, &b))
+        return NULL;
+    int op = lc_opcode(name);
+    if (op < 0)
+        return NULL;
+    if (op == LC_OP_POW)
+        return lc_py_array_pow(a, b, Py_None);
+    return lc_py_binary_obj(op, a, b);
+}
+
+static PyObject *py_where(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    PyObject *ops[3];
+    if (!PyArg_ParseTuple(args, "OOO:where", &ops[0], &ops[1], &ops[2]))
+        return NULL;
+    PyObject *q = lc_py_common_queue(ops, 3);
+    if (!q)
+        return NULL;
+    struct lc_node *n[3] = {NULL, NULL, NULL};
+    PyObject *r = NULL;
+    for (int i = 0; i < 3; i++)
+        if (!(n[i] = lc_py_operand(ops[i], q)))
+            goto done;
+    if (lc_py_check_weak_int(n[1], n[2]) < 0 || lc_py_check_weak_int(n[2], n[1]) < 0)
+        goto done;
+    struct lc_error e = {0};
+    struct lc_node *w = lc_node_where(n[0], n[1], n[2], &e);
+    r = w ? lc_py_wrap(w, q) : lc_py_raise(&e);
+done:
+    for (int i = 0; i < 3; i++)
+        if (n[i])
+            lc_node_release(n[i]);
+    return r;
+}
+
+static PyObject *py_cast(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    PyObject *x, *dtype_o;
+    if (!PyArg_ParseTuple(args, "OO:astype", &x, &dtype_o))
+        return NULL;
+    lc_py_Array *a = lc_py_as_array(x);
+    if (!a)
+        return NULL;
+    int dt = lc_py_parse_dtype(dtype_o, -1);
+    if (dt == -2)
+        return NULL;
+    if (dt < 0) {
+        PyErr_SetString(PyExc_TypeError, "astype needs a dtype");
+        return NULL;
+    }
+    struct lc_error e = {0};
+    struct lc_node *r = lc_node_cast(a->node, dt, &e);
+    return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
+}
+
+/* x viewed with another shape by `build` (reshape, broadcast_to). */
+static PyObject *lc_shape_view(PyObject *args, const char *fmt,
+                               struct lc_node *(*build)(struct lc_node *, int, const int64_t *,
+                                                        struct lc_error *))
+{
+    PyObject *x, *shape_o;
+    if (!PyArg_ParseTuple(args, fmt, &x, &shape_o))
+        return NULL;
+    lc_py_Array *a = lc_py_as_array(x);
+    if (!a)
+        return NULL;
+    int64_t shape[LC_MAXDIM];
+    int nd = lc_py_int_seq(shape_o, shape, "shape");
+    if (nd < 0)
+        return NULL;
+    struct lc_error e = {0};
+    struct lc_node *r = build(a->node, nd, shape, &e);
+    return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
+}
+
+static PyObject *py_reshape(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    return lc_shape_view(args, "OO:reshape", lc_node_reshape);
+}
+
+static PyObject *py_permute(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    PyObject *x, *perm_o;
+    if (!PyArg_ParseTuple(args, "OO:permute_dims", &x, &perm_o))
+        return NULL;
+    lc_py_Array *a = lc_py_as_array(x);
+    if (!a)
+        return NULL;
+    int64_t perm[LC_MAXDIM];
+    int np_ = lc_py_int_seq(perm_o, perm, "axes");
+    if (np_ < 0)
+        return NULL;
+    if (np_ != a->node->ndim) {
+        PyErr_SetString(PyExc_ValueError, "axes don't match array");
+        return NULL;
+    }
+    struct lc_error e = {0};
+    struct lc_node *r = lc_node_permute(a->node, perm, &e);
+    return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
+}
+
+static PyObject *py_broadcast_to(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    return lc_shape_view(args, "OO:broadcast_to", lc_node_broadcast_to);
+}
+
+/* _slice(x, starts, steps, lens): normalized per-dim slices. */
+static PyObject *py_slice(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    PyObject *x, *s0, *s1, *s2;
+    if (!PyArg_ParseTuple(args, "OOOO:_slice", &x, &s0, &s1, &s2))
+        return NULL;
+    lc_py_Array *a = lc_py_as_array(x);
+    if (!a)
+        return NULL;
+    int64_t start[LC_MAXDIM], step[LC_MAXDIM], len[LC_MAXDIM];
+    int n0 = lc_py_int_seq(s0, start, "starts"), n1 = lc_py_int_seq(s1, step, "steps"),
+        n2 = lc_py_int_seq(s2, len, "lens");
+    if (n0 < 0 || n1 < 0 || n2 < 0)
+        return NULL;
+    if (n0 != a->node->ndim || n1 != n0 || n2 != n0) {
+        PyErr_SetString(PyExc_ValueError, "_slice needs one start, step and length per dim");
+        return NULL;
+    }
+    struct lc_error e = {0};
+    struct lc_node *r = lc_node_slice(a->node, start, step, len, &e);
+    return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
+}
+
+/* _reduce(op, x, axes_tuple, ddof, kind) with axes already normalized. */
+static PyObject *py_reduce(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    PyObject *name, *x, *axes_o;
+    int ddof = 0, kind = 0;
+    if (!PyArg_ParseTuple(args, "UOO|ii:_reduce", &name, &x, &axes_o, &ddof, &kind))
+        return NULL;
+    int op = lc_opcode(name);
+    lc_py_Array *a = op < 0 ? NULL : lc_py_as_array(x);
+    if (!a)
+        return NULL;
+    int64_t axes[LC_MAXDIM];
+    int na = lc_py_int_seq(axes_o, axes, "axes");
+    if (na < 0)
+        return NULL;
+    uint32_t mask = 0;
+    for (int i = 0; i < na; i++) {
+        if (axes[i] < 0 || axes[i] >= a->node->ndim) {
+            PyErr_Format(PyExc_IndexError, "axis %lld is out of bounds for array of dimension %d",
+                         (long long)axes[i], a->node->ndim);
+            return NULL;
+        }
+        mask |= 1u << axes[i];
+    }
+    struct lc_error e = {0};
+    struct lc_node *r = lc_node_reduce(op, a->node, mask, ddof, kind, &e);
+    return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
+}
+
+static PyObject *py_scan(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    PyObject *name, *x;
+    int axis;
+    if (!PyArg_ParseTuple(args, "UOi:_scan", &name, &x, &axis))
+        return NULL;
+    int op = lc_opcode(name);
+    lc_py_Array *a = op < 0 ? NULL : lc_py_as_array(x);
+    if (!a)
+        return NULL;
+    struct lc_error e = {0};
+    struct lc_node *r = lc_node_scan(op, a->node, axis, &e);
+    return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
+}
+
+PyMethodDef lc_py_build_functions[] = {
+    {"asarray", (PyCFunction)(void (*)(void))py_asarray, METH_VARARGS | METH_KEYWORDS,
+     "asarray(obj, dtype=None, device=None): a lazycl array from a NumPy array, list or scalar."},
+    {"_full", py_full, METH_VARARGS, "_full(value, shape, dtype, device)"},
+    {"_iota", py_iota, METH_VARARGS, "_iota(start, step, n, dtype, device)"},
+    {"_unary", py_unary, METH_VARARGS, "_unary(op, x)"},
+    {"_binary", py_binary, METH_VARARGS, "_binary(op, a, b)"},
+    {"where", py_where, METH_VARARGS, "where(cond, a, b): elements of a where cond, else of b."},
+    {"astype", py_cast, METH_VARARGS, "astype(x, dtype): a cast copy of x (lazy)."},
+    {"reshape", py_reshape, METH_VARARGS, "reshape(x, shape): a view with another shape."},
+    {"permute_dims", py_permute, METH_VARARGS, "permute_dims(x, axes): a transposed view."},
+    {"broadcast_to", py_broadcast_to, METH_VARARGS, "broadcast_to(x, shape): a broadcast view."},
+    {"_slice", py_slice, METH_VARARGS, "_slice(x, starts, steps, lens)"},
+    {"_reduce", py_reduce, METH_VARARGS, "_reduce(op, x, axes, ddof=0, kind=0)"},
+    {"_scan", py_scan, METH_VARARGS, "_scan(op, x, axis)"},
+    {NULL, NULL, 0, NULL},
+};
