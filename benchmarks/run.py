@@ -648,22 +648,6 @@ def graph_overhead(queue_dev, reps=300):
     # returning (fusion, codegen, cache lookup, enqueue), then the device finishing; and the same
     # kernel hand-written through _launch. Also lc.explain (fusion + codegen, nothing run).
     q = x.queue
-    tb, tc, tf, te = [], [], [], []
-    for _ in range(reps // 3):
-        t0 = time.perf_counter()
-        r = build()
-        t1 = time.perf_counter()
-        r = r.compute()
-        t2 = time.perf_counter()
-        q.finish()
-        t3 = time.perf_counter()
-        lc.explain(build())
-        t4 = time.perf_counter()
-        tb.append(t1 - t0)
-        tc.append(t2 - t1)
-        tf.append(t3 - t2)
-        te.append(t4 - t3)
-        del r
     out = _lazycl._alloc((1000,), np.float32, q)
     src = ("__kernel void hand_ovh(__global float *restrict o, __global const float *restrict a) {\n"
            "  const long i = get_global_id(0); float v = a[i];\n"
@@ -678,12 +662,31 @@ def graph_overhead(queue_dev, reps=300):
         x2 = x
     _lazycl._launch(q, src, "hand_ovh", g, l, [out, x2])
     q.finish()
-    th = []
+    # compute() and the hand-written launch take turns in one loop, so that both see the same
+    # state of the driver (a CPU driver's worker threads wake up slower after an idle spell);
+    # explain() has a loop of its own (between two computes it would leave them cold caches).
+    tb, tc, tf, th, te = [], [], [], [], []
     for _ in range(reps // 3):
         t0 = time.perf_counter()
+        r = build()
+        t1 = time.perf_counter()
+        r = r.compute()
+        t2 = time.perf_counter()
+        q.finish()
+        t3 = time.perf_counter()
         _lazycl._launch(q, src, "hand_ovh", g, l, [out, x2])
         q.finish()
-        th.append(time.perf_counter() - t0)
+        t4 = time.perf_counter()
+        tb.append(t1 - t0)
+        tc.append(t2 - t1)
+        tf.append(t3 - t2)
+        th.append(t4 - t3)
+        del r
+    for _ in range(reps // 10):
+        r = build()
+        t3 = time.perf_counter()
+        lc.explain(r)
+        te.append(time.perf_counter() - t3)
     med = (lambda v: statistics.median(v) * 1e6)
     split = {"build_us": med(tb), "compute_return_us": med(tc), "finish_us": med(tf),
              "explain_us": med(te), "hand_launch_finish_us": med(th)}

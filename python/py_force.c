@@ -13,11 +13,17 @@
 static int lc_force(PyObject *const *arrays, Py_ssize_t n, int copy_leaves, int wait)
 {
     Py_ssize_t done = 0;
-    struct lc_node **nodes = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *nodes);
-    char *taken = PyMem_Calloc((size_t)(n ? n : 1), 1);
+    /* A few arrays (the common case: one) need no allocation. */
+    struct lc_node *nodes_here[8];
+    char taken_here[8] = {0};
+    int here = n <= 8;
+    struct lc_node **nodes = here ? nodes_here : PyMem_Malloc((size_t)n * sizeof *nodes);
+    char *taken = here ? taken_here : PyMem_Calloc((size_t)n, 1);
     if (!nodes || !taken) {
-        PyMem_Free(nodes);
-        PyMem_Free(taken);
+        if (!here) {
+            PyMem_Free(nodes);
+            PyMem_Free(taken);
+        }
         PyErr_NoMemory();
         return -1;
     }
@@ -54,8 +60,10 @@ static int lc_force(PyObject *const *arrays, Py_ssize_t n, int copy_leaves, int 
             rc = -1;
         }
     }
-    PyMem_Free(nodes);
-    PyMem_Free(taken);
+    if (!here) {
+        PyMem_Free(nodes);
+        PyMem_Free(taken);
+    }
     return rc;
 }
 
