@@ -3,6 +3,8 @@ import builtins as _b
 import math
 import numbers
 import operator
+import os
+import warnings
 
 import numpy as np
 
@@ -644,6 +646,35 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     return NotImplemented
 
 
+class HostFallbackWarning(UserWarning):
+    """A NumPy function that lazycl does not implement ran on the host: its lazycl arguments
+    were computed and copied there. Shown once per function; LAZYCL_HOST_FALLBACK_WARNING=0
+    turns it off."""
+
+
+_WARN_FALLBACK = os.environ.get("LAZYCL_HOST_FALLBACK_WARNING", "1").strip().lower() not in (
+    "0", "off", "no", "false")
+_WARNED = set()
+
+# NumPy functions that write into an argument, by the argument's name. On a lazycl array the
+# host fallback would write into a temporary copy and lose the write: they raise instead.
+_WRITERS = {"put": "a", "put_along_axis": "arr", "place": "arr", "putmask": "a",
+            "copyto": "dst", "fill_diagonal": "a"}
+
+
+def _written_argument(func, args, kwargs):
+    """The argument `func` writes into (a lazycl array would lose the write), or None."""
+    name = _WRITERS.get(getattr(func, "__name__", ""))
+    if name is not None and getattr(np, func.__name__, None) is func:
+        if name in kwargs:
+            return kwargs[name]
+        return args[0] if args else None
+    out = kwargs.get("out")
+    if isinstance(out, tuple):
+        return next((o for o in out if _is_array(o)), None)
+    return out
+
+
 def _numpy_args(obj):
     if _is_array(obj):
         return obj.numpy()
@@ -680,11 +711,22 @@ def array_function(func, types, args, kwargs):
     f = _LAZY.get(func)
     if f is not None:
         return f(*args, **kwargs)
-    # Not lazy in lazycl: compute the inputs and let NumPy answer (eagerly).
+    # Not lazy in lazycl: compute the inputs and let NumPy answer (eagerly), but never let a
+    # write into a lazycl array land in a temporary copy.
+    fname = f"numpy.{getattr(func, '__name__', repr(func))}"
+    if _is_array(_written_argument(func, args, kwargs)):
+        raise TypeError(f"lazycl arrays are immutable: {fname} would write into one; build a "
+                        "new array instead (e.g. with lazycl.where)")
+    if _WARN_FALLBACK and func not in _WARNED:
+        _WARNED.add(func)
+        warnings.warn(f"{fname} is not implemented by lazycl: its lazycl arguments were "
+                      "computed and copied to the host, and NumPy answered there "
+                      "(shown once per function; LAZYCL_HOST_FALLBACK_WARNING=0 turns it off)",
+                      HostFallbackWarning, stacklevel=3)
     return func(*_numpy_args(args), **_numpy_args(kwargs))
 
 
 __all__ = [_n for _n, _v in list(globals().items())
            if not _n.startswith("_") and not isinstance(_v, type(math))
            and _n not in ("AxisError", "array_ufunc", "array_function", "numbers",
-                          "operator")]
+                          "operator", "warnings", "os")]
