@@ -75,6 +75,8 @@ int lc_common_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb);
 /* The strides of the outputs over dims [0, cover) that are neither 0 nor 1. */
 int lc_output_stride_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb,
                             int cover);
+/* Does the kernel gather (an LC_EXPR_INDEX: reads at data-dependent places)? */
+int lc_has_gather(const struct lc_cg *g);
 /* The address of access a at index vars i0..: "a3_o + i0 * a3_s0 + i1". */
 void lc_addr(struct lc_cg *g, struct lc_sb *sb, int a);
 /* Declare i<lo>..i<hi-1> from a linear index `lin` over those dims. */

@@ -88,6 +88,22 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
                      k->n_fused == 1 ? "" : "s", out->schedule);
         lc_cg_helpers(&src, &g.h);
         lc_red_helpers(&g, &src);
+        if (lc_has_gather(&g))
+            /* A gather's index: from the end when negative; out of range, the first
+             * one is reported (the host raises IndexError) and 0 is read instead,
+             * so that no read ever leaves the source. */
+            lc_sb_printf(&src,
+                         "static inline long lc_gidx(const long i, const long n, "
+                         "__global int *err, const int axis) {\n"
+                         "    const long j = i < 0 ? i + n : i;\n"
+                         "    if (j >= 0 && j < n)\n"
+                         "        return j;\n"
+                         "    if (atomic_cmpxchg(err, 0, 1) == 0) {\n"
+                         "        err[1] = axis;\n"
+                         "        ((__global long *)err)[1] = i;\n"
+                         "        ((__global long *)err)[2] = n;\n"
+                         "    }\n"
+                         "    return 0;\n}\n");
         lc_sb_printf(&src, "%s", body.s ? body.s : "");
     }
     lc_sb_free(&body);

@@ -75,6 +75,9 @@ enum lc_cgarg_kind {
     LC_CGARG_SCRATCH, /* the kernel's scratch buffer */
     LC_CGARG_SCALAR,  /* value of dtype */
     LC_CGARG_SCRATCH_BASE, /* the byte offset of the scratch area in its buffer (int64) */
+    LC_CGARG_ERROR,   /* the plan's error buffer: 8 ints, zero before the first launch;
+                         int 0 set to 1 by the first index out of range, int 1 its axis,
+                         longs 1 and 2 the index and the extent */
 };
 
 /* Where a SCALAR argument's value comes from, so that a cached plan can take

@@ -212,6 +212,11 @@ int lc_common_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb)
                 if (lc_add_i64(l, x->strides[d]) < 0)
                     return -1;
             }
+        for (int j = 0; j < x->n_dyn; j++) {
+            lc_sb_printf(sb, ", const long a%d_g%d", a, j);
+            if (lc_add_i64(l, x->dyn_stride[j]) < 0)
+                return -1;
+        }
     }
     for (int d = 0; d < g->nd; d++) {
         lc_sb_printf(sb, "%s\n    const long n%d", sep, d);
@@ -219,6 +224,29 @@ int lc_common_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb)
         if (lc_add_i64(l, g->shape[d]) < 0)
             return -1;
     }
+    /* Gathers: the extent each index is checked against, and where an index
+     * out of range is reported. */
+    int gathers = 0;
+    for (int i = 0; i < k->n_exprs; i++)
+        if (k->exprs[i].op == LC_EXPR_INDEX) {
+            lc_sb_printf(sb, ",\n    const long x%d_n", i);
+            if (lc_add_i64(l, k->exprs[i].size) < 0)
+                return -1;
+            gathers = 1;
+        }
+    if (gathers) {
+        lc_sb_printf(sb, ",\n    __global int *restrict lc_err");
+        if (lc_add_arg(l, LC_CGARG_ERROR, 0, 0, none) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int lc_has_gather(const struct lc_cg *g)
+{
+    for (int i = 0; i < g->k->n_exprs; i++)
+        if (g->k->exprs[i].op == LC_EXPR_INDEX)
+            return 1;
     return 0;
 }
 
@@ -235,6 +263,8 @@ void lc_addr(struct lc_cg *g, struct lc_sb *sb, int a)
         else if (c == LC_ST_ANY)
             lc_sb_printf(sb, " + i%d * a%d_s%d", d, a, d);
     }
+    for (int j = 0; j < x->n_dyn; j++)
+        lc_sb_printf(sb, " + v%d * a%d_g%d", x->dyn[j] - 1, a, j);
 }
 
 /* ---- expressions ------------------------------------------------------------------ */
@@ -243,8 +273,8 @@ static void lc_describe_expr(struct lc_sb *sb, const struct lc_expr *x)
 {
     if (!x->node)
         return;
-    lc_sb_printf(sb, " /* %s%s */", x->op == LC_EXPR_REDUCED ? "result of " : "",
-                 lc_op_name(x->node->op));
+    lc_sb_printf(sb, " /* %s%s */", x->op == LC_EXPR_REDUCED ? "result of " :
+                 x->op == LC_EXPR_INDEX ? "index checked for " : "", lc_op_name(x->node->op));
 }
 
 /* A comparison of a signed integer with a uint64: NumPy 2 compares the
@@ -288,6 +318,14 @@ void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind
         lc_sb_printf(sb, "%sconst %s v%d = ", ind, lc_T(x->dtype), i);
         if (x->op == LC_EXPR_REDUCED) {
             lc_finalize_expr(g, sb, x->slot);
+        } else if (x->op == LC_EXPR_INDEX) {
+            /* A uint64 index past the long range is out of range anyway. */
+            int it = k->exprs[x->in[0]].dtype;
+            if (it == LC_UINT64)
+                lc_sb_printf(sb, "lc_gidx(v%d > (ulong)LONG_MAX ? LONG_MAX : (long)v%d, x%d_n, "
+                             "lc_err, %d)", x->in[0], x->in[0], i, x->axis);
+            else
+                lc_sb_printf(sb, "lc_gidx((long)v%d, x%d_n, lc_err, %d)", x->in[0], i, x->axis);
         } else if (x->access >= 0) {
             const struct lc_access *a = &g->acc[x->access];
             if (a->kind == LC_ACCESS_CONST) {
@@ -297,7 +335,7 @@ void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind
                              x->access, lc_iota_type(g, x->dtype));
                 lc_addr(g, sb, x->access);
                 lc_sb_printf(sb, "))");
-            } else if (g->lane >= 0 && a->strides[g->lane_dim] == 1) {
+            } else if (g->lane >= 0 && a->strides[g->lane_dim] == 1 && !a->n_dyn) {
                 lc_sb_printf(sb, "t%d.s%d", x->access, g->lane);
             } else {
                 lc_sb_printf(sb, "a%d[", x->access);
@@ -442,7 +480,7 @@ int lc_vec_ok(struct lc_cg *g, int rd)
         const struct lc_expr *x = &k->exprs[i];
         if (x->epilogue)
             continue;
-        if (x->op == LC_EXPR_REDUCED || !lc_vec_op_ok(x->op) || !lc_dtype_is_float(x->dtype) ||
+        if (x->op < 0 || !lc_vec_op_ok(x->op) || !lc_dtype_is_float(x->dtype) ||
             !lc_dtype_is_float(x->cdtype))
             return 0;
         if (x->op == LC_OP_CAST && !lc_dtype_is_float(k->exprs[x->in[0]].dtype))

@@ -110,6 +110,8 @@ lc_status lc_xplan_make(const struct lc_plan *p, const struct lc_graph_sig *sig,
             }
             if (l->n_args > x->max_args)
                 x->max_args = l->n_args;
+            for (int a = 0; a < l->n_args; a++)
+                x->gathers |= l->args[a].kind == LC_CGARG_ERROR;
         }
     }
     *out = x;
@@ -152,6 +154,7 @@ struct lc_xrun {
     const struct lc_graph_sig *sig;
     lc_queue_t q;
     lc_buffer_t *bufs;
+    lc_buffer_t err;              /* gathers' index errors (LC_CGARG_ERROR) */
     struct lc_arg *args;
     void *zeros;
     size_t zeros_n;
@@ -238,6 +241,10 @@ static void lc_xrun_bind(struct lc_xrun *r, const struct lc_launch *l, lc_buffer
             arg->kind = LC_ARG_I64;
             arg->v.i64 = (int64_t)sbase;
             break;
+        case LC_CGARG_ERROR:
+            arg->kind = LC_ARG_BUFFER;
+            arg->v.buf = r->err;
+            break;
         }
     }
 }
@@ -287,12 +294,16 @@ static lc_status lc_xrun_realize(struct lc_xrun *r, struct lc_node *const *outs,
 lc_status lc_xplan_run(const struct lc_xplan *x, lc_queue_t q, const struct lc_graph_sig *sig,
                        struct lc_node *const *outs, size_t n, int debug, struct lc_error *e)
 {
-    struct lc_xrun r = {x, sig, q, NULL, NULL, NULL, 0};
+    struct lc_xrun r = {x, sig, q, NULL, NULL, NULL, NULL, 0};
     r.bufs = calloc((size_t)(x->n_buffers ? x->n_buffers : 1), sizeof *r.bufs);
     r.args = malloc((size_t)(x->max_args ? x->max_args : 1) * sizeof *r.args);
     lc_status st = LC_OK;
     if (!r.bufs || !r.args)
         st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+    int32_t errv[8] = {0};
+    if (st == LC_OK && x->gathers &&
+        (st = lc_buffer_alloc(x->device, sizeof errv, &r.err, e)) == LC_OK)
+        st = lc_buffer_write(q, r.err, 0, errv, sizeof errv, 1, e);
     for (int k = 0; k < x->n_kernels && st == LC_OK; k++) {
         lc_buffer_t scratch;
         size_t sbase;
@@ -311,6 +322,18 @@ lc_status lc_xplan_run(const struct lc_xplan *x, lc_queue_t q, const struct lc_g
                 r.bufs[b] = NULL;
             }
     }
+    /* An index out of range: nothing is realized (the reads it made were of
+     * element 0 instead), the error names the first one found. */
+    if (st == LC_OK && r.err && (st = lc_buffer_read(q, r.err, 0, errv, sizeof errv, e)) == LC_OK &&
+        errv[0]) {
+        int64_t bad, size;
+        memcpy(&bad, &errv[2], sizeof bad);
+        memcpy(&size, &errv[4], sizeof size);
+        st = lc_error_set(e, LC_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
+                          (long long)bad, (int)errv[1], (long long)size);
+    }
+    if (r.err)
+        lc_buffer_release(r.err);
     if (st == LC_OK)
         st = lc_xrun_realize(&r, outs, n, e);
     for (int b = 0; r.bufs && b < x->n_buffers; b++)

@@ -42,6 +42,7 @@ struct lc_xplan {
     int *out_buffer;              /* per forced output: its buffer, or -1 */
     int n_out;
     int max_args;
+    int gathers;                  /* some launch checks indices: a run needs an error buffer */
     /* The plan cache's links. */
     struct lc_xplan *lru_prev, *lru_next, *chain;
 };

@@ -128,7 +128,9 @@ struct lc_fuse {
     struct lc_map index;       /* node pointer -> topo index */
     struct lc_nodeinfo *info;
     struct lc_map stacks;      /* (view node index, parent stack) -> stack id */
-    struct { int view, parent; } *stack;
+    struct { int view, parent, expr; } *stack;  /* expr: a gather's checked index (its
+                                                   kernel's expr; gather entries are never
+                                                   shared) */
     int n_stacks, cap_stacks;
     struct lc_map *memo;       /* per kernel: (node, stack, phase) -> expr */
     int cap_memo;
@@ -258,8 +260,23 @@ static int lc_stack_push(struct lc_fuse *f, int stack, int view)
     id = f->n_stacks++;
     f->stack[id].view = view;
     f->stack[id].parent = stack;
+    f->stack[id].expr = -1;
     if (lc_map_put(&f->stacks, key, id) < 0)
         return -1;
+    return id;
+}
+
+/* A gather on the stack: its source is read at the index that expr `expr`
+ * (of the kernel being built) checks. A new entry each time: the expr is the
+ * kernel's own, and the gather's node is built once per (stack, phase). */
+static int lc_stack_push_gather(struct lc_fuse *f, int stack, int view, int expr)
+{
+    if (LC_GROW(f->stack, f->n_stacks, f->cap_stacks) < 0)
+        return -1;
+    int id = f->n_stacks++;
+    f->stack[id].view = view;
+    f->stack[id].parent = stack;
+    f->stack[id].expr = expr;
     return id;
 }
 
@@ -314,6 +331,9 @@ struct lc_layout {
     int64_t shape[LC_MAXDIM];
     int64_t strides[LC_MAXDIM];
     int64_t offset;
+    int n_dyn;                     /* data-dependent terms (struct lc_access) */
+    int dyn[LC_MAXDYN];
+    int64_t dyn_stride[LC_MAXDYN];
 };
 
 /* Apply the views of `stack` (innermost first) to a leaf layout. Returns 0,
@@ -326,12 +346,12 @@ static int lc_apply_stack(struct lc_fuse *f, int stack, struct lc_layout *L)
     for (int s = stack; s > 0; s = f->stack[s].parent) {
         if (n == (int)(sizeof order / sizeof order[0]))
             return lc_error_set(f->e, LC_ERR_INVALID, "too many nested views"), -2;
-        order[n++] = f->stack[s].view;
+        order[n++] = s;
     }
     /* order[0] is the innermost view (the one nearest the leaf, pushed last
      * on the way down): apply from there outwards. */
     for (int k = 0; k < n; k++) {
-        const struct lc_node *v = f->topo[order[k]];
+        const struct lc_node *v = f->topo[f->stack[order[k]].view];
         switch (v->op) {
         case LC_OP_RESHAPE:
             if (lc_layout_reshape(&L->ndim, L->shape, L->strides, v->ndim, v->shape) < 0) {
@@ -369,6 +389,23 @@ static int lc_apply_stack(struct lc_fuse *f, int stack, struct lc_layout *L)
                 L->shape[i] = v->shape[i];
             }
             break;
+        case LC_OP_GATHER: {
+            /* From the source's index space to the gather's: the axis moves by
+             * the checked index's value; source dims of 1 are read at 0. */
+            int ax = v->p.gather.axis;
+            if (L->n_dyn == LC_MAXDYN) {
+                f->fail_node = lc_idx(f, v->in[0]);
+                return -1;
+            }
+            L->dyn[L->n_dyn] = f->stack[order[k]].expr + 1;
+            L->dyn_stride[L->n_dyn++] = L->strides[ax];
+            for (int i = 0; i < v->ndim; i++) {
+                if (i == ax || (L->shape[i] == 1 && v->shape[i] != 1))
+                    L->strides[i] = 0;
+                L->shape[i] = v->shape[i];
+            }
+            break;
+        }
         default:
             break;
         }
@@ -449,6 +486,7 @@ static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int pha
     const struct lc_node *n = f->topo[idx];
     struct lc_nodeinfo *ni = &f->info[idx];
     struct lc_layout L;
+    memset(&L, 0, sizeof L);
     L.ndim = n->ndim;
     memcpy(L.shape, n->shape, sizeof L.shape);
     struct lc_access a;
@@ -492,6 +530,9 @@ static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int pha
     if (n->op == LC_OP_CONST)
         memset(L.strides, 0, sizeof L.strides);
     a.offset = L.offset;
+    a.n_dyn = L.n_dyn;
+    memcpy(a.dyn, L.dyn, sizeof a.dyn);
+    memcpy(a.dyn_stride, L.dyn_stride, sizeof a.dyn_stride);
     if (phase) /* the epilogue's root may add or drop unit dims: index the kept dims */
         lc_units_restride(L.ndim, L.shape, L.strides, f->epi_nk, f->epi_kept, a.strides);
     else
@@ -550,6 +591,29 @@ static int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, i
         k = &f->plan->kernels[kid];
         if (lc_add_fused(k, n) < 0)
             return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
+    } else if (lc_op_kind(n->op) == LC_KIND_GATHER) {
+        /* The index at this point, checked; then the source read through it. */
+        int xi = lc_build(f, kid, lc_idx(f, n->in[1]), stack, phase, 0);
+        if (xi < 0)
+            return xi;
+        int xc = lc_new_expr(f, &f->plan->kernels[kid], LC_EXPR_INDEX, LC_INT64, LC_INT64, n);
+        if (xc < 0)
+            return -2;
+        k = &f->plan->kernels[kid];
+        k->exprs[xc].n_in = 1;
+        k->exprs[xc].in[0] = xi;
+        k->exprs[xc].epilogue = phase;
+        k->exprs[xc].size = n->in[0]->shape[n->p.gather.axis];
+        k->exprs[xc].axis = n->p.gather.report_axis;
+        int s = lc_stack_push_gather(f, stack, idx, xc);
+        if (s < 0)
+            return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
+        x = lc_build(f, kid, lc_idx(f, n->in[0]), s, phase, 0);
+        if (x < 0)
+            return x;
+        k = &f->plan->kernels[kid];
+        if (lc_add_fused(k, n) < 0)
+            return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
     } else if (lc_op_is_elementwise(n->op)) {
         int in[3];
         for (int j = 0; j < n->n_in; j++) {
@@ -586,7 +650,10 @@ static int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, i
  * reshapes only, 2 another view. */
 static int lc_view_level(int level, const struct lc_node *n)
 {
-    int l = lc_op_kind(n->op) != LC_KIND_VIEW ? 0 : n->op == LC_OP_RESHAPE ? 1 : 2;
+    /* A gather reads its source elsewhere than at the consumer's index: like a view
+     * other than a reshape, it keeps a reduce it reads out of the epilogue. */
+    int l = n->op == LC_OP_GATHER ? 2
+          : lc_op_kind(n->op) != LC_KIND_VIEW ? 0 : n->op == LC_OP_RESHAPE ? 1 : 2;
     return l > level ? l : level;
 }
 

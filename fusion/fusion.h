@@ -54,7 +54,10 @@ enum lc_access_kind {
 
 /* A read of one leaf at every point of the kernel's index space (or of its
  * output space, for epilogue reads of reduce kernels): element offset and
- * per-dim strides over that space. */
+ * per-dim strides over that space, plus, under gathers, up to LC_MAXDYN
+ * data-dependent terms: dyn_stride[j] times the value of expr dyn[j] - 1 (a
+ * checked index, LC_EXPR_INDEX). */
+#define LC_MAXDYN 4
 struct lc_access {
     enum lc_access_kind kind;
     int source;
@@ -63,6 +66,9 @@ struct lc_access {
     int64_t offset;
     int64_t strides[LC_MAXDIM];
     union lc_scalar value, step;
+    int n_dyn;
+    int dyn[LC_MAXDYN];            /* 1 + the expr of each data-dependent index */
+    int64_t dyn_stride[LC_MAXDYN];
     const struct lc_node *leaf;    /* the leaf node read (NULL for TEMP): a plan
                                       reused for another graph rebinds `value`
                                       and `step` from that graph's leaf */
@@ -71,6 +77,11 @@ struct lc_access {
 /* One SSA value of a kernel. Loads have op BUFFER/CONST/IOTA and `access`;
  * LC_EXPR_REDUCED reads reduction slot `slot`'s final value. */
 #define LC_EXPR_REDUCED (-1)
+/* LC_EXPR_INDEX: the index in[0] (any integer dtype) checked against
+ * `size` along a gather's axis: negative ones count from the end; one out of
+ * range is reported (IndexError naming `axis`) and read as 0. Its value is
+ * an int64. */
+#define LC_EXPR_INDEX (-2)
 struct lc_expr {
     int op;                        /* enum lc_op, or LC_EXPR_REDUCED */
     int dtype, cdtype;
@@ -79,6 +90,8 @@ struct lc_expr {
     int access;                    /* loads */
     int slot;                      /* LC_EXPR_REDUCED: which reduction */
     int epilogue;                  /* reduce kernels: 1 when evaluated per output */
+    int64_t size;                  /* LC_EXPR_INDEX: the extent checked against */
+    int axis;                      /* LC_EXPR_INDEX: the axis an error names */
     const struct lc_node *node;    /* the node it computes (for comments) */
 };
 

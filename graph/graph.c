@@ -184,6 +184,10 @@ void lc_node_seal(struct lc_node *n)
         buf[k++] = (uint64_t)n->p.red.axes | (uint64_t)(uint32_t)n->p.red.ddof << 32;
         buf[k++] = (uint64_t)n->p.red.kind;
         break;
+    case LC_KIND_GATHER:
+        buf[k++] = (uint64_t)(uint32_t)n->p.gather.axis |
+                   (uint64_t)(uint32_t)n->p.gather.report_axis << 32;
+        break;
     default:
         break;
     }

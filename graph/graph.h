@@ -31,7 +31,7 @@ enum lc_op {
 };
 
 enum lc_kind { LC_KIND_SOURCE, LC_KIND_VIEW, LC_KIND_CAST, LC_KIND_UNARY, LC_KIND_BINARY,
-               LC_KIND_TERNARY, LC_KIND_REDUCE, LC_KIND_SCAN };
+               LC_KIND_TERNARY, LC_KIND_REDUCE, LC_KIND_SCAN, LC_KIND_GATHER };
 
 const char *lc_op_name(int op);      /* NumPy name, e.g. "add" */
 const char *lc_op_enum_name(int op); /* "ADD" */
@@ -107,6 +107,10 @@ struct lc_node {
             int32_t ddof;                 /* MEANVAR */
             int32_t kind;                 /* MEANVAR: 0 var, 1 mean */
         } red;
+        struct {                          /* GATHER */
+            int32_t axis;                 /* the input axis the index replaces */
+            int32_t report_axis;          /* the axis an out-of-range index names */
+        } gather;
     } p;
 };
 
@@ -179,6 +183,18 @@ struct lc_node *lc_node_slice(struct lc_node *a, const int64_t *start, const int
 struct lc_node *lc_node_reduce(int op, struct lc_node *a, uint32_t axes, int ddof, int kind,
                                struct lc_error *e);
 struct lc_node *lc_node_scan(int op, struct lc_node *a, int axis, struct lc_error *e);
+
+/* ---- gathers -------------------------------------------------------------------- */
+
+/* out[i] = src[i with its `axis` index replaced by idx[i]]: the result has idx's
+ * shape and src's dtype; src and idx have the same ndim, and every dim of src
+ * but `axis` equals idx's or is 1 (read at 0). Negative indices count from the
+ * end; an index out of range is an IndexError when the result is forced,
+ * naming `report_axis` (the axis as the user wrote it) and the size. idx has
+ * an integer dtype (not bool). Chains of gathers express NumPy's advanced
+ * indexing, take and take_along_axis (python/lazycl/_index.py). */
+struct lc_node *lc_node_gather(struct lc_node *src, struct lc_node *idx, int axis, int report_axis,
+                               struct lc_error *e);
 
 /* ---- walks and dumps ------------------------------------------------------------ */
 

@@ -120,6 +120,7 @@ PyObject *lc_py_unary_obj(int op, PyObject *a);
 /* ---- py_index.c: basic indexing (the mapping protocol) ---- */
 
 extern PyMappingMethods lc_py_array_as_mapping;
+extern PyMethodDef lc_py_index_functions[]; /* _set_index_hook */
 
 /* ---- py_force.c: running graphs and reading results ---- */
 

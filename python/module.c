@@ -88,7 +88,8 @@ PyMODINIT_FUNC PyInit__lazycl(void)
     if (lc_py_device_setup(m) < 0 || lc_py_array_setup(m) < 0 ||
         PyModule_AddFunctions(m, lc_py_build_functions) < 0 ||
         PyModule_AddFunctions(m, lc_py_force_functions) < 0 ||
-        PyModule_AddFunctions(m, lc_py_launch_functions) < 0)
+        PyModule_AddFunctions(m, lc_py_launch_functions) < 0 ||
+        PyModule_AddFunctions(m, lc_py_index_functions) < 0)
         goto error;
     return m;
 error:

@@ -335,6 +335,21 @@ static PyObject *py_scan(PyObject *Py_UNUSED(m), PyObject *args)
     return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
 }
 
+static PyObject *py_gather(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    PyObject *x, *i;
+    int axis, report_axis;
+    if (!PyArg_ParseTuple(args, "OOii:_gather", &x, &i, &axis, &report_axis))
+        return NULL;
+    lc_py_Array *a = lc_py_as_array(x);
+    lc_py_Array *b = a ? lc_py_as_array(i) : NULL;
+    if (!b)
+        return NULL;
+    struct lc_error e = {0};
+    struct lc_node *r = lc_node_gather(a->node, b->node, axis, report_axis, &e);
+    return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
+}
+
 PyMethodDef lc_py_build_functions[] = {
     {"asarray", (PyCFunction)(void (*)(void))py_asarray, METH_VARARGS | METH_KEYWORDS,
      "asarray(obj, dtype=None, device=None): a lazycl array from a NumPy array, list or scalar."},
@@ -350,5 +365,7 @@ PyMethodDef lc_py_build_functions[] = {
     {"_slice", py_slice, METH_VARARGS, "_slice(x, starts, steps, lens)"},
     {"_reduce", py_reduce, METH_VARARGS, "_reduce(op, x, axes, ddof=0, kind=0)"},
     {"_scan", py_scan, METH_VARARGS, "_scan(op, x, axis)"},
+    {"_gather", py_gather, METH_VARARGS,
+     "_gather(src, idx, axis, report_axis): src read at idx along axis (lc_node_gather)"},
     {NULL, NULL, 0, NULL},
 };

@@ -1,7 +1,21 @@
-/* py_index.c: basic indexing of Arrays (the mapping protocol): integers, slices, ..., None. */
+/* py_index.c: indexing of Arrays (the mapping protocol): integers, slices, ..., None here;
+ * keys with arrays, lists or booleans go to the Python hook (lazycl/_index.py). */
 #include "lcpy.h"
 
 #include "graph/graph.h"
+
+/* lazycl._index.getitem, registered at import; guarded by the GIL. */
+static PyObject *lc_py_index_hook;
+
+static PyObject *py_set_index_hook(PyObject *Py_UNUSED(m), PyObject *fn)
+{
+    if (!PyCallable_Check(fn)) {
+        PyErr_SetString(PyExc_TypeError, "expected a callable");
+        return NULL;
+    }
+    Py_XSETREF(lc_py_index_hook, Py_NewRef(fn));
+    Py_RETURN_NONE;
+}
 
 static PyObject *Array_getitem(PyObject *self, PyObject *key)
 {
@@ -25,14 +39,13 @@ static PyObject *Array_getitem(PyObject *self, PyObject *key)
                 return NULL;
             }
         } else if (k == Py_None) {
-        } else if (PySlice_Check(k) || PyIndex_Check(k)) {
-            if (PyBool_Check(k) || (PyArray_IsScalar(k, Bool))) {
-                Py_DECREF(items);
-                PyErr_SetString(PyExc_IndexError,
-                                "lazycl does not support boolean indexing yet; use lazycl.where");
-                return NULL;
-            }
+        } else if ((PySlice_Check(k) || PyIndex_Check(k)) && !PyBool_Check(k) &&
+                   !PyArray_IsScalar(k, Bool) && !PyArray_Check(k) && !LC_PY_IS_ARRAY(k)) {
             consumed++;
+        } else if (lc_py_index_hook) {
+            /* Advanced indexing: integer arrays, lists, booleans. */
+            Py_DECREF(items);
+            return PyObject_CallFunctionObjArgs(lc_py_index_hook, self, key, NULL);
         } else {
             Py_DECREF(items);
             PyErr_Format(PyExc_IndexError,
@@ -148,4 +161,10 @@ PyMappingMethods lc_py_array_as_mapping = {
     .mp_length = Array_length,
     .mp_subscript = Array_getitem,
     .mp_ass_subscript = Array_setitem,
+};
+
+PyMethodDef lc_py_index_functions[] = {
+    {"_set_index_hook", py_set_index_hook, METH_O,
+     "Register the function that indexes with arrays, lists and booleans."},
+    {NULL, NULL, 0, NULL},
 };

@@ -14,7 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 @pytest.mark.parametrize("module", ["test_reductions.py", "test_scans.py", "test_fusion.py",
-                                    "test_plan_cache.py"])
+                                    "test_plan_cache.py", "test_gather.py"])
 def test_suite_with_gpu_schedules(module):
     if lazycl.default_device().type == "gpu":
         pytest.skip("the default device is a GPU: the whole suite already runs GPU schedules")

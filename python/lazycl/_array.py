@@ -8,7 +8,7 @@ import numbers
 
 import numpy as np
 
-from . import _api, _lazycl as _c
+from . import _api, _index, _lazycl as _c
 
 __all__ = ["Array"]
 
@@ -207,4 +207,5 @@ def _add_reductions():
 
 _add_reductions()
 _c._set_array_class(Array)
+_c._set_index_hook(_index.getitem)
 del builtins

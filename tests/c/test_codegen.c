@@ -305,6 +305,21 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             lc_node_release(x);
         }
         return 1;
+    case 17: /* row sums of 2 * x[idx] (a gather along axis 0 in the reduction's prologue) */
+        {
+            int64_t si[1] = {32 * scale}, si2[2] = {32 * scale, 1}, so[2] = {32 * scale, 100 * scale};
+            x = leaf(LC_FLOAT32, 2, s2);
+            struct lc_node *i = leaf(LC_INT32, 1, si);
+            struct lc_node *i2 = lc_node_reshape(i, 2, si2, &err);
+            struct lc_node *ib = lc_node_broadcast_to(i2, 2, so, &err);
+            struct lc_node *g = lc_node_gather(x, ib, 0, 0, &err);
+            outs[0] = R(LC_OP_SUM, B(LC_OP_MUL, g, scalar(2.0)), 2, 0);
+            lc_node_release(x);
+            lc_node_release(i);
+            lc_node_release(i2);
+            lc_node_release(ib);
+        }
+        return 1;
     default: /* a long softmax (CPUs: split sums of exp with blocked maxima) */
         {
             int64_t s4[1] = {20000 * scale};
@@ -321,7 +336,8 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
 static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", "scan_prologue",
                               "col_meanstd", "softmax", "long_scan", "view_where_cast", "col_sum_short",
                               "long_sum", "long_argmax", "row_sum_short", "map_rows",
-                              "map_strided", "map_4d", "long_cummax", "long_softmax"};
+                              "map_strided", "map_4d", "long_cummax", "gather_rowsum",
+                              "long_softmax"};
 
 int main(void)
 {

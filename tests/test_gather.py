@@ -1,0 +1,197 @@
+"""Gathers: integer-array indexing with NumPy's rules, take and take_along_axis, checked
+against NumPy over dtypes and shapes; indices checked on the device (IndexError at the forcing
+call, nothing read out of bounds); the gather fused into its consumer's kernel."""
+import numpy as np
+import pytest
+
+import lazycl
+from conftest import ALL_DTYPES, INT_DTYPES, assert_same, make
+
+DEVICES = lazycl.devices()
+
+
+@pytest.fixture(params=DEVICES, ids=[d.filter_string for d in DEVICES])
+def dev(request):
+    return request.param
+
+
+def lz(a, dev):
+    return lazycl.asarray(a, device=dev)
+
+
+def launches(*arrays):
+    lazycl.reset_stats()
+    lazycl.compute(*arrays)
+    return lazycl.stats()["launches"]
+
+
+A3 = make("float32", (4, 5, 6), seed=1)
+KEYS = {
+    "1-d list": lambda: ([3, -1, 0, 3],),
+    "axis 1": lambda: (slice(None), np.array([4, 0, -5, 2])),
+    "axis 2 with ellipsis": lambda: (Ellipsis, np.array([[5, 0], [1, -6]])),
+    "2-d index on axis 0": lambda: (np.array([[0, 3], [2, 1], [3, 3]]),),
+    "int and array, adjacent": lambda: (1, np.array([0, 4, 2])),
+    "array and int, adjacent": lambda: (np.array([0, 3, 2]), 4),
+    "int, slice, array: apart": lambda: (2, slice(1, 4), np.array([0, 5, 1, 1])),
+    "two arrays broadcast": lambda: (np.array([[0], [3]]), np.array([1, 4, 2])),
+    "two arrays apart": lambda: (np.array([0, 3]), slice(None), np.array([5, 0])),
+    "three arrays": lambda: (np.array([0, 3]), np.array([4, 1]), np.array([5, 0])),
+    "with None": lambda: (None, np.array([1, 2]), None, slice(None, None, -2)),
+    "negative-step slice then array": lambda: (slice(None, None, -1), np.array([2, -1])),
+    "empty list": lambda: ([],),
+    "empty array on axis 1": lambda: (slice(None), np.array([], np.int64)),
+    "0-d index array": lambda: (np.array(2),),
+}
+
+
+@pytest.mark.parametrize("what", sorted(KEYS))
+def test_getitem_like_numpy(dev, what):
+    key = KEYS[what]()
+    x = lz(A3, dev)
+    assert_same(x[key], A3[key])
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_source_dtypes(dev, dtype):
+    a = make(dtype, (7, 3), seed=2)
+    i = np.array([6, 0, -7, 3, 3])
+    assert_same(lz(a, dev)[i], a[i])
+    assert_same(lz(a, dev)[:, [2, -3]], a[:, [2, -3]])
+
+
+@pytest.mark.parametrize("idt", INT_DTYPES)
+def test_index_dtypes_on_the_device(dev, idt):
+    # The index is a lazycl array: checked on the device.
+    a = make("float32", 12, seed=3)
+    i = np.array([11, 0, 5, 7], dtype=idt)
+    assert_same(lz(a, dev)[lz(i, dev)], a[i])
+    if np.dtype(idt).kind == "i":
+        j = np.array([-1, -12, 3], dtype=idt)
+        assert_same(lz(a, dev)[lz(j, dev)], a[j])
+
+
+def test_non_contiguous_and_pending_sources(dev):
+    x = lz(A3, dev)
+    i = np.array([2, 0, 1])
+    assert_same(x.T[i], A3.T[i])
+    assert_same(x[::-1, :, ::2][:, i], A3[::-1, :, ::2][:, i])
+    assert_same((x * 2 + 1)[i], (A3 * 2 + 1)[i])
+    assert_same(x[i][:, ::-1][1], A3[i][:, ::-1][1])
+
+
+def test_pending_index_is_computed_in_the_kernel(dev):
+    a = make("float32", 100, seed=4)
+    x = lz(a, dev)
+    i = (lazycl.arange(0, 30, dtype="int64", device=dev) * 7) % 100
+    r = x[i] * 3
+    assert launches(r) == 1
+    assert_same(r, a[(np.arange(30) * 7) % 100] * 3)
+
+
+def test_gather_fuses_with_map_and_reduction(dev):
+    a = make("float32", (50, 8), seed=5)
+    x = lz(a, dev)
+    i = np.array([49, 0, 10, 10, -1])
+    r = (x * 2)[i]
+    assert launches(r) == 1
+    assert_same(r, (a * 2)[i])
+    s = x[i].sum()
+    assert launches(s) == 1
+    assert_same(s, a[i].sum(), rtol=1e-5)
+    c = lazycl.cumsum(x[:, [7, 0]], axis=0)
+    assert launches(c) == 1
+    assert_same(c, np.cumsum(a[:, [7, 0]], axis=0), rtol=1e-5, atol=1e-5)
+    # Two gathers on one leaf path: still one kernel.
+    t = x[[1, 2, 3]][:, [0, 7]] + 1
+    assert launches(t) == 1
+    assert_same(t, a[[1, 2, 3]][:, [0, 7]] + 1)
+
+
+def test_host_index_out_of_range_raises_at_once(dev):
+    x = lz(A3, dev)
+    with pytest.raises(IndexError, match="index 4 is out of bounds for axis 0 with size 4"):
+        x[[0, 4]]
+    with pytest.raises(IndexError, match="index -7 is out of bounds for axis 2 with size 6"):
+        x[:, :, [-7]]
+    with pytest.raises(IndexError, match="index 9 is out of bounds for axis 1 with size 5"):
+        x[np.array([0]), 9]
+
+
+def test_device_index_out_of_range_raises_at_force(dev):
+    a = make("float32", 10, seed=6)
+    x = lz(a, dev)
+    i = lz(np.array([1, 12, 3], np.int64), dev)
+    r = x[i] * 2                    # built fine: the index is data
+    with pytest.raises(IndexError, match="index 12 is out of bounds for axis 0 with size 10"):
+        r.compute()
+    assert r.pending
+    with pytest.raises(IndexError, match="index -11 is out of bounds"):
+        np.asarray(x[lz(np.array([-11], np.int32), dev)])
+    # In a reduction's prologue too, and the engine stays usable.
+    with pytest.raises(IndexError):
+        float(x[i].sum())
+    assert_same(x[lz(np.array([9, 0]), dev)], a[[9, 0]])
+
+
+def test_bad_keys(dev):
+    x = lz(A3, dev)
+    with pytest.raises(IndexError, match="integer"):
+        x[np.array([0.5])]
+    with pytest.raises(IndexError, match="boolean"):
+        x[A3 > 0]
+    with pytest.raises(IndexError, match="shape mismatch"):
+        x[np.array([0, 1]), np.array([0, 1, 2])]
+    with pytest.raises(IndexError, match="too many indices"):
+        x[[0], 0, 0, 0]
+    with pytest.raises(IndexError, match="index 0 is out of bounds for axis 0 with size 0"):
+        lz(np.zeros((0, 3), np.float32), dev)[[0]]
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_take(dev, axis, mode):
+    a = make("int32", (6, 7), seed=7)
+    i = np.array([[0, 5], [-2, 3]]) if mode == "raise" else np.array([[0, 9], [-9, 3]])
+    assert_same(lazycl.take(lz(a, dev), i, axis=axis, mode=mode), np.take(a, i, axis=axis,
+                                                                          mode=mode))
+    assert_same(lazycl.take(lz(a, dev), 2, axis=axis), np.take(a, 2, axis=axis))
+
+
+def test_numpy_functions_stay_lazy(dev):
+    a = make("float32", (5, 4), seed=8)
+    x = lz(a, dev)
+    r = np.take(x, [4, 0], axis=0)
+    assert isinstance(r, lazycl.Array) and r.pending
+    assert_same(r, np.take(a, [4, 0], axis=0))
+    order = np.argsort(a, axis=1)
+    t = np.take_along_axis(x, lz(order, dev), axis=1)
+    assert isinstance(t, lazycl.Array)
+    assert_same(t, np.take_along_axis(a, order, axis=1))
+
+
+@pytest.mark.parametrize("axis", [0, 1, None])
+def test_take_along_axis(dev, axis):
+    a = make("float64", (4, 6), seed=9)
+    if axis is None:
+        i = np.array([23, 0, -1, 5])
+    elif axis == 0:
+        i = np.array([[3, 0, 1, 2, 0, 0]])           # broadcast along the other dim
+    else:
+        i = np.array([[5, 0], [1, 1], [2, 3], [0, -6]])
+    assert_same(lazycl.take_along_axis(lz(a, dev), i, axis), np.take_along_axis(a, i, axis))
+    with pytest.raises(ValueError, match="same number of dimensions"):
+        lazycl.take_along_axis(lz(a, dev), np.array([0]), 1)
+    with pytest.raises(IndexError, match="integer"):
+        lazycl.take_along_axis(lz(a, dev), np.zeros((4, 1)), 1)
+
+
+def test_gathers_share_a_plan(dev):
+    a = make("float32", 64, seed=10)
+    x = lz(a, dev)
+    lazycl.reset_stats()
+    for k in range(4):
+        i = np.array([k, 63 - k, 7])
+        assert_same(x[i] + k, a[i] + np.float32(k))
+    s = lazycl.stats()
+    assert s["plan_misses"] == 1 and s["plan_hits"] == 3
