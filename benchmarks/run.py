@@ -5,8 +5,8 @@ device's measured copy bandwidth as the ceiling. The spec is shared/BENCHMARKS.m
     python benchmarks/run.py [--device FILTER] [--n N] [--quick] [--only a,b] [--reps R]
                              [--skip SYSTEMS] [--out DIR]
 
-Workloads (float32): axpy, chain, transc, l2, softmax, standardize, cumsum and `small` (chain at
-N = 1e3 ... 1e6). N = 2^24 on a CPU device, 2^28 on a GPU (standardize: 4096^2 / 16384^2).
+Workloads (float32): axpy, chain, transc, l2, softmax, standardize, cumsum, gather (x[idx], idx
+int64 uniform over N) and `small` (chain at N = 1e3 ... 1e6). N = 2^24 on a CPU device, 2^28 on a GPU (standardize: 4096^2 / 16384^2).
 
 Systems: lazycl device-resident (inputs on the device, `.compute()` + queue.finish() timed),
 lazycl end-to-end (NumPy in, np.asarray out), NumPy, numexpr, the hand-written kernel, and where
@@ -81,6 +81,10 @@ def f_standardize(ns, X):
 
 def f_cumsum(ns, x):
     return ns.cumsum(x * x)
+
+
+def f_gather(ns, x, idx):
+    return x[idx]
 
 
 # numexpr versions (None: numexpr cannot express it)
@@ -185,6 +189,10 @@ def build_workloads(n, side, small_sizes, only):
     if want("cumsum"):
         wl.append(Workload("cumsum", f_cumsum, [u(n)], n, (1e-4, 1e-5), "cumsum(x*x)", None,
                            lambda ctx, a: kernels.setup_cumsum(ctx, *a), numba="cumsum"))
+    if want("gather"):
+        idx = rng.integers(0, n, n, dtype=np.int64)
+        wl.append(Workload("gather", f_gather, [u(n), idx], n, (0, 0), "x[idx], idx uniform over N",
+                           hand=kernels.setup_gather))
     if want("small"):
         for s in small_sizes:
             wl.append(Workload(f"small-{s:.0e}".replace("+0", ""), f_chain, [u(s), u(s)], s,
@@ -775,7 +783,8 @@ def main(argv=None):
     results = []
     for w in wls:
         t_w = time.perf_counter()
-        ref = np.asarray(w.fn(npns, *[a.astype(np.float64) for a in w.inputs]), dtype=np.float64)
+        ref = np.asarray(w.fn(npns, *[a.astype(np.float64) if a.dtype.kind == "f" else a
+                                      for a in w.inputs]), dtype=np.float64)
         cells = {}
         lc_in = [lc.asarray(a, device=dev).compute() for a in w.inputs]
         queue.finish()
