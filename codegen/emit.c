@@ -212,11 +212,12 @@ int lc_common_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb)
                 if (lc_add_i64(l, x->strides[d]) < 0)
                     return -1;
             }
-        for (int j = 0; j < x->n_dyn; j++) {
-            lc_sb_printf(sb, ", const long a%d_g%d", a, j);
-            if (lc_add_i64(l, x->dyn_stride[j]) < 0)
-                return -1;
-        }
+        for (int j = 0; j < x->n_dyn; j++)
+            if (lc_stclass(x->dyn_stride[j]) == LC_ST_ANY) {
+                lc_sb_printf(sb, ", const long a%d_g%d", a, j);
+                if (lc_add_i64(l, x->dyn_stride[j]) < 0)
+                    return -1;
+            }
     }
     for (int d = 0; d < g->nd; d++) {
         lc_sb_printf(sb, "%s\n    const long n%d", sep, d);
@@ -263,8 +264,13 @@ void lc_addr(struct lc_cg *g, struct lc_sb *sb, int a)
         else if (c == LC_ST_ANY)
             lc_sb_printf(sb, " + i%d * a%d_s%d", d, a, d);
     }
-    for (int j = 0; j < x->n_dyn; j++)
-        lc_sb_printf(sb, " + v%d * a%d_g%d", x->dyn[j] - 1, a, j);
+    for (int j = 0; j < x->n_dyn; j++) {
+        int c = lc_stclass(x->dyn_stride[j]);
+        if (c == LC_ST_UNIT)
+            lc_sb_printf(sb, " + v%d", x->dyn[j] - 1);
+        else if (c == LC_ST_ANY)
+            lc_sb_printf(sb, " + v%d * a%d_g%d", x->dyn[j] - 1, a, j);
+    }
 }
 
 /* ---- expressions ------------------------------------------------------------------ */
