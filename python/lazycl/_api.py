@@ -10,6 +10,7 @@ import numpy as np
 
 from . import _lazycl as _c
 from ._index import take, take_along_axis  # noqa: F401
+from ._tiling import pad, repeat, roll, tile  # noqa: F401
 
 try:
     from numpy.exceptions import AxisError
@@ -695,7 +696,7 @@ def _lazy_functions():
                  "transpose", "expand_dims", "squeeze", "flip", "ravel", "swapaxes", "moveaxis",
                  "broadcast_to", "broadcast_arrays", "shape", "ndim", "size", "zeros_like",
                  "ones_like", "full_like", "empty_like", "permute_dims", "astype", "take",
-                 "take_along_axis"]:
+                 "take_along_axis", "roll", "tile", "repeat", "pad"]:
         f = getattr(np, name, None)
         # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
         if f is not None and f not in table:
