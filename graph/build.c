@@ -581,6 +581,69 @@ struct lc_node *lc_node_broadcast_to(struct lc_node *a, int ndim, const int64_t 
     return n;
 }
 
+/* A slice of a reshape of a leaf that is strided after all: NumPy's
+ * a.reshape(-1)[k::m + 1] on a layout that cannot merge its dims (a transposed
+ * or stepped leaf: the diagonal, say). The reshape alone needs a copy, but the
+ * slice reads an arithmetic progression of flat indices, and when every one
+ * unravels into the leaf's dims without a carry, the leaf's index is affine in
+ * the slice's index: a new leaf. The check: the digits of the first element
+ * plus each dim's step in digits, extrapolated to the corners of the slice,
+ * stay inside the leaf's shape; in range, a digit vector is the one
+ * representation of its flat index, so every element in between is right too.
+ * Returns 1 with the leaf's offset and strides for the slice, or 0. */
+static void lc_unravel(int64_t flat, int ndim, const int64_t *shape, int64_t *digits)
+{
+    for (int j = ndim - 1; j >= 0; j--) {
+        digits[j] = shape[j] ? flat % shape[j] : 0;
+        flat = shape[j] ? flat / shape[j] : 0;
+    }
+}
+
+static int lc_slice_reshaped_leaf(const struct lc_node *a, const int64_t *start,
+                                  const int64_t *step, const int64_t *len, int64_t *offset,
+                                  int64_t *strides)
+{
+    const struct lc_node *l = a->in[0];
+    int nd = a->ndim, ld = l->ndim;
+    int64_t rs[LC_MAXDIM], flat0 = 0;
+    int64_t d0[LC_MAXDIM], lo[LC_MAXDIM], hi[LC_MAXDIM], delta[LC_MAXDIM][LC_MAXDIM];
+    lc_shape_strides(nd, a->shape, rs);
+    for (int d = 0; d < nd; d++) {
+        if (len[d] == 0)
+            return 0;
+        flat0 += start[d] * rs[d];
+    }
+    lc_unravel(flat0, ld, l->shape, d0);
+    memcpy(lo, d0, (size_t)ld * sizeof *d0);
+    memcpy(hi, d0, (size_t)ld * sizeof *d0);
+    for (int d = 0; d < nd; d++) {
+        int64_t next[LC_MAXDIM];
+        if (len[d] < 2) {
+            memset(delta[d], 0, sizeof delta[d]);
+            continue;
+        }
+        lc_unravel(flat0 + step[d] * rs[d], ld, l->shape, next);
+        for (int j = 0; j < ld; j++) {
+            delta[d][j] = next[j] - d0[j];
+            int64_t reach = delta[d][j] * (len[d] - 1);
+            lo[j] += reach < 0 ? reach : 0;
+            hi[j] += reach > 0 ? reach : 0;
+        }
+    }
+    for (int j = 0; j < ld; j++)
+        if (lo[j] < 0 || hi[j] >= l->shape[j])
+            return 0;
+    *offset = l->offset;
+    for (int j = 0; j < ld; j++)
+        *offset += d0[j] * l->strides[j];
+    for (int d = 0; d < nd; d++) {
+        strides[d] = 0;
+        for (int j = 0; j < ld; j++)
+            strides[d] += delta[d][j] * l->strides[j];
+    }
+    return 1;
+}
+
 struct lc_node *lc_node_slice(struct lc_node *a, const int64_t *start, const int64_t *step,
                               const int64_t *len, struct lc_error *e)
 {
@@ -610,6 +673,11 @@ struct lc_node *lc_node_slice(struct lc_node *a, const int64_t *start, const int
             strides[i] = a->strides[i] * step[i];
         }
         return lc_leaf_view(a, nd, len, offset, strides, e);
+    }
+    if (a->op == LC_OP_RESHAPE && lc_node_is_leaf(a->in[0])) {
+        int64_t strides[LC_MAXDIM], offset;
+        if (lc_slice_reshaped_leaf(a, start, step, len, &offset, strides))
+            return lc_leaf_view(a->in[0], nd, len, offset, strides, e);
     }
     struct lc_node *n = lc_view_node(LC_OP_SLICE, a, nd, len, e);
     if (!n)

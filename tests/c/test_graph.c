@@ -354,6 +354,31 @@ static void test_sumexp_rewrite(void)
     lc_node_release(y);
 }
 
+/* The diagonal of a transposed leaf, a.reshape(-1)[k::m + 1]: the reshape alone needs a
+ * copy, the slice of it is a strided leaf (stride = the two strides' sum). A slice that
+ * crosses a row is not, and stays a SLICE of the RESHAPE node. */
+static void test_diagonal_fold(void)
+{
+    struct lc_error e = {0};
+    int64_t sh[2] = {3, 4}, perm[2] = {1, 0}, flat[1] = {-1};
+    struct lc_node *x = leaf(LC_FLOAT32, 2, sh);
+    struct lc_node *t = lc_node_permute(x, perm, &e); /* (4, 3), strides (1, 4) */
+    struct lc_node *r = lc_node_reshape(t, 1, flat, &e);
+    CHECK(r && r->op == LC_OP_RESHAPE);
+    int64_t st[1] = {1}, step[1] = {4}, len[1] = {2}; /* t[0, 1], t[1, 2] */
+    struct lc_node *d = lc_node_slice(r, st, step, len, &e);
+    CHECK(d && lc_node_is_leaf(d) && d->storage == x->storage);
+    CHECK(d && d->offset == 4 && d->strides[0] == 5 && d->shape[0] == 2);
+    lc_node_release(d);
+    int64_t len3[1] = {3}; /* t[0, 1], t[1, 2], then t[3, 0]: the third wraps a row */
+    struct lc_node *c = lc_node_slice(r, st, step, len3, &e);
+    CHECK(c && c->op == LC_OP_SLICE && c->in[0] == r);
+    lc_node_release(c);
+    lc_node_release(r);
+    lc_node_release(t);
+    lc_node_release(x);
+}
+
 int main(void)
 {
     test_promotion();
@@ -363,6 +388,7 @@ int main(void)
     test_sumexp_rewrite();
     test_hash();
     test_long_chain();
+    test_diagonal_fold();
     printf("%d passed, %d failed, %d xfailed\n", passed, failed, xfailed);
     return failed != 0;
 }
