@@ -552,6 +552,22 @@ nomem:
     return -2;
 }
 
+static int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, int top);
+
+/* The expression of view or gather n's source (in[0]) read through stack s (a
+ * new stack id, or -1 when out of memory); n is fused into the kernel. */
+static int lc_build_under(struct lc_fuse *f, int kid, const struct lc_node *n, int s, int phase)
+{
+    if (s < 0)
+        return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
+    int x = lc_build(f, kid, lc_idx(f, n->in[0]), s, phase, 0);
+    if (x < 0)
+        return x;
+    if (lc_add_fused(&f->plan->kernels[kid], n) < 0)
+        return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
+    return x;
+}
+
 /* The expression computing node `idx` seen through `stack` in kernel `kid`.
  * Returns the expr index, -2 on error (e set), -3 when a reshape needs its
  * input materialized first (f->fail_node set). `top` says the node is the
@@ -582,15 +598,9 @@ static int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, i
         if (x < 0)
             return x;
     } else if (lc_op_kind(n->op) == LC_KIND_VIEW) {
-        int s = lc_stack_push(f, stack, idx);
-        if (s < 0)
-            return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
-        x = lc_build(f, kid, lc_idx(f, n->in[0]), s, phase, 0);
+        x = lc_build_under(f, kid, n, lc_stack_push(f, stack, idx), phase);
         if (x < 0)
             return x;
-        k = &f->plan->kernels[kid];
-        if (lc_add_fused(k, n) < 0)
-            return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
     } else if (lc_op_kind(n->op) == LC_KIND_GATHER) {
         /* The index at this point, checked; then the source read through it. */
         int xi = lc_build(f, kid, lc_idx(f, n->in[1]), stack, phase, 0);
@@ -605,15 +615,9 @@ static int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, i
         k->exprs[xc].epilogue = phase;
         k->exprs[xc].size = n->in[0]->shape[n->p.gather.axis];
         k->exprs[xc].axis = n->p.gather.report_axis;
-        int s = lc_stack_push_gather(f, stack, idx, xc);
-        if (s < 0)
-            return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
-        x = lc_build(f, kid, lc_idx(f, n->in[0]), s, phase, 0);
+        x = lc_build_under(f, kid, n, lc_stack_push_gather(f, stack, idx, xc), phase);
         if (x < 0)
             return x;
-        k = &f->plan->kernels[kid];
-        if (lc_add_fused(k, n) < 0)
-            return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
     } else if (lc_op_is_elementwise(n->op)) {
         int in[3];
         for (int j = 0; j < n->n_in; j++) {
