@@ -56,7 +56,7 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
     }
     g.acc_float = t->fp64 ? "double" : "float";
     g.shifted = t->shifted_variance;
-    if (t->fp64 && (k->kind != LC_KERNEL_MAP))
+    if (t->fp64 && (k->kind == LC_KERNEL_REDUCE || k->kind == LC_KERNEL_SCAN))
         g.f64 = 1;
     for (int a = 0; a < k->n_access; a++)
         if (k->access[a].kind == LC_ACCESS_IOTA && lc_dtype_is_float(k->access[a].dtype) && t->fp64)
@@ -117,7 +117,8 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
     /* Name the kernels after the hash of the source with placeholders. */
     uint64_t h = XXH3_64bits(src.s, src.len);
     char base[64];
-    int dt = k->n_outputs ? k->outputs[0].dtype : (k->n_reds ? k->reds[0].dtype : LC_FLOAT32);
+    int dt = k->n_outputs ? k->outputs[0].dtype : k->n_reds ? k->reds[0].dtype
+           : k->store_access >= 0 ? k->access[k->store_access].dtype : LC_FLOAT32;
     snprintf(base, sizeof base, "lc_%s_%s_%016llx", kind, lc_dtype_short(dt),
              (unsigned long long)h);
     struct lc_sb fin = {0};

@@ -77,7 +77,7 @@ static void lc_collapse_group(struct lc_cg *g, int lo, int *hi)
 void lc_collapse(struct lc_cg *g)
 {
     const struct lc_kernel *k = g->k;
-    if (k->kind == LC_KERNEL_MAP) {
+    if (k->kind == LC_KERNEL_MAP || k->kind == LC_KERNEL_STORE) {
         int hi = g->nd;
         lc_collapse_group(g, 0, &hi);
         g->nk = g->nd;
@@ -195,6 +195,13 @@ int lc_common_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb)
             sep = ",";
             if (lc_add_leaf_arg(l, a, LC_FROM_VALUE, adt, v0) < 0 ||
                 lc_add_leaf_arg(l, a, LC_FROM_STEP, adt, v1) < 0)
+                return -1;
+        } else if (k->kind == LC_KERNEL_STORE && x->kind == LC_ACCESS_INPUT &&
+                   x->source == k->access[k->store_access].source) {
+            /* The array a store writes (every read of it shares the pointer). */
+            lc_sb_printf(sb, "%s\n    __global %s *a%d", sep, lc_T(x->dtype), a);
+            sep = ",";
+            if (lc_add_arg(l, LC_CGARG_INPUT, x->source, 0, none) < 0)
                 return -1;
         } else {
             lc_sb_printf(sb, "%s\n    __global const %s *restrict a%d", sep, lc_T(x->dtype), a);
@@ -314,12 +321,26 @@ static void lc_emit_mixed_cmp(struct lc_sb *sb, const struct lc_kernel *k, const
 }
 
 /* Emit every expr of the given phase (0 prologue / whole map; 1 epilogue). */
+/* A store's own read of its target, used by nothing: the place it writes,
+ * not a value (no load is emitted for it). */
+static int lc_unread_target(const struct lc_kernel *k, int i)
+{
+    if (k->kind != LC_KERNEL_STORE || k->exprs[i].access != k->store_access ||
+        k->store_value == i || k->store_pred == i)
+        return 0;
+    for (int j = 0; j < k->n_exprs; j++)
+        for (int q = 0; q < k->exprs[j].n_in; q++)
+            if (k->exprs[j].in[q] == i)
+                return 0;
+    return 1;
+}
+
 void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind)
 {
     const struct lc_kernel *k = g->k;
     for (int i = 0; i < k->n_exprs; i++) {
         const struct lc_expr *x = &k->exprs[i];
-        if (x->epilogue != phase)
+        if (x->epilogue != phase || (x->access >= 0 && lc_unread_target(k, i)))
             continue;
         lc_sb_printf(sb, "%sconst %s v%d = ", ind, lc_T(x->dtype), i);
         if (x->op == LC_EXPR_REDUCED) {

@@ -79,7 +79,8 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
     X(reduce_split)       /* reduce_split.c: groups per output, last group combines */     \
     X(scan_row)           /* scan.c: one item per row */                                   \
     X(scan_tiles)         /* scan.c: tiles per work-group, three launches */               \
-    X(scan_chunks)        /* scan.c: chunks of each row, three launches */
+    X(scan_chunks)        /* scan.c: chunks of each row, three launches */              \
+    X(store_items)        /* store.c: one item per element written in place */
 
 #define LC_DECLARE(name) extern const struct lc_schedule lc_sched_##name;
 LC_SCHEDULES(LC_DECLARE)

@@ -67,6 +67,14 @@ static void lc_mark(struct lc_fuse *f, struct lc_node *const *outs, size_t n_out
             ni->expensive = 0;
         }
     }
+    /* A store's target is a place to write, never a value: nothing on it is
+     * written to memory. */
+    for (size_t i = 0; i < f->n; i++) {
+        if (f->topo[i]->op != LC_OP_STORE)
+            continue;
+        for (const struct lc_node *t = f->topo[i]->in[0]; !lc_node_is_leaf(t); t = t->in[0])
+            f->info[lc_idx(f, t)].mat = 0;
+    }
 }
 
 /* A reshape of a node written contiguously to a plan buffer is a free view
@@ -447,6 +455,7 @@ static int lc_new_kernel(struct lc_fuse *f, enum lc_kernel_kind kind, int ndim,
     k->kind = kind;
     k->ndim = ndim;
     k->nkept = ndim;
+    k->store_access = k->store_value = k->store_pred = -1;
     memcpy(k->shape, shape, (size_t)ndim * sizeof *shape);
     return p->n_kernels++;
 }
@@ -501,6 +510,49 @@ static int lc_add_output(struct lc_fuse *f, int kid, int idx, int expr, int ndim
     return 0;
 }
 
+/* Store node `idx` in its own kernel `kid`: its value, predicate and the
+ * place it writes. A read of the destination anywhere but at that place
+ * asks for the value (then the predicate) to be materialized first (-3). */
+static int lc_plan_store(struct lc_fuse *f, int kid, int idx)
+{
+    const struct lc_node *n = f->topo[idx];
+    int xv = lc_build(f, kid, lc_idx(f, n->in[1]), 0, 0, 0);
+    if (xv < 0)
+        return xv;
+    int xp = -1;
+    if (n->n_in > 2 && (xp = lc_build(f, kid, lc_idx(f, n->in[2]), 0, 0, 0)) < 0)
+        return xp;
+    int xt = lc_build(f, kid, lc_idx(f, n->in[0]), 0, 0, 0);
+    if (xt < 0)
+        return xt;
+    struct lc_kernel *k = &f->plan->kernels[kid];
+    if (lc_add_fused(k, n) < 0)
+        return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
+    k->store_access = k->exprs[xt].access;
+    k->store_value = xv;
+    k->store_pred = xp;
+    k->store_combine = n->p.store.combine;
+    const struct lc_access *t = &k->access[k->store_access];
+    for (int a = 0; a < k->n_access; a++) {
+        const struct lc_access *x = &k->access[a];
+        if (a == k->store_access || x->kind != LC_ACCESS_INPUT || x->source != t->source)
+            continue;
+        if (!t->n_dyn && !x->n_dyn && x->offset == t->offset &&
+            !memcmp(x->strides, t->strides, (size_t)k->ndim * sizeof *x->strides))
+            continue;
+        for (int j = 1; j < n->n_in; j++) {
+            int c = lc_idx(f, n->in[j]);
+            if (!f->info[c].mat && f->info[c].alias < 0) {
+                f->fail_node = c;
+                return -3;
+            }
+        }
+        lc_error_set(f->e, LC_ERR_INVALID, "internal: a store's index reads the array it writes");
+        return -2;
+    }
+    return 0;
+}
+
 /* One attempt at a plan; -3 asks the caller to retry with f->fail_node
  * materialized. */
 static int lc_plan_once(struct lc_fuse *f)
@@ -525,6 +577,17 @@ static int lc_plan_once(struct lc_fuse *f)
         }
         enum lc_kind kind = lc_op_kind(n->op);
         int kid = -1;
+        if (kind == LC_KIND_STORE) {
+            if ((kid = lc_new_kernel(f, LC_KERNEL_STORE, n->ndim, n->shape)) < 0 ||
+                LC_GROW(rs, kid, cap_rs) < 0) {
+                rc = -2;
+                break;
+            }
+            memset(&rs[kid], 0, sizeof rs[kid]);
+            ni->kernel = kid;
+            rc = lc_plan_store(f, kid, (int)i);
+            continue;
+        }
         if (kind == LC_KIND_REDUCE) {
             const struct lc_node *in = n->in[0];
             for (int c = max_dep + 1; c < p->n_kernels && kid < 0; c++)
@@ -625,7 +688,7 @@ static int lc_plan_once(struct lc_fuse *f)
     for (size_t i = 0; i < f->n && rc == 0; i++) {
         struct lc_nodeinfo *ni = &f->info[i];
         const struct lc_node *n = f->topo[i];
-        if (!ni->mat || lc_op_kind(n->op) == LC_KIND_SCAN)
+        if (!ni->mat || lc_op_kind(n->op) == LC_KIND_SCAN || n->op == LC_OP_STORE)
             continue;
         if (!ni->forced && !ni->keep && ni->buffer < 0)
             continue;
@@ -658,7 +721,7 @@ static int lc_plan_once(struct lc_fuse *f)
      * the scanned axis last) and permute prologue strides to match. */
     for (int c = 0; c < p->n_kernels && rc == 0; c++) {
         struct lc_kernel *k = &p->kernels[c];
-        if (k->kind == LC_KERNEL_MAP)
+        if (k->kind == LC_KERNEL_MAP || k->kind == LC_KERNEL_STORE)
             continue;
         int perm[LC_MAXDIM], np = 0;
         for (int d = 0; d < rs[c].ndim; d++)

@@ -31,7 +31,13 @@
  *   its fused cost is above LC_RECOMPUTE_MAX_OPS or it has a transcendental
  *   op with more than LC_RECOMPUTE_MAX_OPS / 4 ops; then it is materialized;
  * - a fused expression longer than LC_KERNEL_MAX_DEPTH ops is cut (its node
- *   at that depth is materialized), bounding kernel size and build time.
+ *   at that depth is materialized), bounding kernel size and build time;
+ * - a store (lc_node_store) is a kernel of its own over its target's shape,
+ *   computing its value and predicate inside it; when that kernel would read
+ *   the destination anywhere but at the place each item writes, the value
+ *   (then the predicate) is computed into a buffer by an earlier kernel
+ *   first, so no item reads what another has written (NumPy's copy of an
+ *   overlapping right-hand side).
  */
 #ifndef LC_FUSION_H
 #define LC_FUSION_H
@@ -42,7 +48,7 @@
 #define LC_RECOMPUTE_MAX_OPS 16
 #define LC_KERNEL_MAX_DEPTH 200
 
-enum lc_kernel_kind { LC_KERNEL_MAP, LC_KERNEL_REDUCE, LC_KERNEL_SCAN };
+enum lc_kernel_kind { LC_KERNEL_MAP, LC_KERNEL_REDUCE, LC_KERNEL_SCAN, LC_KERNEL_STORE };
 
 /* Where an access reads from. */
 enum lc_access_kind {
@@ -134,6 +140,11 @@ struct lc_kernel {
     struct lc_reduction *reds;
     int n_reds, cap_reds;
     int scan_op;                   /* SCAN: CUMSUM ... */
+    /* STORE: value expr `store_value` written (where expr `store_pred` is
+     * true, when >= 0) at the place access `store_access` reads, assigned
+     * (store_combine 0) or folded in atomically (ADD, MUL, MINIMUM, MAXIMUM).
+     * The index space is the target's shape; there are no outputs. */
+    int store_access, store_value, store_pred, store_combine;
     const struct lc_node **fused;  /* every node computed here, for explain */
     int n_fused, cap_fused;
 };

@@ -47,7 +47,7 @@ char *lc_plan_describe(const struct lc_plan *p)
         }                                                                       \
         len += (size_t)w_;                                                      \
     } while (0)
-    static const char *kinds[] = {"map", "reduce", "scan"};
+    static const char *kinds[] = {"map", "reduce", "scan", "store"};
     APPEND("plan: %d kernel%s, %d buffer%s\n", p->n_kernels, p->n_kernels == 1 ? "" : "s",
            p->n_buffers, p->n_buffers == 1 ? "" : "s");
     for (int i = 0; i < p->n_kernels; i++) {
@@ -68,6 +68,9 @@ char *lc_plan_describe(const struct lc_plan *p)
         }
         for (int o = 0; o < k->n_outputs; o++)
             APPEND("    -> buffer %d\n", k->outputs[o].buffer);
+        if (k->kind == LC_KERNEL_STORE)
+            APPEND("    -> in place, where read %d reads%s\n", k->store_access,
+                   k->store_combine ? ", combined atomically" : "");
     }
     for (int b = 0; b < p->n_buffers; b++) {
         const struct lc_plan_buffer *pb = &p->buffers[b];

@@ -188,6 +188,9 @@ void lc_node_seal(struct lc_node *n)
         buf[k++] = (uint64_t)(uint32_t)n->p.gather.axis |
                    (uint64_t)(uint32_t)n->p.gather.report_axis << 32;
         break;
+    case LC_KIND_STORE:
+        buf[k++] = (uint64_t)(uint32_t)n->p.store.combine | (uint64_t)n->n_in << 32;
+        break;
     default:
         break;
     }

@@ -31,7 +31,8 @@ enum lc_op {
 };
 
 enum lc_kind { LC_KIND_SOURCE, LC_KIND_VIEW, LC_KIND_CAST, LC_KIND_UNARY, LC_KIND_BINARY,
-               LC_KIND_TERNARY, LC_KIND_REDUCE, LC_KIND_SCAN, LC_KIND_GATHER };
+               LC_KIND_TERNARY, LC_KIND_REDUCE, LC_KIND_SCAN, LC_KIND_GATHER,
+               LC_KIND_STORE };
 
 const char *lc_op_name(int op);      /* NumPy name, e.g. "add" */
 const char *lc_op_enum_name(int op); /* "ADD" */
@@ -111,6 +112,9 @@ struct lc_node {
             int32_t axis;                 /* the input axis the index replaces */
             int32_t report_axis;          /* the axis an out-of-range index names */
         } gather;
+        struct {                          /* STORE */
+            int32_t combine;              /* 0: assign; else ADD, MUL, MINIMUM, MAXIMUM */
+        } store;
     } p;
 };
 
@@ -194,6 +198,28 @@ struct lc_node *lc_node_scan(int op, struct lc_node *a, int axis, struct lc_erro
  * an integer dtype (not bool). Chains of gathers express NumPy's advanced
  * indexing, take and take_along_axis (python/lazycl/_index.py). */
 struct lc_node *lc_node_gather(struct lc_node *src, struct lc_node *idx, int axis, int report_axis,
+                               struct lc_error *e);
+
+/* ---- stores (graph/store.c) ------------------------------------------------------ */
+
+/* Write `value` into the elements of an existing array that `target` reads:
+ * target is a chain of views and gathers over one realized BUFFER leaf (the
+ * destination, written in place), value has target's shape and dtype, and
+ * `pred` (NULL, or bool of target's shape) limits the write to where it is
+ * true. combine 0 assigns; ADD, MUL, MINIMUM or MAXIMUM fold the value into
+ * the element atomically, so repeated places all count (np.add.at). Where
+ * the target gathers, an index out of range writes nothing and raises
+ * IndexError at the forcing call. The node's value is not an array: it is
+ * forced on its own, for its effect, and never used as an input. */
+struct lc_node *lc_node_store(struct lc_node *target, struct lc_node *value, struct lc_node *pred,
+                              int combine, struct lc_error *e);
+/* The leaf a store target writes into (walking views and gathers), or NULL. */
+const struct lc_node *lc_store_dest(const struct lc_node *target);
+/* A pending copy of a (a cast to its own dtype): reads a when forced. */
+struct lc_node *lc_node_copy(struct lc_node *a, struct lc_error *e);
+/* The chain of views and gathers from `top` down to its leaf, built again
+ * over `leaf` instead (views of a realized leaf fold into strided leaves). */
+struct lc_node *lc_node_replay(const struct lc_node *top, struct lc_node *leaf,
                                struct lc_error *e);
 
 /* ---- walks and dumps ------------------------------------------------------------ */

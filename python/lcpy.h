@@ -35,10 +35,13 @@ typedef struct {
     lc_device_t dev;
 } lc_py_Device;
 
+struct lc_py_Array;
+
 typedef struct {
     PyObject_HEAD
     lc_queue_t q;
     PyObject *device;   /* the lazycl.Device it runs on (owned) */
+    struct lc_py_Array *arrays; /* every live Array of this queue (py_write.c), under the GIL */
 } lc_py_Queue;
 
 extern PyTypeObject lc_py_DeviceType;
@@ -60,11 +63,15 @@ static inline lc_queue_t lc_py_q(PyObject *queue) { return ((lc_py_Queue *)queue
 
 /* ---- py_array.c: the Array base type ---- */
 
-/* An Array holds one graph node and the Queue object its graph belongs to. */
-typedef struct {
+/* An Array holds one graph node and the Queue object its graph belongs to.
+ * A write may give it another node (py_write.c): a view seeing the write,
+ * or a copy of the data moved away from readers that need the old values. */
+typedef struct lc_py_Array {
     PyObject_HEAD
     struct lc_node *node;
     PyObject *queue;      /* lazycl.Queue (owned) */
+    struct lc_py_Array *prev, *next; /* the queue's list of live arrays */
+    int readonly;         /* writes raise (views of broadcasts, read-only sources) */
 } lc_py_Array;
 
 extern PyTypeObject lc_py_ArrayBaseType;
@@ -77,6 +84,12 @@ int lc_py_array_setup(PyObject *m);
 PyObject *lc_py_wrap(struct lc_node *node, PyObject *queue);
 /* `o` as an Array (borrowed), or NULL with TypeError. */
 lc_py_Array *lc_py_as_array(PyObject *o);
+
+/* ---- py_write.c: writes ---- */
+/* Add a new Array to / remove a dying one from its queue's list of live arrays. */
+void lc_py_link_array(lc_py_Array *a);
+void lc_py_unlink_array(lc_py_Array *a);
+extern PyMethodDef lc_py_write_functions[];
 
 /* ---- py_convert.c: Python and NumPy values into graph terms ---- */
 

@@ -26,6 +26,7 @@ PyObject *lc_py_wrap(struct lc_node *node, PyObject *queue)
     }
     a->node = node;
     a->queue = Py_NewRef(queue);
+    lc_py_link_array(a);
     return (PyObject *)a;
 }
 
@@ -107,6 +108,7 @@ static PyGetSetDef Array_getset[] = {
 static void Array_dealloc(lc_py_Array *self)
 {
     PyObject_GC_UnTrack(self);
+    lc_py_unlink_array(self);
     lc_node_release(self->node);
     Py_CLEAR(self->queue);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -121,6 +123,7 @@ static int Array_traverse(lc_py_Array *self, visitproc visit, void *arg)
 
 static int Array_clear(lc_py_Array *self)
 {
+    lc_py_unlink_array(self);
     Py_CLEAR(self->queue);
     return 0;
 }

@@ -219,6 +219,7 @@ static PyObject *queue_wrap(lc_queue_t q, PyObject *device)
     }
     o->q = q;
     o->device = Py_NewRef(device);
+    o->arrays = NULL;
     PyObject_GC_Track(o);
     return (PyObject *)o;
 }

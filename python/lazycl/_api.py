@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from . import _lazycl as _c
+from . import _write
 from ._index import take, take_along_axis  # noqa: F401
 from ._tiling import pad, repeat, roll, tile  # noqa: F401
 
@@ -19,7 +20,6 @@ except ImportError:  # NumPy < 1.25
 
 asarray = _c.asarray
 where = _c.where
-broadcast_to = _c.broadcast_to
 
 
 def _is_array(x):
@@ -234,7 +234,34 @@ fabs = absolute
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
+    if copy and np.dtype(dtype) == np.dtype(x.dtype):
+        return _c._copy(x)
     return _c.astype(x, dtype)
+
+
+def copy(a, order="K", subok=False):
+    """A copy of a (pending: computed when used): later writes to a do not change it."""
+    return _c._copy(a if _is_array(a) else asarray(a))
+
+
+def broadcast_to(x, shape):
+    """A read-only broadcast view of x, as NumPy's."""
+    r = _c.broadcast_to(x if _is_array(x) else asarray(x), shape)
+    _c._set_readonly(r, 1)
+    return r
+
+
+copyto = _write.copyto
+put = _write.put
+putmask = _write.putmask
+place = _write.place
+put_along_axis = _write.put_along_axis
+nonzero = _write.nonzero
+argwhere = _write.argwhere
+flatnonzero = _write.flatnonzero
+extract = _write.extract
+compress = _write.compress
+bincount = _write.bincount
 
 
 def clip(x, min=None, max=None):
@@ -401,7 +428,8 @@ def _as(x):
 
 def _no_out(out):
     if out is not None:
-        raise TypeError("lazycl arrays are immutable: out= is not supported")
+        raise TypeError("lazycl does not take out= for reductions yet: assign the result "
+                        "(out[...] = x.sum(...))")
 
 
 def sum(x, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
@@ -798,8 +826,16 @@ _ACCUMULATE_OF = {"add": cumsum, "multiply": cumprod}
 
 def array_ufunc(ufunc, method, inputs, kwargs):
     name = ufunc.__name__
-    if kwargs.get("out") is not None:
-        raise TypeError("lazycl arrays are immutable: out= is not supported")
+    out = kwargs.get("out")
+    if out is not None:
+        kwargs = {k: v for k, v in kwargs.items() if k != "out"}
+        out = out if isinstance(out, tuple) else (out,)
+        if len(out) != 1 or not _is_array(out[0]):
+            raise TypeError("lazycl: out= must be one lazycl array")
+        r = array_ufunc(ufunc, method, inputs, kwargs)
+        if r is NotImplemented:
+            return r
+        return _write.assign_out(out[0], r, name)
     kwargs = {k: v for k, v in kwargs.items() if k != "out"}
     if method == "__call__" and name in _UFUNC_NAMES and not kwargs:
         f = globals()[name]
@@ -812,6 +848,10 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         return _REDUCE_OF[name](x, axis=axis, keepdims=kwargs.get("keepdims", False))
     if method == "accumulate" and name in _ACCUMULATE_OF:
         return _ACCUMULATE_OF[name](inputs[0], axis=kwargs.get("axis", 0))
+    if method == "at" and not kwargs:
+        if not _is_array(inputs[0]):
+            return NotImplemented
+        return _write.ufunc_at(name, *inputs)
     return NotImplemented
 
 
@@ -827,8 +867,7 @@ _WARNED = set()
 
 # NumPy functions that write into an argument, by the argument's name. On a lazycl array the
 # host fallback would write into a temporary copy and lose the write: they raise instead.
-_WRITERS = {"put": "a", "put_along_axis": "arr", "place": "arr", "putmask": "a",
-            "copyto": "dst", "fill_diagonal": "a"}
+_WRITERS = {"fill_diagonal": "a"}
 
 
 def _written_argument(func, args, kwargs):
@@ -863,7 +902,9 @@ def _lazy_functions():
                  "transpose", "expand_dims", "squeeze", "flip", "ravel", "swapaxes", "moveaxis",
                  "broadcast_to", "broadcast_arrays", "shape", "ndim", "size", "zeros_like",
                  "ones_like", "full_like", "empty_like", "permute_dims", "astype", "take",
-                 "take_along_axis", "roll", "tile", "repeat", "pad"]:
+                 "take_along_axis", "roll", "tile", "repeat", "pad", "copyto", "put",
+                 "putmask", "place", "put_along_axis", "nonzero", "argwhere", "flatnonzero",
+                 "extract", "compress", "bincount", "copy"]:
         f = getattr(np, name, None)
         # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
         if f is not None and f not in table:

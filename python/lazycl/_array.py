@@ -8,7 +8,7 @@ import numbers
 
 import numpy as np
 
-from . import _api, _index, _lazycl as _c
+from . import _api, _lazycl as _c, _write
 
 __all__ = ["Array"]
 
@@ -128,7 +128,60 @@ class Array(_c.ArrayBase):
     # ---- methods (NumPy names) --------------------------------------------------------
 
     def astype(self, dtype, copy=True):
-        return _c.astype(self, dtype)
+        return _api.astype(self, dtype, copy=copy)
+
+    def copy(self, order="C"):
+        return _c._copy(self)
+
+    # ---- writes (lazycl._write) -----------------------------------------------------------
+
+    def __setitem__(self, key, value):
+        _write.setitem(self, key, value)
+
+    def fill(self, value):
+        _write.fill(self, value)
+
+    def put(self, indices, values, mode="raise"):
+        _write.put(self, indices, values, mode)
+
+    def nonzero(self):
+        return _write.nonzero(self)
+
+    def __iadd__(self, o):
+        return _write.inplace(self, "add", o)
+
+    def __isub__(self, o):
+        return _write.inplace(self, "subtract", o)
+
+    def __imul__(self, o):
+        return _write.inplace(self, "multiply", o)
+
+    def __itruediv__(self, o):
+        return _write.inplace(self, "true_divide", o)
+
+    def __ifloordiv__(self, o):
+        return _write.inplace(self, "floor_divide", o)
+
+    def __imod__(self, o):
+        return _write.inplace(self, "remainder", o)
+
+    def __ipow__(self, o):
+        return _write.inplace(self, "power", o)
+
+    def __iand__(self, o):
+        return _write.inplace(self, "bitwise_and", o)
+
+    def __ior__(self, o):
+        return _write.inplace(self, "bitwise_or", o)
+
+    def __ixor__(self, o):
+        return _write.inplace(self, "bitwise_xor", o)
+
+    def __ilshift__(self, o):
+        return _write.inplace(self, "left_shift", o)
+
+    def __irshift__(self, o):
+        return _write.inplace(self, "right_shift", o)
 
     def reshape(self, *shape, order="C"):
         if order != "C":
@@ -148,7 +201,7 @@ class Array(_c.ArrayBase):
         return self.reshape(-1, order=order)
 
     def flatten(self, order="C"):
-        return self.reshape(-1, order=order)
+        return _c._copy(self.reshape(-1, order=order))
 
     def squeeze(self, axis=None):
         return _api.squeeze(self, axis)
@@ -207,5 +260,5 @@ def _add_reductions():
 
 _add_reductions()
 _c._set_array_class(Array)
-_c._set_index_hook(_index.getitem)
+_c._set_index_hook(_write.getitem)
 del builtins

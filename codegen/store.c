@@ -1,0 +1,152 @@
+/* store.c: the store schedule: a value written in place into an existing array.
+ *
+ * One item per element of the target's index space computes the value (and
+ * the predicate) and writes it at the place the target reads: strided (a
+ * slice, the whole array) or gathered (an integer-array key, a compaction's
+ * position). Assignments are plain stores: where several items write one
+ * place (repeated indices), one of them wins, which NumPy leaves unspecified
+ * too. Combined stores (np.add.at, bincount) fold the value in with an
+ * atomic add (32-bit integers) or a compare-and-swap loop on the element's
+ * bits (every other 4- and 8-byte dtype), so every item counts. A gathered
+ * index out of range writes nothing: the item only reports it (lc_gidx),
+ * and the host raises IndexError.
+ */
+#include "codegen/cg.h"
+
+#include <stdio.h>
+
+/* The condition under which this item writes: its predicate holds and every
+ * index the target gathers by is in range. */
+static int lc_store_guard(struct lc_cg *g, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    const struct lc_access *t = &g->acc[k->store_access];
+    int any = 0;
+    if (k->store_pred >= 0) {
+        lc_sb_printf(sb, "v%d", k->store_pred);
+        any = 1;
+    }
+    for (int j = 0; j < t->n_dyn; j++) {
+        const struct lc_expr *x = &k->exprs[t->dyn[j] - 1];
+        int r = x->in[0];
+        if (any)
+            lc_sb_printf(sb, " && ");
+        if (k->exprs[r].dtype == LC_UINT64)
+            lc_sb_printf(sb, "v%d < (ulong)x%d_n", r, t->dyn[j] - 1);
+        else
+            lc_sb_printf(sb, "(long)v%d >= -x%d_n && (long)v%d < x%d_n", r, t->dyn[j] - 1, r,
+                         t->dyn[j] - 1);
+        any = 1;
+    }
+    return any;
+}
+
+/* Fold v<value> into the target's element with a compare-and-swap loop. */
+static void lc_store_cas(struct lc_cg *g, struct lc_sb *sb, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    int a = k->store_access, dt = g->acc[a].dtype;
+    const char *U = lc_dtype_size(dt) == 8 ? "ulong" : "uint";
+    lc_sb_printf(sb, "%s{\n%s    volatile __global %s *p_ = (volatile __global %s *)(a%d + ", ind,
+                 ind, U, U, a);
+    lc_addr(g, sb, a);
+    lc_sb_printf(sb, ");\n%s    union { %s u; %s t; } o_, n_;\n%s    %s e_;\n%s    o_.u = *p_;\n"
+                     "%s    do {\n%s        e_ = o_.u;\n%s        n_.t = ",
+                 ind, U, lc_T(dt), ind, U, ind, ind, ind, ind);
+    char v[32];
+    snprintf(v, sizeof v, "v%d", k->store_value);
+    const char *ops[2] = {"o_.t", v};
+    lc_cg_op(sb, &g->h, k->store_combine, dt, dt, ops);
+    lc_sb_printf(sb, ";\n%s        o_.u = %s(p_, e_, n_.u);\n%s    } while (o_.u != e_);\n%s}\n",
+                 ind, lc_dtype_size(dt) == 8 ? "atom_cmpxchg" : "atomic_cmpxchg", ind, ind);
+}
+
+static void lc_store_write(struct lc_cg *g, struct lc_sb *sb, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    int a = k->store_access, dt = g->acc[a].dtype;
+    if (!k->store_combine) {
+        lc_sb_printf(sb, "%sa%d[", ind, a);
+        lc_addr(g, sb, a);
+        lc_sb_printf(sb, "] = v%d;\n", k->store_value);
+    } else if (k->store_combine == LC_OP_ADD && (dt == LC_INT32 || dt == LC_UINT32)) {
+        lc_sb_printf(sb, "%satomic_add(a%d + ", ind, a);
+        lc_addr(g, sb, a);
+        lc_sb_printf(sb, ", v%d);\n", k->store_value);
+    } else {
+        lc_store_cas(g, sb, ind);
+    }
+}
+
+static int lc_store_fits(struct lc_cg *g)
+{
+    (void)g;
+    return 1;
+}
+
+static int lc_store_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l)
+        return -1;
+    int dt = g->acc[k->store_access].dtype;
+    if (k->store_combine && lc_dtype_size(dt) == 8)
+        lc_sb_printf(sb, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
+    lc_sb_printf(sb, "__kernel void @K@(");
+    if (lc_common_params(g, l, sb) < 0)
+        return -1;
+    lc_sb_printf(sb, ")\n{\n");
+    int nd = g->nd;
+    int64_t total = 1;
+    for (int d = 0; d < nd; d++)
+        total *= g->shape[d];
+    if (nd >= 1 && nd <= 3) {
+        /* OpenCL dim 0 is the innermost (fastest) kernel dim. */
+        for (int d = nd - 1; d >= 0; d--) {
+            lc_sb_printf(sb, "    const long i%d = get_global_id(%d);\n", d, nd - 1 - d);
+            l->global[nd - 1 - d] = (size_t)g->shape[d];
+        }
+        if (g->t->fixed_groups)
+            lc_sb_printf(sb, "    if (i%d >= n%d) return;\n", nd - 1, nd - 1);
+        l->work_dim = (unsigned)nd;
+    } else {
+        lc_sb_printf(sb, "    const long gid = get_global_id(0);\n");
+        if (g->t->fixed_groups || nd == 0) {
+            lc_sb_printf(sb, "    if (gid >= 1");
+            for (int d = 0; d < nd; d++)
+                lc_sb_printf(sb, " * n%d", d);
+            lc_sb_printf(sb, ") return;\n");
+        }
+        if (nd)
+            lc_unravel(sb, 0, nd, "gid", "    ");
+        l->work_dim = 1;
+        l->global[0] = (size_t)total;
+    }
+    if (g->t->fixed_groups) {
+        size_t wg = g->t->work_group;
+        l->use_local = 1;
+        l->local[0] = wg;
+        l->local[1] = l->local[2] = 1;
+        l->global[0] = total ? lc_round_up(l->global[0] ? l->global[0] : 1, wg) : 0;
+    }
+    lc_emit_exprs(g, sb, 0, "    ");
+    struct lc_sb cond = {0};
+    if (lc_store_guard(g, &cond)) {
+        lc_sb_printf(sb, "    if (%s) {\n", cond.s ? cond.s : "0");
+        lc_store_write(g, sb, "        ");
+        lc_sb_printf(sb, "    }\n");
+    } else {
+        lc_store_write(g, sb, "    ");
+    }
+    if (cond.oom)
+        sb->oom = 1;
+    lc_sb_free(&cond);
+    lc_sb_printf(sb, "}\n");
+    snprintf(c->schedule, sizeof c->schedule, "store %d-d, one item per element%s", nd,
+             k->store_combine ? ", combined atomically" : "");
+    return 0;
+}
+
+const struct lc_schedule lc_sched_store_items = {LC_KERNEL_STORE, "store", lc_store_fits,
+                                                 lc_store_gen};

@@ -1,0 +1,542 @@
+"""Writes into lazycl arrays with NumPy's semantics: x[key] = v, the in-place operators, fill,
+copyto, put, putmask, place, put_along_axis, np.add.at and its siblings, bincount; and the
+reads whose shape depends on the data (x[mask], nonzero, argwhere, flatnonzero, compress,
+extract), which write a compaction.
+
+Every write is one store kernel (graph/store.c, codegen/store.c) that computes its value inside
+it and writes the places named by the key into the array's buffer, in place. python/py_write.c
+keeps NumPy's aliasing: views of the array see the write, arrays built before it keep the old
+values (docs/layout.md, "Writes").
+"""
+import operator
+
+import numpy as np
+
+from . import _index, _lazycl as _c
+
+def _is_array(x):
+    return isinstance(x, _c.ArrayBase)
+
+
+def _as_index_dtype(a):
+    return np.dtype(a.dtype).kind in "iu"
+
+
+def _settle(x, a):
+    """A user's pending array that reads x is computed before x changes (its holder keeps the
+    old values); a small cost, proportional to the array."""
+    if _is_array(a) and a.pending:
+        _c._settle(x, a)
+
+
+def _value(x, v, shape):
+    """v as x's dtype (NumPy's assignment casting: unsafe, but a Python int out of range is an
+    OverflowError), broadcast to `shape` as NumPy assigns."""
+    dt = np.dtype(x.dtype)
+    if _is_array(v):
+        val = v if np.dtype(v.dtype) == dt else _c.astype(v, dt)
+    else:
+        a = v.astype(dt) if isinstance(v, np.ndarray) else np.array(v, dtype=dt)
+        val = _c.asarray(a, None, x.queue)
+    vshape = tuple(val.shape)
+    while len(vshape) > len(shape) and vshape[0] == 1:
+        vshape = vshape[1:]
+    if vshape != tuple(val.shape):
+        val = _c.reshape(val, vshape)
+    if vshape != tuple(shape):
+        try:
+            if np.broadcast_shapes(vshape, shape) != tuple(shape):
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"could not broadcast input array from shape {vshape} into shape "
+                             f"{tuple(shape)}") from None
+        val = _c.broadcast_to(val, tuple(shape))
+    return val
+
+
+def _check_gathered(t):
+    """Read every index of target t once (one small reduction): an index out of range raises
+    IndexError here, before anything is written, as NumPy checks its indices first."""
+    if t.size:
+        _c.compute(_c._reduce("any", _c.astype(t, "bool"), tuple(range(t.ndim))))
+
+
+def _bool_key(k):
+    if _is_array(k):
+        return np.dtype(k.dtype) == np.bool_
+    if isinstance(k, np.ndarray):
+        return k.dtype == np.bool_
+    if isinstance(k, list):
+        a = np.asarray(k)
+        return a.dtype == np.bool_ and a.size > 0
+    return False
+
+
+def _mask(x, m, q):
+    m = m if _is_array(m) else _c.asarray(np.asarray(m, dtype=bool), None, q)
+    if m.ndim > x.ndim:
+        raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but "
+                         f"{m.ndim} were indexed")
+    for d in range(m.ndim):
+        if m.shape[d] != x.shape[d]:
+            raise IndexError(f"boolean index did not match indexed array along axis {d}; size "
+                             f"of axis is {x.shape[d]} but size of corresponding boolean axis "
+                             f"is {m.shape[d]}")
+    return m
+
+
+def _positions(m):
+    """The flat mask's inclusive count (int64, pending) and, forced, the number of Trues."""
+    flat = _c.reshape(m, (-1,))
+    cs = _c._scan("cumsum", _c.astype(flat, "int64"), 0)
+    n = int(np.asarray(cs[-1])) if flat.shape[0] else 0
+    return cs, n
+
+
+def _key_items(key):
+    return key if isinstance(key, tuple) else (key,)
+
+
+def setitem(x, key, value):
+    """x[key] = value."""
+    if _c._readonly(x):
+        raise ValueError("assignment destination is read-only")
+    items = _key_items(key)
+    bools = [k for k in items if _bool_key(k)]
+    _c._writable(x)
+    _settle(x, value)
+    if bools and len(items) == 1:
+        m = _mask(x, items[0], x.queue)
+        _settle(x, m)
+        return _masked_store(x, m, value)
+    if bools:
+        # A mask among other keys: its Trues as integer arrays (NumPy's rule), then as below.
+        key = tuple(_nonzero_items(k, x.queue) if _bool_key(k) else k for k in items)
+        key = tuple(j for k in key for j in (k if isinstance(k, _Expanded) else (k,)))
+        items = key
+    adv = [k for k in items if _is_array(k) or isinstance(k, (list, np.ndarray))]
+    for k in adv:
+        _settle(x, k)
+    t = _index.getitem(x, key) if adv else x[key]
+    if any(_is_array(k) for k in adv):
+        _check_gathered(t)
+    _c._store(x, t, _value(x, value, t.shape), None, 0, 0)
+
+
+class _Expanded(tuple):
+    """A mask's integer index arrays standing in for it in a key."""
+
+
+def _nonzero_items(m, q):
+    m = m if _is_array(m) else _c.asarray(np.asarray(m, dtype=bool), None, q)
+    return _Expanded(nonzero(m))
+
+
+def _masked_store(x, m, value):
+    """x[m] = value for a mask over x's leading dims: a store over all of x where the mask holds;
+    a value with one entry per True is read at the running count of Trues."""
+    shape = tuple(x.shape)
+    pred = _c.reshape(m, tuple(m.shape) + (1,) * (x.ndim - m.ndim))
+    if pred.shape != shape:
+        pred = _c.broadcast_to(pred, shape)
+    vsize = value.size if _is_array(value) else np.size(value)
+    if vsize == 1:
+        val = _value(x, _c.reshape(value, ()) if _is_array(value) else
+                     np.asarray(value).reshape(()), ())
+        val = _c.broadcast_to(val, shape) if shape else val
+    else:
+        cs, n = _positions(m)
+        rest = shape[m.ndim:]
+        v = _value(x, value, (n,) + rest)
+        if n == 0:
+            return
+        pos = _c.reshape(_c._binary("subtract", cs, 1), tuple(m.shape))
+        pos = _c.where(_c._binary("less", pos, 0), 0, pos)
+        val = _index.getitem(v, (pos,))
+    _c._store(x, x, val, pred, 0, 1)
+
+
+def inplace(x, op, other):
+    """x <op>= other, NumPy's in-place ufunc: the result cast to x's dtype under 'same_kind'."""
+    if _c._readonly(x):
+        raise ValueError("output array is read-only")
+    _c._writable(x)
+    r = _c._binary(op, x, other)
+    rd, xd = np.dtype(r.dtype), np.dtype(x.dtype)
+    if rd != xd:
+        if not np.can_cast(rd, xd, "same_kind"):
+            raise np._core._exceptions._UFuncOutputCastingError(
+                getattr(np, op), "same_kind", rd, xd, 0)
+        r = _c.astype(r, xd)
+    if tuple(r.shape) != tuple(x.shape):
+        raise ValueError(f"non-broadcastable output operand with shape {tuple(x.shape)} doesn't "
+                         f"match the broadcast shape {tuple(r.shape)}")
+    _c._store(x, x, r, None, 0, 1)
+    return x
+
+
+def assign_out(out, r, name):
+    """ufunc(..., out=out): the result written into out under 'same_kind' casting."""
+    rd, od = np.dtype(r.dtype), np.dtype(out.dtype)
+    if rd != od and not np.can_cast(rd, od, "same_kind"):
+        raise np._core._exceptions._UFuncOutputCastingError(getattr(np, name), "same_kind", rd,
+                                                             od, 0)
+    if tuple(r.shape) != tuple(out.shape):
+        try:
+            ok = np.broadcast_shapes(tuple(r.shape), tuple(out.shape)) == tuple(out.shape)
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(f"non-broadcastable output operand with shape {tuple(out.shape)} "
+                             f"doesn't match the broadcast shape {tuple(r.shape)}")
+    setitem(out, Ellipsis, r)
+    return out
+
+
+def getitem(x, key):
+    """x[key] with arrays in the key: masks (a compaction), integer arrays (gathers)."""
+    items = _key_items(key)
+    if any(_bool_key(k) for k in items):
+        if len(items) == 1:
+            m = _mask(x, items[0], x.queue)
+            return masked(x, m)
+        key = tuple(j for k in items for j in (_nonzero_items(k, x.queue) if _bool_key(k)
+                                              else (k,)))
+    return _index.getitem(x, key)
+
+
+def fill(x, value):
+    setitem(x, Ellipsis, value)
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    """numpy.copyto: src broadcast into dst where `where` holds."""
+    if not _is_array(dst):
+        raise TypeError("copyto() argument 1 must be a lazycl array here")
+    sd = np.dtype(src.dtype) if _is_array(src) or isinstance(src, np.ndarray) else None
+    if sd is not None and not np.can_cast(sd, np.dtype(dst.dtype), casting):
+        raise TypeError(f"Cannot cast array data from {sd!r} to {np.dtype(dst.dtype)!r} "
+                        f"according to the rule '{casting}'")
+    if _c._readonly(dst):
+        raise ValueError("assignment destination is read-only")
+    _c._writable(dst)
+    _settle(dst, src)
+    if where is True:
+        return setitem(dst, Ellipsis, src)
+    w = where if _is_array(where) else _c.asarray(np.asarray(where, dtype=bool), None, dst.queue)
+    if np.dtype(w.dtype) != np.bool_:
+        raise TypeError(f"Cannot cast array data from {np.dtype(w.dtype)!r} to dtype('bool') "
+                        "according to the rule 'safe'")
+    _settle(dst, w)
+    shape = tuple(dst.shape)
+    try:
+        if np.broadcast_shapes(tuple(w.shape), shape) != shape:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"could not broadcast where mask from shape {tuple(w.shape)} into "
+                         f"shape {shape}") from None
+    pred = _c.broadcast_to(w, shape) if tuple(w.shape) != shape else w
+    _c._store(dst, dst, _value(dst, src, shape), pred, 0, 1)
+
+
+def _flat_target(a, ind, mode):
+    """The places a.flat[ind] names, as advanced indexing of a (a need not be contiguous)."""
+    n = a.size
+    i = ind if _is_array(ind) else _c.asarray(np.asarray(ind, dtype=np.intp), None, a.queue)
+    if not _as_index_dtype(i):
+        raise TypeError(f"Cannot cast array data from {np.dtype(i.dtype)!r} to dtype('int64') "
+                        "according to the rule 'safe'")
+    if mode == "wrap":
+        i = _c._binary("remainder", i, n)
+    elif mode == "clip":
+        i = _c.where(_c._binary("less", i, 0), 0, _c.where(_c._binary("greater", i, n - 1),
+                                                               n - 1, i))
+    elif mode != "raise":
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got '{mode}')")
+    i = _c.reshape(i, (-1,))
+    if a.ndim <= 1:
+        return _index.getitem(a, (i,) if a.ndim else ()), i
+    i = _c.where(_c._binary("less", i, 0), _c._binary("add", i, n), i)   # unravel from the end
+    parts, rem = [], i
+    for d in range(a.ndim - 1, -1, -1):
+        parts.append(_c._binary("remainder", rem, a.shape[d]) if d else rem)
+        rem = _c._binary("floor_divide", rem, a.shape[d])
+    return _index.getitem(a, tuple(reversed(parts))), i
+
+
+def put(a, ind, v, mode="raise"):
+    """numpy.put: a.flat[ind] = v, v repeated as needed."""
+    if _c._readonly(a):
+        raise ValueError("assignment destination is read-only")
+    _c._writable(a)
+    _settle(a, v)
+    _settle(a, ind)
+    if a.size == 0:
+        if np.size(ind) if not _is_array(ind) else ind.size:
+            raise IndexError("cannot replace elements of an empty array")
+        return
+    i = ind if _is_array(ind) else np.asarray(ind, dtype=np.intp)
+    if mode == "raise" and not _is_array(i) and i.size:
+        bad = i[(i < -a.size) | (i >= a.size)]
+        if bad.size:
+            raise IndexError(f"index {int(bad.flat[0])} is out of bounds for axis 0 with size "
+                             f"{a.size}")
+    t, flat = _flat_target(a, i, mode)
+    if _is_array(ind) and mode == "raise":
+        # An index out of range for the flat array names it, as NumPy does.
+        _check_gathered(_index.getitem(_c.reshape(_c._iota(0, 1, a.size, "int64", a.queue),
+                                                  (-1,)), (flat,)))
+    k = t.size
+    if k == 0:
+        return
+    vals = v if _is_array(v) else _c.asarray(np.asarray(v).astype(np.dtype(a.dtype)), None,
+                                             a.queue)
+    vals = _c.reshape(vals, (-1,))
+    if vals.shape[0] == 0:
+        return
+    if vals.shape[0] != k:
+        rep = _c._binary("remainder", _c._iota(0, 1, k, "int64", a.queue), vals.shape[0])
+        vals = _index.getitem(vals, (rep,))
+    _c._store(a, t, _value(a, _c.reshape(vals, tuple(t.shape)), tuple(t.shape)), None, 0, 0)
+
+
+def _cyclic(a, vals, pos):
+    """vals (flattened, as a's dtype) read at pos modulo its length."""
+    v = vals if _is_array(vals) else _c.asarray(np.asarray(vals).astype(np.dtype(a.dtype)), None,
+                                                a.queue)
+    v = _c.reshape(v if np.dtype(v.dtype) == np.dtype(a.dtype) else _c.astype(v, a.dtype), (-1,))
+    return _index.getitem(v, (_c._binary("remainder", pos, v.shape[0]),)), v.shape[0]
+
+
+def putmask(a, mask, values):
+    """numpy.putmask: a.flat[n] = values[n % len(values)] where mask.flat[n]."""
+    if _c._readonly(a):
+        raise ValueError("assignment destination is read-only")
+    m = mask if _is_array(mask) else _c.asarray(np.asarray(mask, dtype=bool), None, a.queue)
+    if tuple(m.shape) != tuple(a.shape):
+        raise ValueError("putmask: mask and data must be the same size")
+    _c._writable(a)
+    _settle(a, m)
+    _settle(a, values)
+    if a.size == 0:
+        return
+    pos = _c.reshape(_c._iota(0, 1, a.size, "int64", a.queue), tuple(a.shape))
+    val, n = _cyclic(a, values, pos)
+    if n == 0:
+        return
+    _c._store(a, a, val, _c.astype(m, "bool"), 0, 1)
+
+
+def place(arr, mask, vals):
+    """numpy.place: the Trues of mask, in order, take vals[0], vals[1], ... cyclically."""
+    if _c._readonly(arr):
+        raise ValueError("assignment destination is read-only")
+    m = mask if _is_array(mask) else _c.asarray(np.asarray(mask, dtype=bool), None, arr.queue)
+    if m.size != arr.size:
+        raise ValueError("place: mask and data must be the same size")
+    _c._writable(arr)
+    _settle(arr, m)
+    _settle(arr, vals)
+    m = _c.reshape(_c.astype(m, "bool"), tuple(arr.shape))
+    nv = vals.size if _is_array(vals) else np.size(vals)
+    cs, n = _positions(m)
+    if nv == 0:
+        if n:
+            raise ValueError("Cannot insert from an empty array!")
+        return
+    pos = _c.reshape(_c._binary("subtract", cs, 1), tuple(arr.shape))
+    pos = _c.where(_c._binary("less", pos, 0), 0, pos)
+    val, _ = _cyclic(arr, vals, pos)
+    _c._store(arr, arr, val, m, 0, 1)
+
+
+def put_along_axis(arr, indices, values, axis):
+    """numpy.put_along_axis."""
+    if _c._readonly(arr):
+        raise ValueError("assignment destination is read-only")
+    _c._writable(arr)
+    _settle(arr, indices)
+    _settle(arr, values)
+    t = _index.take_along_axis(arr, indices, axis)
+    if _is_array(indices):
+        _check_gathered(t)
+    _c._store(arr, t, _value(arr, values, tuple(t.shape)), None, 0, 0)
+
+
+# ---- scatter-reduce ------------------------------------------------------------------
+
+_AT_OPS = {"add": "ADD", "subtract": "ADD", "multiply": "MUL", "minimum": "MINIMUM",
+           "maximum": "MAXIMUM"}
+
+
+def ufunc_at(name, a, indices, b=None):
+    """np.<name>.at(a, indices, b): unbuffered, so repeated indices all count."""
+    if name not in _AT_OPS:
+        raise NotImplementedError(f"lazycl implements ufunc.at for {', '.join(_AT_OPS)}")
+    if b is None:
+        raise TypeError(f"second operand needed for ufunc {name}")
+    if _c._readonly(a):
+        raise ValueError("output array is read-only")
+    dt = np.dtype(a.dtype)
+    _c._writable(a)
+    _settle(a, b)
+    _settle(a, indices)
+    t = _index.getitem(a, indices) if not isinstance(indices, slice) else a[indices]
+    if any(_is_array(k) for k in _key_items(indices)):
+        _check_gathered(t)
+    v = b if _is_array(b) else _c.asarray(np.asarray(b), None, a.queue)
+    if name == "subtract":
+        v = _c._unary("negative", v) if np.dtype(v.dtype) != np.bool_ else v
+    if dt.itemsize < 4:
+        # No atomics below 32 bits: fold into a wide copy, then write it back (whole array).
+        wide = {"b": "int32", "i": "int32", "u": "uint32"}[dt.kind]
+        w = _c.astype(a, wide)
+        _c.compute(w)
+        ufunc_at(name if name != "subtract" else "add", w, indices, _c.astype(v, wide))
+        return setitem(a, Ellipsis, _c.astype(w, dt))
+    val = _value(a, v, tuple(t.shape))
+    _c._store(a, t, val, None, _c._op_number(_AT_OPS[name]), 1)
+
+
+def bincount(x, weights=None, minlength=0):
+    """numpy.bincount by atomic adds into the bins (int32 counts, float64 weights)."""
+    x = x if _is_array(x) else _c.asarray(np.asarray(x), None, None)
+    if x.ndim != 1:
+        raise ValueError("object too deep for desired array" if x.ndim > 1 else
+                         "object of too small depth for desired array")
+    if np.dtype(x.dtype).kind not in "iu" and not (x.size == 0):
+        raise TypeError("Cannot cast array data from dtype('float64') to dtype('int64') "
+                        "according to the rule 'safe'")
+    minlength = operator.index(minlength)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    q = x.queue
+    if x.size:
+        lo = int(np.asarray(_c._reduce("min", x, (0,))))
+        if lo < 0:
+            raise ValueError("'list' argument must have no negative elements")
+        n = max(int(np.asarray(_c._reduce("max", x, (0,)))) + 1, minlength)
+    else:
+        n = minlength
+    if weights is None:
+        out = _c._full(0, (n,), "int32", q)
+        vals = _c._full(1, (x.size,), "int32", q)
+    else:
+        w = weights if _is_array(weights) else _c.asarray(np.asarray(weights), None, q)
+        if tuple(w.shape) != tuple(x.shape):
+            raise ValueError("The weights and list don't have the same length.")
+        out = _c._full(0, (n,), "float64", q)
+        vals = _c.astype(w, "float64")
+    _c._writable(out)
+    if x.size:
+        _c._store(out, _c._gather(out, x, 0, 0), vals, None, _c._op_number("ADD"), 1)
+    return _c.astype(out, "int64") if weights is None else out
+
+
+# ---- data-dependent shapes -----------------------------------------------------------
+
+def _compact(src, m):
+    """The elements of src (leading dims: m's) where m holds, in order: a scan of the mask, then
+    one store that writes each kept element at its running count (src computed inside it)."""
+    cs, n = _positions(m)
+    rest = tuple(src.shape[m.ndim:])
+    out = _c._full(0, (n,) + rest, src.dtype, src.queue)
+    if n == 0:
+        return out
+    _c._writable(out)
+    shape = tuple(src.shape)
+    pos = _c.reshape(_c._binary("subtract", cs, 1), tuple(m.shape) + (1,) * len(rest))
+    pos = _c.where(_c._binary("less", pos, 0), 0, pos)
+    idx = _c.broadcast_to(pos, shape) if tuple(pos.shape) != shape else pos
+    t = _c._gather(_c.reshape(out, (n,) + (1,) * (m.ndim - 1) + rest), idx, 0, 0)
+    pred = _c.reshape(m, tuple(m.shape) + (1,) * len(rest))
+    if tuple(pred.shape) != shape:
+        pred = _c.broadcast_to(pred, shape)
+    _c._store(out, t, src, pred, 0, 1)
+    return out
+
+
+def masked(x, m):
+    """x[m] for a boolean mask over x's leading dims."""
+    return _compact(x, m)
+
+
+def nonzero(a):
+    a = a if _is_array(a) else _c.asarray(np.asarray(a), None, None)
+    if a.ndim == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar)"
+                         ".nonzero() instead. If the context of this error is of the form "
+                         "`arr[nonzero(cond)]`, just use `arr[cond]`.")
+    m = _c.astype(a, "bool") if np.dtype(a.dtype) != np.bool_ else a
+    shape = tuple(a.shape)
+    out = []
+    for d in range(a.ndim):
+        coord = _c.broadcast_to(_c.reshape(_c._iota(0, 1, shape[d], "int64", a.queue),
+                                           (shape[d],) + (1,) * (a.ndim - d - 1)), shape)
+        out.append(_compact(coord, m))
+    return tuple(out)
+
+
+def argwhere(a):
+    a = a if _is_array(a) else _c.asarray(np.asarray(a), None, None)
+    if a.ndim == 0:
+        m = _c.astype(a, "bool")
+        return _c.reshape(_compact(_c._full(0, (1,), "int64", a.queue), _c.reshape(m, (1,))),
+                          (-1, 0))
+    return _stack_cols(nonzero(a))
+
+
+def _stack_cols(cols):
+    n = cols[0].shape[0]
+    out = _c._full(0, (n, len(cols)), "int64", cols[0].queue)
+    if n == 0:
+        return out
+    _c._writable(out)
+    for d, c in enumerate(cols):
+        _c._store(out, out[:, d], c, None, 0, 1)
+    return out
+
+
+def flatnonzero(a):
+    a = a if _is_array(a) else _c.asarray(np.asarray(a), None, None)
+    return nonzero(_c.reshape(a, (-1,)))[0]
+
+
+def extract(condition, arr):
+    arr = arr if _is_array(arr) else _c.asarray(np.asarray(arr), None, None)
+    c = condition if _is_array(condition) else _c.asarray(np.asarray(condition), None, arr.queue)
+    c = _c.reshape(_c.astype(c, "bool") if np.dtype(c.dtype) != np.bool_ else c, (-1,))
+    a = _c.reshape(arr, (-1,))
+    if c.shape[0] != a.shape[0]:
+        raise ValueError(f"extract: condition and arr must have the same size")
+    return masked(a, c)
+
+
+def compress(condition, a, axis=None):
+    a = a if _is_array(a) else _c.asarray(np.asarray(a), None, None)
+    c = np.asarray(condition) if not _is_array(condition) else condition
+    if c.ndim != 1:
+        raise ValueError("condition must be a 1-d array")
+    if axis is None:
+        a = _c.reshape(a, (-1,))
+        axis = 0
+    axis = operator.index(axis)
+    if not -a.ndim <= axis < a.ndim:
+        raise np.exceptions.AxisError(axis, a.ndim)
+    axis %= a.ndim
+    n = a.shape[axis]
+    k = c.shape[0]
+    if k > n:
+        raise IndexError(f"index {n} is out of bounds for axis {axis} with size {n}")
+    cm = c if _is_array(c) else _c.asarray(c.astype(bool), None, a.queue)
+    cm = _c.astype(cm, "bool") if np.dtype(cm.dtype) != np.bool_ else cm
+    if k < n:
+        cm = _c.where(_c._binary("less", _c._iota(0, 1, n, "int64", a.queue), k),
+                      _index.getitem(cm, (_c.where(_c._binary("less", _c._iota(0, 1, n, "int64",
+                                                                               a.queue), k),
+                                                   _c._iota(0, 1, n, "int64", a.queue), 0),)),
+                      False)
+    moved = _c.permute_dims(a, [axis] + [d for d in range(a.ndim) if d != axis])
+    r = masked(moved, cm)
+    back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, a.ndim))
+    return _c.permute_dims(r, back)
