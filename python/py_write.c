@@ -173,7 +173,8 @@ static int lc_on(const struct lc_node *n, const struct lc_storage *s)
 }
 
 /* 1 when nothing but the store's own graph and the live arrays viewing s
- * holds a leaf of s; 0 when some reader needs the old data; -1 out of memory.
+ * holds a leaf of s (the caller holds one reference to s itself); 0 when some
+ * reader needs the old data; -1 out of memory.
  * `ours`: the arrays the caller made for this write (their nodes belong to
  * the store's graph). */
 static int lc_exclusive(lc_py_Queue *q, const struct lc_storage *s, struct lc_node *store,
@@ -223,7 +224,8 @@ static int lc_exclusive(lc_py_Queue *q, const struct lc_storage *s, struct lc_no
         if (atomic_load(&t.r[i].n->refcount) != t.r[i].edges + t.r[i].holds)
             rc = 0;
     }
-    if (rc == 1 && atomic_load(&((struct lc_storage *)s)->refcount) != leaves)
+    /* + 1: the caller's own reference to s. */
+    if (rc == 1 && atomic_load(&((struct lc_storage *)s)->refcount) != leaves + 1)
         rc = 0;
     free(topo);
     free(t.r);
@@ -414,6 +416,45 @@ static PyObject *py_settle(PyObject *Py_UNUSED(m), PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* _empty(like, shape, dtype): an uninitialized buffer leaf on like's queue. */
+static PyObject *py_empty(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    PyObject *lo, *shape_o;
+    const char *dts;
+    if (!PyArg_ParseTuple(args, "OOs:_empty", &lo, &shape_o, &dts))
+        return NULL;
+    lc_py_Array *like = lc_py_as_array(lo);
+    if (!like)
+        return NULL;
+    int dt = lc_dtype_from_name(dts);
+    PyObject *seq = PySequence_Fast(shape_o, "shape must be a sequence");
+    if (!seq || dt < 0) {
+        Py_XDECREF(seq);
+        if (dt < 0)
+            PyErr_Format(PyExc_TypeError, "unknown dtype %s", dts);
+        return NULL;
+    }
+    int64_t shape[LC_MAXDIM];
+    Py_ssize_t nd = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < nd && i < LC_MAXDIM; i++)
+        shape[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+    Py_DECREF(seq);
+    if (PyErr_Occurred())
+        return NULL;
+    lc_queue_t q = lc_py_q(like->queue);
+    struct lc_error e = {0};
+    size_t nbytes = (size_t)lc_shape_size((int)nd, shape) * lc_dtype_size(dt);
+    lc_buffer_t b;
+    if (lc_buffer_alloc(lc_queue_device(q), nbytes ? nbytes : 1, &b, &e) != LC_OK)
+        return lc_py_raise(&e);
+    struct lc_storage *s = lc_engine_storage(b);
+    if (!s)
+        return PyErr_NoMemory();
+    struct lc_node *n = lc_node_buffer(q, dt, (int)nd, shape, s, 0, NULL, &e);
+    lc_storage_release(s);
+    return n ? lc_py_wrap(n, like->queue) : lc_py_raise(&e);
+}
+
 /* _op_number(name): the graph's number of op ADD, MUL, ... (store combines). */
 static PyObject *py_op_number(PyObject *Py_UNUSED(m), PyObject *name)
 {
@@ -476,6 +517,7 @@ PyMethodDef lc_py_write_functions[] = {
     {"_copy", py_copy, METH_O, "_copy(x): a pending copy of x."},
     {"_settle", py_settle, METH_VARARGS, "_settle(x, a): compute a now if it reads x."},
     {"_op_number", py_op_number, METH_O, "_op_number(name): an op's number."},
+    {"_empty", py_empty, METH_VARARGS, "_empty(like, shape, dtype): an uninitialized buffer."},
     {"_set_readonly", py_set_readonly, METH_VARARGS, "_set_readonly(x, flag)"},
     {"_readonly", py_readonly, METH_O, "_readonly(x) -> bool"},
     {"_shares_buffer", py_shares_buffer, METH_VARARGS,

@@ -120,12 +120,17 @@ def test_bad_dtype_names():
             lazycl.asarray([1, 2], dtype=bad)
 
 
-def test_immutable():
+def test_writes_and_out():
     f = lazycl.asarray(F4)
-    with pytest.raises(TypeError):
-        f[0] = 1
-    with pytest.raises(TypeError):
-        np.add(f, f, out=np.empty((3, 4), np.float32))  # lazycl arrays are immutable
+    f[0] = 1
+    h = F4.copy()
+    h[0] = 1
+    np.testing.assert_array_equal(np.asarray(f), h)
+    out = np.empty((3, 4), np.float32)
+    assert np.add(f, f, out=out) is out                # a NumPy out= gets the result
+    np.testing.assert_array_equal(out, h + h)
+    with pytest.raises(TypeError, match="same_kind"):
+        np.add(f, f, out=lazycl.zeros((3, 4), dtype=np.int32))
 
 
 def test_many_errors_then_work():

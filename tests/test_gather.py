@@ -138,8 +138,8 @@ def test_bad_keys(dev):
     x = lz(A3, dev)
     with pytest.raises(IndexError, match="integer"):
         x[np.array([0.5])]
-    with pytest.raises(IndexError, match="boolean"):
-        x[A3 > 0]
+    with pytest.raises(IndexError, match="boolean index did not match"):
+        x[A3[:1] > 0]
     with pytest.raises(IndexError, match="shape mismatch"):
         x[np.array([0, 1]), np.array([0, 1, 2])]
     with pytest.raises(IndexError, match="too many indices"):

@@ -1,6 +1,6 @@
 """NumPy functions lazycl does not implement: they answer on the host with a one-time
 HostFallbackWarning, and those that would write into a lazycl array raise instead of writing
-into a temporary copy (the write would be lost)."""
+into a temporary copy (the write would be lost). The NumPy writers lazycl implements write."""
 import os
 import subprocess
 import sys
@@ -17,7 +17,7 @@ def dev(request):
     return request.param
 
 
-WRITERS = {
+WRITES = {
     "put": lambda x: np.put(x, [0, 2], [9, 9]),
     "put by keyword": lambda x: np.put(a=x, ind=[0], v=[9]),
     "put_along_axis": lambda x: np.put_along_axis(x, np.array([[0], [1]]), 9, axis=1),
@@ -25,17 +25,32 @@ WRITERS = {
     "putmask": lambda x: np.putmask(x, np.ones(x.shape, bool), 9),
     "copyto": lambda x: np.copyto(x, np.full(x.shape, 9, np.float32)),
     "copyto by keyword": lambda x: np.copyto(dst=x, src=np.full(x.shape, 9, np.float32)),
+    "copyto where": lambda x: np.copyto(x, 9, where=np.array([True, False, True])),
+    "add.at": lambda x: np.add.at(x, ([0, 0, 1], [1, 1, 2]), 2),
+    "ufunc out=": lambda x: np.multiply(x, 2, out=x),
+}
+
+WRITERS = {
     "fill_diagonal": lambda x: np.fill_diagonal(x, 9),
     "out= of a host function": lambda x: np.outer(np.ones(2, np.float32), np.ones(3, np.float32),
                                                   out=x),
 }
 
 
+@pytest.mark.parametrize("what", sorted(WRITES))
+def test_numpy_writers_write(dev, what):
+    h = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = lazycl.asarray(h, device=dev)
+    WRITES[what](x)
+    WRITES[what](h)
+    np.testing.assert_array_equal(np.asarray(x), h)
+
+
 @pytest.mark.parametrize("what", sorted(WRITERS))
 def test_writers_raise_instead_of_losing_the_write(dev, what):
     h = np.arange(6, dtype=np.float32).reshape(2, 3)
     x = lazycl.asarray(h, device=dev)
-    with pytest.raises(TypeError, match="immutable"):
+    with pytest.raises(TypeError, match="immutable|out="):
         WRITERS[what](x)
     np.testing.assert_array_equal(np.asarray(x), h)   # untouched
     # The engine is still usable.

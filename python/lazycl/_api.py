@@ -830,11 +830,14 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if out is not None:
         kwargs = {k: v for k, v in kwargs.items() if k != "out"}
         out = out if isinstance(out, tuple) else (out,)
-        if len(out) != 1 or not _is_array(out[0]):
-            raise TypeError("lazycl: out= must be one lazycl array")
+        if len(out) != 1:
+            raise TypeError("lazycl: out= takes one array")
         r = array_ufunc(ufunc, method, inputs, kwargs)
         if r is NotImplemented:
             return r
+        if isinstance(out[0], np.ndarray):   # a NumPy out= gets the result, as NumPy's would
+            np.copyto(out[0], np.asarray(r), casting="same_kind")
+            return out[0]
         return _write.assign_out(out[0], r, name)
     kwargs = {k: v for k, v in kwargs.items() if k != "out"}
     if method == "__call__" and name in _UFUNC_NAMES and not kwargs:

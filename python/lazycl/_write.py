@@ -22,6 +22,13 @@ def _as_index_dtype(a):
     return np.dtype(a.dtype).kind in "iu"
 
 
+def _host(func, *args, **kwargs):
+    """A NumPy writer whose destination is a NumPy array: NumPy writes it, from host copies."""
+    conv = [np.asarray(a) if _is_array(a) else a for a in args]
+    kw = {k: (np.asarray(v) if _is_array(v) else v) for k, v in kwargs.items()}
+    return func(*conv, **kw)
+
+
 def _settle(x, a):
     """A user's pending array that reads x is computed before x changes (its holder keeps the
     old values); a small cost, proportional to the array."""
@@ -88,9 +95,11 @@ def _mask(x, m, q):
 def _positions(m):
     """The flat mask's inclusive count (int64, pending) and, forced, the number of Trues."""
     flat = _c.reshape(m, (-1,))
+    if not flat.shape[0]:
+        return flat, 0
     cs = _c._scan("cumsum", _c.astype(flat, "int64"), 0)
-    n = int(np.asarray(cs[-1])) if flat.shape[0] else 0
-    return cs, n
+    _c.compute(cs)
+    return cs, int(np.asarray(cs[-1]))
 
 
 def _key_items(key):
@@ -212,7 +221,7 @@ def fill(x, value):
 def copyto(dst, src, casting="same_kind", where=True):
     """numpy.copyto: src broadcast into dst where `where` holds."""
     if not _is_array(dst):
-        raise TypeError("copyto() argument 1 must be a lazycl array here")
+        return _host(np.copyto, dst, src, casting=casting, where=where)
     sd = np.dtype(src.dtype) if _is_array(src) or isinstance(src, np.ndarray) else None
     if sd is not None and not np.can_cast(sd, np.dtype(dst.dtype), casting):
         raise TypeError(f"Cannot cast array data from {sd!r} to {np.dtype(dst.dtype)!r} "
@@ -266,6 +275,8 @@ def _flat_target(a, ind, mode):
 
 def put(a, ind, v, mode="raise"):
     """numpy.put: a.flat[ind] = v, v repeated as needed."""
+    if not _is_array(a):
+        return _host(np.put, a, ind, v, mode=mode)
     if _c._readonly(a):
         raise ValueError("assignment destination is read-only")
     _c._writable(a)
@@ -310,6 +321,8 @@ def _cyclic(a, vals, pos):
 
 def putmask(a, mask, values):
     """numpy.putmask: a.flat[n] = values[n % len(values)] where mask.flat[n]."""
+    if not _is_array(a):
+        return _host(np.putmask, a, mask, values)
     if _c._readonly(a):
         raise ValueError("assignment destination is read-only")
     m = mask if _is_array(mask) else _c.asarray(np.asarray(mask, dtype=bool), None, a.queue)
@@ -329,6 +342,8 @@ def putmask(a, mask, values):
 
 def place(arr, mask, vals):
     """numpy.place: the Trues of mask, in order, take vals[0], vals[1], ... cyclically."""
+    if not _is_array(arr):
+        return _host(np.place, arr, mask, vals)
     if _c._readonly(arr):
         raise ValueError("assignment destination is read-only")
     m = mask if _is_array(mask) else _c.asarray(np.asarray(mask, dtype=bool), None, arr.queue)
@@ -352,6 +367,8 @@ def place(arr, mask, vals):
 
 def put_along_axis(arr, indices, values, axis):
     """numpy.put_along_axis."""
+    if not _is_array(arr):
+        return _host(np.put_along_axis, arr, indices, values, axis)
     if _c._readonly(arr):
         raise ValueError("assignment destination is read-only")
     _c._writable(arr)
@@ -440,10 +457,9 @@ def _compact(src, m):
     one store that writes each kept element at its running count (src computed inside it)."""
     cs, n = _positions(m)
     rest = tuple(src.shape[m.ndim:])
-    out = _c._full(0, (n,) + rest, src.dtype, src.queue)
-    if n == 0:
-        return out
-    _c._writable(out)
+    if n == 0 or 0 in rest:
+        return _c._full(0, (n,) + rest, src.dtype, src.queue)
+    out = _c._empty(src, (n,) + rest, np.dtype(src.dtype).name)
     shape = tuple(src.shape)
     pos = _c.reshape(_c._binary("subtract", cs, 1), tuple(m.shape) + (1,) * len(rest))
     pos = _c.where(_c._binary("less", pos, 0), 0, pos)

@@ -1,0 +1,312 @@
+"""Writes into lazycl arrays against NumPy doing the same writes: x[key] = v for every key kind,
+in-place operators, fill, copyto, put, putmask, place, put_along_axis, ufunc.at, bincount; mask
+reads, nonzero and friends; NumPy's aliasing (views see a write, arrays built before keep the old
+values); kernel counts (a write is one store kernel with its value computed inside)."""
+import numpy as np
+import pytest
+
+import lazycl
+
+DEVS = lazycl.devices()
+DTYPES = [np.float32, np.float64, np.int32, np.int64, np.uint8, np.int16, np.bool_]
+
+
+@pytest.fixture(params=DEVS, ids=[d.filter_string for d in DEVS])
+def dev(request):
+    return request.param
+
+
+def lz(a, dev):
+    return lazycl.asarray(a, device=dev)
+
+
+def same(x, h):
+    r = np.asarray(x)
+    assert r.dtype == h.dtype and r.shape == h.shape
+    np.testing.assert_array_equal(r, h)
+
+
+def base(dtype, shape=(4, 5)):
+    h = (np.arange(int(np.prod(shape))) % 7).astype(dtype).reshape(shape)
+    return h
+
+
+KEYS = [
+    (1,), (slice(1, 3),), (slice(None, None, -2),), (Ellipsis, 2), (slice(None), slice(4, 0, -3)),
+    (-1, slice(None)), (None, 2), (), (np.array([0, 3, 2]),), ([3, -1],),
+    (np.array([[0], [3]]), np.array([1, 4])), (slice(1, None), [0, 4]), (2, np.array([0, 3, 1])),
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("key", KEYS, ids=str)
+def test_setitem_keys(dev, dtype, key):
+    h = base(dtype)
+    x = lz(h, dev)
+    t = h[key]
+    v = (np.arange(t.size) % 3 + 1).astype(dtype).reshape(t.shape)
+    h[key] = v
+    x[key] = v
+    same(x, h)
+    x[key] = 3           # a scalar broadcast
+    h[key] = 3
+    same(x, h)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_setitem_masks(dev, dtype):
+    h = base(dtype)
+    x = lz(h, dev)
+    m = (np.arange(20).reshape(4, 5) % 3) == 0
+    x[m] = 1
+    h[m] = 1
+    same(x, h)
+    v = (np.arange(m.sum()) + 2).astype(dtype)
+    x[lz(m, dev)] = lz(v, dev)         # one value per True, read at the running count
+    h[m] = v
+    same(x, h)
+    rows = np.array([True, False, True, True])
+    x[rows] = 0                        # a mask over the leading dim
+    h[rows] = 0
+    same(x, h)
+    x[rows, 1:3] = 5                   # a mask among other keys
+    h[rows, 1:3] = 5
+    same(x, h)
+
+
+def test_mask_of_the_array_itself(dev):
+    h = np.linspace(0, 1, 30, dtype=np.float32).reshape(5, 6)
+    x = lz(h, dev)
+    x[x <= 0.1] = 1.0                  # npbench correlation's `stddev[stddev <= 0.1] = 1.0`
+    h[h <= 0.1] = 1.0
+    same(x, h)
+
+
+@pytest.mark.parametrize("shape", [(), (0,), (3, 0), (1,), (2, 3, 4)], ids=str)
+def test_shapes(dev, shape):
+    h = np.zeros(shape, np.float32)
+    x = lz(h, dev)
+    x[...] = 2.5
+    h[...] = 2.5
+    same(x, h)
+    x += 1
+    h += 1
+    same(x, h)
+    if h.size:
+        x[(0,) * h.ndim] = 7
+        h[(0,) * h.ndim] = 7
+        same(x, h)
+
+
+def test_noncontiguous_and_negative_strides(dev):
+    big = np.arange(60, dtype=np.float32).reshape(6, 10)
+    h = big[::2, ::-3]
+    x = lz(big, dev)[::2, ::-3]
+    x[1:, :2] = -1
+    h = h.copy()
+    h[1:, :2] = -1
+    same(x, h)
+    x.T[0] = 9                         # through a transposed view
+    h.T[0] = 9
+    same(x, h)
+
+
+def test_casts_and_errors(dev):
+    x = lz(np.zeros(4, np.int32), dev)
+    x[0] = 2.7                         # assignment casts unsafely, as NumPy
+    x[1] = True
+    same(x, np.array([2, 1, 0, 0], np.int32))
+    with pytest.raises(OverflowError, match="out of bounds for int8"):
+        lz(np.zeros(3, np.int8), dev)[0] = 300
+    with pytest.raises(ValueError, match=r"could not broadcast input array from shape \(3,\) "
+                       r"into shape \(2,\)"):
+        x[:2] = [1, 2, 3]
+    with pytest.raises(TypeError, match="same_kind"):
+        x += 1.5
+    with pytest.raises(ValueError, match="non-broadcastable output"):
+        x += np.ones((2, 4), np.int32)
+    with pytest.raises(IndexError, match="index 9 is out of bounds for axis 0 with size 4"):
+        x[[0, 9]] = 1
+    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 4"):
+        x[lz(np.array([7, 0]), dev)] = 1   # checked on the device, before anything is written
+    same(x, np.array([2, 1, 0, 0], np.int32))
+    b = lazycl.broadcast_to(lz(np.arange(3, dtype=np.float32), dev), (2, 3))
+    with pytest.raises(ValueError, match="read-only"):
+        b[0] = 1
+    same(x + 1, np.array([3, 2, 1, 1], np.int32))     # still usable
+
+
+def test_repeated_indices(dev):
+    x = lz(np.zeros(5, np.float32), dev)
+    x[[1, 1, 3]] = [4, 4, 6]           # one of the repeated values wins (the same here)
+    same(x, np.array([0, 4, 0, 6, 0], np.float32))
+    x[[1, 1]] += 1                     # NumPy: a repeated index is incremented once
+    same(x, np.array([0, 5, 0, 6, 0], np.float32))
+    np.add.at(x, [1, 1, 4], 1)         # ufunc.at: every repetition counts
+    same(x, np.array([0, 7, 0, 6, 1], np.float32))
+
+
+# ---- observable semantics ---------------------------------------------------------------
+
+def test_views_see_the_write_and_older_arrays_do_not(dev):
+    h = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = lz(h, dev)
+    row, col, flat = x[1], x[:, 2], x.reshape(-1)
+    before = x * 2                     # built before the write: keeps the old values
+    copied = x.copy()
+    x[1, 2] = 100
+    h2 = h.copy()
+    h2[1, 2] = 100
+    same(row, h2[1])
+    same(col, h2[:, 2])
+    same(flat, h2.reshape(-1))
+    same(before, h * 2)
+    same(copied, h)
+    row[0] = -5                        # a write through a view is seen by the base
+    h2[1, 0] = -5
+    same(x, h2)
+
+
+def test_views_of_pending_arrays(dev):
+    h = np.arange(6, dtype=np.float32)
+    x = lz(h, dev) + 1                 # pending
+    v = x[2:]
+    later = x * 10
+    x[3] = 0
+    hx = h + 1
+    h_later = hx * 10
+    hx[3] = 0
+    same(x, hx)
+    same(v, hx[2:])
+    same(later, h_later)
+
+
+def test_write_in_place_costs_the_slice(dev):
+    n = 1 << 16
+    x = lz(np.zeros(n, np.float32), dev)
+    x.compute()
+    lazycl.reset_stats()
+    x[10:20] = 1                       # nothing else needs the old data: in place
+    s = lazycl.stats()
+    assert s["launches"] == 1
+    assert s["bytes_to_device"] < 1024              # the value 1 only
+    assert s["peak_bytes"] < 4 * n + 1024            # no second copy of x
+    y = x + 0                          # a reader of the old data: the write copies first
+    x[0] = 5
+    assert float(y[0]) == 0 and float(x[0]) == 5
+
+
+def test_inplace_and_stencil_are_one_kernel(dev):
+    h = np.random.default_rng(0).random((40, 50)).astype(np.float32)
+    a, b = lz(h, dev), lz(np.zeros_like(h), dev)
+    lazycl.reset_stats()
+    b[1:-1, 1:-1] = 0.2 * (a[1:-1, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:] + a[2:, 1:-1]
+                           + a[:-2, 1:-1])
+    assert lazycl.stats()["launches"] == 1            # jacobi's step: one store kernel
+    hb = np.zeros_like(h)
+    hb[1:-1, 1:-1] = 0.2 * (h[1:-1, 1:-1] + h[1:-1, :-2] + h[1:-1, 2:] + h[2:, 1:-1]
+                            + h[:-2, 1:-1])
+    np.testing.assert_allclose(np.asarray(b), hb, rtol=1e-6)
+    lazycl.reset_stats()
+    a *= 2
+    a += b
+    assert lazycl.stats()["launches"] == 2
+    np.testing.assert_allclose(np.asarray(a), h * 2 + hb, rtol=1e-6)
+
+
+def test_overlapping_right_hand_side(dev):
+    h = np.arange(10, dtype=np.int64)
+    x = lz(h, dev)
+    x[1:] = x[:-1]
+    h[1:] = h[:-1].copy()
+    same(x, h)
+    x[::-1] = x + 1
+    h[::-1] = h + 1
+    same(x, h)
+
+
+# ---- NumPy's writers ------------------------------------------------------------------
+
+def test_numpy_writers(dev):
+    h = np.arange(12, dtype=np.float64).reshape(3, 4)
+    cases = [
+        lambda a, m: m.copyto(a, 7, where=a > 5),
+        lambda a, m: m.put(a, [0, -1, 5], [1, 2]),
+        lambda a, m: m.put(a, [13, -20], [4], mode="clip"),
+        lambda a, m: m.put(a, [13, 2], [4, 5], mode="wrap"),
+        lambda a, m: m.putmask(a, a > 4, [10, 20, 30]),
+        lambda a, m: m.place(a, a < 3, [8, 9]),
+        lambda a, m: m.put_along_axis(a, np.array([[0], [3], [1]]), -1, axis=1),
+        lambda a, m: a.fill(3),
+        lambda a, m: np.multiply.at(a, (np.array([0, 0]), np.array([1, 1])), 3),
+        lambda a, m: np.maximum.at(a, [0, 2], 50),
+        lambda a, m: np.minimum.at(a, [[0, 1], [1, 1]], -4),
+        lambda a, m: np.subtract.at(a, [2, 2, 2], 1),
+        lambda a, m: np.add(a, 1, out=a),
+    ]
+    for i, f in enumerate(cases):
+        hh = h.copy()
+        x = lz(h, dev)
+        f(hh, np)
+        f(x, lazycl if i < 7 else np)
+        same(x, hh)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.int64, np.float32,
+                                   np.float64], ids=lambda d: np.dtype(d).name)
+def test_add_at_dtypes(dev, dtype):
+    rng = np.random.default_rng(1)
+    idx = rng.integers(0, 17, 500)
+    h = np.zeros(17, dtype)
+    x = lz(h, dev)
+    vals = (rng.integers(0, 3, 500)).astype(dtype)
+    np.add.at(h, idx, vals)
+    np.add.at(x, lz(idx, dev), lz(vals, dev))
+    same(x, h)
+
+
+def test_bincount(dev):
+    rng = np.random.default_rng(2)
+    idx = rng.integers(0, 300, 5000)
+    w = rng.random(5000)
+    same(lazycl.bincount(lz(idx, dev)), np.bincount(idx))
+    same(lazycl.bincount(lz(idx, dev), minlength=400), np.bincount(idx, minlength=400))
+    np.testing.assert_allclose(np.asarray(lazycl.bincount(lz(idx, dev), weights=lz(w, dev))),
+                               np.bincount(idx, w), rtol=1e-12)
+    same(lazycl.bincount(lz(np.zeros(0, np.int64), dev), minlength=3), np.zeros(3, np.int64))
+    with pytest.raises(ValueError, match="negative"):
+        lazycl.bincount(lz(np.array([1, -1]), dev))
+
+
+# ---- data-dependent shapes ----------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_], ids=lambda d: np.dtype(d).name)
+def test_compactions(dev, dtype):
+    rng = np.random.default_rng(3)
+    h = (rng.random((6, 7)) * 3).astype(dtype)
+    x = lz(h, dev)
+    m = h > 1 if dtype != np.bool_ else h
+    same(x[lz(m, dev)], h[m])
+    same((x * 2)[x > 1], (h * 2)[h > 1])                # pending source and mask
+    same(x[m[:, 0]], h[m[:, 0]])                        # rows
+    for a, b in zip(lazycl.nonzero(x), np.nonzero(h)):
+        same(a, b)
+    same(lazycl.argwhere(x), np.argwhere(h))
+    same(lazycl.flatnonzero(x), np.flatnonzero(h))
+    same(lazycl.extract(x > 1, x), np.extract(h > 1, h))
+    same(lazycl.compress([True, False, True], x, axis=1), np.compress([True, False, True], h,
+                                                                      axis=1))
+    same(x[np.zeros((6, 7), bool)], h[np.zeros((6, 7), bool)])    # nothing kept
+
+
+def test_compaction_kernels(dev):
+    h = np.random.default_rng(4).random(10000).astype(np.float32)
+    x = lz(h, dev)
+    x.compute()
+    lazycl.reset_stats()
+    r = x[x > 0.5]
+    r.compute()
+    s = lazycl.stats()
+    # The running count (a scan: 1 or 3 launches) and one store that recomputes the mask.
+    assert s["launches"] <= 4
+    same(r, h[h > 0.5])
