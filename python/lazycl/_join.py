@@ -335,7 +335,7 @@ def choose(a, choices, out=None, mode="raise"):
     if n == 0:
         raise ValueError("0-length sequence.")
     dt = np.result_type(*[_weak(c) for c in choices])
-    shape = tuple(np.broadcast_shapes(tuple(a.shape), *[_shape(c) for c in choices]))
+    shape = tuple(np.broadcast_shapes(*[_shape(c) for c in choices], tuple(a.shape)))
     if mode == "raise" and a.size:
         lo, hi = _index_range(a, n)
         if lo < 0 or hi >= n:
