@@ -85,6 +85,16 @@ def test_concatenate_input_kinds(dev):
                 np.concatenate([np.float64(2.5), a], axis=None))
 
 
+def test_nested_joins(dev):
+    a = make("float32", (4,), seed=25)
+    x = lz(a, dev)
+    r, want = x, a
+    for k in range(6):      # past four gathers deep an inner join is written first: still right
+        r = lazycl.concatenate([r, x * k]) if k % 2 else lazycl.hstack([x[::-1], r])
+        want = np.concatenate([want, a * k]) if k % 2 else np.hstack([a[::-1], want])
+    assert_same(r, want)
+
+
 PROMOTIONS = [("int8", "uint8"), ("int32", "float32"), ("bool", "int8"), ("uint64", "int64"),
               ("bool", "bool"), ("float32", "float64"), ("uint16", "int8")]
 
