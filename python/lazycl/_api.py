@@ -12,6 +12,10 @@ from . import _lazycl as _c
 from . import _write
 from ._index import take, take_along_axis  # noqa: F401
 from ._tiling import pad, repeat, roll, tile  # noqa: F401
+from ._join import (  # noqa: F401
+    array_split, choose, column_stack, concatenate, dsplit, dstack, hsplit, hstack, select, split,
+    stack, vsplit, vstack,
+)
 
 try:
     from numpy.exceptions import AxisError
@@ -923,7 +927,8 @@ def _lazy_functions():  # noqa: F811  (extends the table above with the index ma
     table = _lazy_functions_before_index_maps()
     g = globals()
     for name in ["tril", "triu", "diagonal", "diag", "trace", "indices", "meshgrid",
-                 "outer"]:
+                 "outer", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
+                 "split", "array_split", "hsplit", "vsplit", "dsplit", "choose", "select"]:
         f = getattr(np, name, None)
         if f is not None and f not in table:
             table[f] = g[name]
