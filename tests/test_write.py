@@ -186,11 +186,12 @@ def test_write_in_place_costs_the_slice(dev):
     x = lz(np.zeros(n, np.float32), dev)
     x.compute()
     lazycl.reset_stats()
+    held = lazycl.stats()["bytes_in_use"]   # x and whatever earlier tests left alive
     x[10:20] = 1                       # nothing else needs the old data: in place
     s = lazycl.stats()
     assert s["launches"] == 1
     assert s["bytes_to_device"] < 1024              # the value 1 only
-    assert s["peak_bytes"] < 4 * n + 1024            # no second copy of x
+    assert s["peak_bytes"] - held < 1024             # no second copy of x
     y = x + 0                          # a reader of the old data: the write copies first
     x[0] = 5
     assert float(y[0]) == 0 and float(x[0]) == 5
