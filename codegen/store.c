@@ -78,12 +78,6 @@ static void lc_store_write(struct lc_cg *g, struct lc_sb *sb, const char *ind)
     }
 }
 
-static int lc_store_fits(struct lc_cg *g)
-{
-    (void)g;
-    return 1;
-}
-
 static int lc_store_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
     const struct lc_kernel *k = g->k;
@@ -148,5 +142,4 @@ static int lc_store_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     return 0;
 }
 
-const struct lc_schedule lc_sched_store_items = {LC_KERNEL_STORE, "store", lc_store_fits,
-                                                 lc_store_gen};
+const struct lc_schedule lc_sched_store_items = {LC_KERNEL_STORE, "store", NULL, lc_store_gen};

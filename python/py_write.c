@@ -144,6 +144,7 @@ static int lc_writable(lc_py_Array *x)
 struct lc_ref {
     const struct lc_node *n;
     int64_t edges, holds, extra;
+    struct lc_node *twin;       /* lc_cow: the leaf's twin on the copy */
 };
 struct lc_refs {
     struct lc_ref *r;
@@ -163,7 +164,7 @@ static struct lc_ref *lc_ref_of(struct lc_refs *t, const struct lc_node *n)
         t->r = nr;
         t->cap = nc;
     }
-    t->r[t->n] = (struct lc_ref){n, 0, 0, 0};
+    t->r[t->n] = (struct lc_ref){n, 0, 0, 0, NULL};
     return &t->r[t->n++];
 }
 
@@ -252,6 +253,15 @@ static int lc_reads(struct lc_node *n, const struct lc_storage *s)
     return found;
 }
 
+/* A pending a that reads storage s is computed now (its holders keep the
+ * values of before the write). 0, or -1 with an exception set. */
+static int lc_settle(lc_py_Array *a, const struct lc_storage *s)
+{
+    if (lc_node_is_leaf(a->node) || !lc_reads(a->node, s))
+        return 0;
+    return lc_py_force_one(a->queue, a->node, 0);
+}
+
 /* Copy-on-write: the live arrays viewing s move to a copy of it; returns
  * the store rebuilt to write the copy (new reference), or NULL. */
 static struct lc_node *lc_cow(lc_py_Array *x, struct lc_storage *s, struct lc_node *store)
@@ -281,14 +291,14 @@ static struct lc_node *lc_cow(lc_py_Array *x, struct lc_storage *s, struct lc_no
         struct lc_ref *r = lc_ref_of(&moved, a->node);
         if (!r)
             goto nomem;
-        struct lc_node *twin = (struct lc_node *)(uintptr_t)r->edges;
+        struct lc_node *twin = r->twin;
         if (!twin) {
             const struct lc_node *o = a->node;
             twin = lc_node_buffer(o->owner, o->dtype, o->ndim, o->shape, s2, o->offset, o->strides,
                                   &e);
             if (!twin)
                 goto fail;
-            r->edges = (int64_t)(uintptr_t)twin;
+            r->twin = twin;
         } else {
             lc_node_retain(twin);
         }
@@ -371,8 +381,7 @@ static PyObject *py_store(PyObject *Py_UNUSED(m), PyObject *args)
      * so that its holder keeps the values of before the write. */
     lc_py_Array *rhs[2] = {v, p};
     for (int i = 0; i < 2; i++)
-        if (!value_ours && rhs[i] && !lc_node_is_leaf(rhs[i]->node) && lc_reads(rhs[i]->node, s) &&
-            lc_py_force_one(rhs[i]->queue, rhs[i]->node, 0) < 0)
+        if (!value_ours && rhs[i] && lc_settle(rhs[i], s) < 0)
             goto done;
     struct lc_error e = {0};
     store = lc_node_store(t->node, v->node, p ? p->node : NULL, combine, &e);
@@ -410,8 +419,7 @@ static PyObject *py_settle(PyObject *Py_UNUSED(m), PyObject *args)
     lc_py_Array *x = lc_py_as_array(xo), *a = x ? lc_py_as_array(ao) : NULL;
     if (!a)
         return NULL;
-    if (lc_on(x->node, x->node->storage) && !lc_node_is_leaf(a->node) &&
-        lc_reads(a->node, x->node->storage) && lc_py_force_one(a->queue, a->node, 0) < 0)
+    if (lc_on(x->node, x->node->storage) && lc_settle(a, x->node->storage) < 0)
         return NULL;
     Py_RETURN_NONE;
 }

@@ -102,6 +102,13 @@ def _positions(m):
     return cs, int(np.asarray(cs[-1]))
 
 
+def _slots(cs, shape):
+    """The slot of each True (its running count - 1, clamped to 0 where the count is 0), shaped
+    as `shape`."""
+    pos = _c.reshape(_c._binary("subtract", cs, 1), shape)
+    return _c.where(_c._binary("less", pos, 0), 0, pos)
+
+
 def _key_items(key):
     return key if isinstance(key, tuple) else (key,)
 
@@ -119,10 +126,7 @@ def setitem(x, key, value):
         _settle(x, m)
         return _masked_store(x, m, value)
     if bools:
-        # A mask among other keys: its Trues as integer arrays (NumPy's rule), then as below.
-        key = tuple(_nonzero_items(k, x.queue) if _bool_key(k) else k for k in items)
-        key = tuple(j for k in key for j in (k if isinstance(k, _Expanded) else (k,)))
-        items = key
+        key = items = _expand_masks(items, x.queue)
     adv = [k for k in items if _is_array(k) or isinstance(k, (list, np.ndarray))]
     for k in adv:
         _settle(x, k)
@@ -132,13 +136,17 @@ def setitem(x, key, value):
     _c._store(x, t, _value(x, value, t.shape), None, 0, 0)
 
 
-class _Expanded(tuple):
-    """A mask's integer index arrays standing in for it in a key."""
-
-
-def _nonzero_items(m, q):
-    m = m if _is_array(m) else _c.asarray(np.asarray(m, dtype=bool), None, q)
-    return _Expanded(nonzero(m))
+def _expand_masks(items, q):
+    """A key with each mask replaced by its Trues as integer arrays (NumPy's rule for a mask
+    among other keys)."""
+    out = []
+    for k in items:
+        if _bool_key(k):
+            out.extend(nonzero(k if _is_array(k) else
+                               _c.asarray(np.asarray(k, dtype=bool), None, q)))
+        else:
+            out.append(k)
+    return tuple(out)
 
 
 def _masked_store(x, m, value):
@@ -159,9 +167,7 @@ def _masked_store(x, m, value):
         v = _value(x, value, (n,) + rest)
         if n == 0:
             return
-        pos = _c.reshape(_c._binary("subtract", cs, 1), tuple(m.shape))
-        pos = _c.where(_c._binary("less", pos, 0), 0, pos)
-        val = _index.getitem(v, (pos,))
+        val = _index.getitem(v, (_slots(cs, tuple(m.shape)),))
     _c._store(x, x, val, pred, 0, 1)
 
 
@@ -209,8 +215,7 @@ def getitem(x, key):
         if len(items) == 1:
             m = _mask(x, items[0], x.queue)
             return masked(x, m)
-        key = tuple(j for k in items for j in (_nonzero_items(k, x.queue) if _bool_key(k)
-                                              else (k,)))
+        key = _expand_masks(items, x.queue)
     return _index.getitem(x, key)
 
 
@@ -359,9 +364,7 @@ def place(arr, mask, vals):
         if n:
             raise ValueError("Cannot insert from an empty array!")
         return
-    pos = _c.reshape(_c._binary("subtract", cs, 1), tuple(arr.shape))
-    pos = _c.where(_c._binary("less", pos, 0), 0, pos)
-    val, _ = _cyclic(arr, vals, pos)
+    val, _ = _cyclic(arr, vals, _slots(cs, tuple(arr.shape)))
     _c._store(arr, arr, val, m, 0, 1)
 
 
@@ -429,10 +432,11 @@ def bincount(x, weights=None, minlength=0):
         raise ValueError("'minlength' must not be negative")
     q = x.queue
     if x.size:
-        lo = int(np.asarray(_c._reduce("min", x, (0,))))
-        if lo < 0:
+        lo, hi = _c._reduce("min", x, (0,)), _c._reduce("max", x, (0,))
+        _c.compute(lo, hi)                       # sibling reductions: one launch
+        if int(np.asarray(lo)) < 0:
             raise ValueError("'list' argument must have no negative elements")
-        n = max(int(np.asarray(_c._reduce("max", x, (0,)))) + 1, minlength)
+        n = max(int(np.asarray(hi)) + 1, minlength)
     else:
         n = minlength
     if weights is None:
@@ -461,8 +465,7 @@ def _compact(src, m):
         return _c._full(0, (n,) + rest, src.dtype, src.queue)
     out = _c._empty(src, (n,) + rest, np.dtype(src.dtype).name)
     shape = tuple(src.shape)
-    pos = _c.reshape(_c._binary("subtract", cs, 1), tuple(m.shape) + (1,) * len(rest))
-    pos = _c.where(_c._binary("less", pos, 0), 0, pos)
+    pos = _slots(cs, tuple(m.shape) + (1,) * len(rest))
     idx = _c.broadcast_to(pos, shape) if tuple(pos.shape) != shape else pos
     t = _c._gather(_c.reshape(out, (n,) + (1,) * (m.ndim - 1) + rest), idx, 0, 0)
     pred = _c.reshape(m, tuple(m.shape) + (1,) * len(rest))
