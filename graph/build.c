@@ -62,6 +62,8 @@ static struct lc_node *lc_leaf_view(const struct lc_node *a, int ndim, const int
     n->value = a->value;
     n->step = a->step;
     n->flags = a->flags;
+    n->origin = a->origin;
+    n->origin_size = a->origin_size;
     n->offset = offset;
     memcpy(n->strides, strides, (size_t)ndim * sizeof *strides);
     lc_node_seal(n);

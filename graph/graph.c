@@ -164,6 +164,8 @@ void lc_node_seal(struct lc_node *n)
         buf[k++] = (uint64_t)n->shape[i];
     switch (lc_op_kind(n->op)) {
     case LC_KIND_SOURCE:
+        if (n->op == LC_OP_CONST)
+            break;
         buf[k++] = (uint64_t)n->offset;
         for (int i = 0; i < n->ndim; i++)
             buf[k++] = (uint64_t)n->strides[i];
@@ -340,6 +342,9 @@ struct lc_node *lc_node_const(void *owner, int dtype, union lc_scalar v, int ndi
     n->owner = owner;
     n->value = v;
     n->flags = (uint16_t)flags;
+    lc_shape_strides(ndim, shape, n->strides);
+    n->origin = n->serial;
+    n->origin_size = n->size;
     lc_node_seal(n);
     return n;
 }
@@ -358,6 +363,8 @@ struct lc_node *lc_node_iota(void *owner, int dtype, union lc_scalar start, unio
     n->value = start;
     n->step = step;
     n->strides[0] = 1;
+    n->origin = n->serial;
+    n->origin_size = count;
     lc_node_seal(n);
     return n;
 }

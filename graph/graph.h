@@ -88,13 +88,21 @@ struct lc_node {
     uint64_t serial;       /* creation order, for stable dumps */
 
     /* Leaves (BUFFER, CONST, IOTA): element offset and strides (in elements)
-     * into `storage` (BUFFER) or into the virtual sequence start + step * k
-     * (IOTA); CONST has all strides 0. */
+     * into `storage` (BUFFER), or into the elements of the source they view
+     * (CONST, IOTA: element k of an arange is start + step * k). A constant
+     * reads the same value everywhere, so its layout only says which places
+     * of its source a view covers; it is not hashed. */
     struct lc_storage *storage;
     int64_t offset;
     int64_t strides[LC_MAXDIM];
     union lc_scalar value; /* CONST value; IOTA start */
     union lc_scalar step;  /* IOTA step */
+    /* CONST, IOTA: the serial of the source node this leaf views (its own for
+     * a new one) and that source's element count: a write into a view of a
+     * constant finds every array viewing the same one, and the one buffer they
+     * all move to. */
+    uint64_t origin;
+    int64_t origin_size;
 
     /* Op parameters. */
     union {

@@ -101,6 +101,47 @@ static void lc_refold(lc_py_Queue *q, const struct lc_storage *s)
     }
 }
 
+/* A constant or an arange takes memory: its whole source is written into a
+ * new buffer, and every live array viewing that source (the same origin)
+ * becomes the same view of the buffer. */
+static int lc_realize_source(lc_py_Queue *q, PyObject *queue, const struct lc_node *r)
+{
+    struct lc_error e = {0};
+    int64_t n = r->origin_size;
+    struct lc_node *src = r->op == LC_OP_CONST
+        ? lc_node_const(r->owner, r->dtype, r->value, 1, &n, 0, &e)
+        : lc_node_iota(r->owner, r->dtype, r->value, r->step, n, &e);
+    struct lc_node *c = src ? lc_node_copy(src, &e) : NULL;
+    if (src)
+        lc_node_release(src);
+    if (!c)
+        return lc_py_raise(&e), -1;
+    if (lc_py_force_one(queue, c, 0) < 0) {
+        lc_node_release(c);
+        return -1;
+    }
+    uint64_t origin = r->origin;
+    int op = r->op;
+    for (lc_py_Array *a = q->arrays; a; a = a->next) {
+        struct lc_node *l = lc_view_root(a->node);
+        if (l->op != op || l->origin != origin)
+            continue;
+        struct lc_node *b = lc_node_buffer(l->owner, l->dtype, l->ndim, l->shape, c->storage,
+                                           l->offset, l->strides, &e);
+        struct lc_node *v = b && a->node != l ? lc_node_replay(a->node, b, &e) : b;
+        if (v != b)
+            lc_node_release(b);
+        if (!v) {
+            lc_node_release(c);
+            return lc_py_raise(&e), -1;
+        }
+        lc_py_set_node(a, v);
+        lc_node_release(v);
+    }
+    lc_node_release(c);
+    return 0;
+}
+
 /* Make x a leaf of a realized buffer, with its views (see the top). */
 static int lc_writable(lc_py_Array *x)
 {
@@ -108,20 +149,8 @@ static int lc_writable(lc_py_Array *x)
     for (int round = 0; round < 3; round++) {
         struct lc_node *r = lc_view_root(x->node);
         if (lc_node_is_leaf(r) && r->op != LC_OP_BUFFER) {
-            /* A constant or an arange takes memory now; the arrays holding
-             * this very node move to the buffer. */
-            struct lc_error e = {0};
-            struct lc_node *c = lc_node_copy(r, &e);
-            if (!c)
-                return lc_py_raise(&e), -1;
-            if (lc_py_force_one(x->queue, c, 0) < 0) {
-                lc_node_release(c);
+            if (lc_realize_source(q, x->queue, r) < 0)
                 return -1;
-            }
-            for (lc_py_Array *a = q->arrays; a; a = a->next)
-                if (a->node == r)
-                    lc_py_set_node(a, c);
-            lc_node_release(c);
             continue;
         }
         if (r->op != LC_OP_BUFFER && lc_py_force_one(x->queue, r, 0) < 0)

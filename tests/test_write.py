@@ -181,6 +181,32 @@ def test_views_of_pending_arrays(dev):
     same(later, h_later)
 
 
+@pytest.mark.parametrize("make", ["zeros", "full", "arange", "arange_f", "reshaped"])
+def test_views_of_constants_and_aranges(dev, make):
+    """A constant or an arange has no memory until it is written; views taken before the
+    first write (through the base or through another view) still see it."""
+    def src(m, **kw):
+        return {"zeros": lambda: m.zeros(12, dtype=np.int32, **kw),
+                "full": lambda: m.full((3, 4), 7.5, **kw),
+                "arange": lambda: m.arange(3, 27, 2, **kw),
+                "arange_f": lambda: m.arange(12, dtype=np.float32, **kw),
+                "reshaped": lambda: m.arange(24, dtype=np.int64, **kw).reshape(2, 3, 4)[1]}[make]()
+    h, x = src(np), src(lazycl, device=dev)
+    hv = [h.reshape(-1)[1:7], h.reshape(-1)[::-3], h.reshape(-1)[-1:]]
+    xv = [x.reshape(-1)[1:7], x.reshape(-1)[::-3], x.reshape(-1)[-1:]]
+    hb, xb = h.reshape(-1) * 2, x.reshape(-1) * 2     # built before: keep the old values
+    other, ho = lazycl.zeros(12, dtype=x.dtype, device=dev), np.zeros(12, h.dtype)
+    xv[0][2] = 100                     # the write goes through a view
+    hv[0][2] = 100
+    x.reshape(-1)[-1] = -1             # and through the base
+    h.reshape(-1)[-1] = -1
+    same(x, h)
+    for a, b in zip(xv, hv):
+        same(a, b)
+    same(xb, hb)
+    same(other, ho)                    # an equal constant made apart is another array
+
+
 def test_write_in_place_costs_the_slice(dev):
     n = 1 << 16
     x = lz(np.zeros(n, np.float32), dev)
