@@ -59,6 +59,11 @@ struct lc_target {
     int64_t scan_max_chunks;    /* chunks per row of a split scan, at most */
     int scan_tiles;             /* long rows in tiles per work-group (three launches) */
     int scan_tile_per_item;     /* elements each item of a tile scans */
+    /* Scatter-adds. */
+    int store_private;          /* a scatter-add into a small target (np.add.at, bincount) gives
+                                   each of this many items a private copy of it, summed after
+                                   (0: never; every item adds atomically) */
+    int64_t store_private_max;  /* ... while the copies hold at most this many elements */
 };
 
 /* Describe a device of kind `kind` from its facts. */

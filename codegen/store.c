@@ -10,6 +10,13 @@
  * bits (every other 4- and 8-byte dtype), so every item counts. A gathered
  * index out of range writes nothing: the item only reports it (lc_gidx),
  * and the host raises IndexError.
+ *
+ * On CPUs an atomic costs 20-50 ns, so a scatter-add into a small target
+ * (bincount, np.add.at) runs privatized instead: each of G items adds a
+ * contiguous share of the elements into a private copy of the target's span
+ * with plain adds, and a second launch sums the G copies in order into the
+ * target. Both orders are fixed, so the result is the same on every run; the
+ * atomic schedule's float sums depend on the order items reach the target.
  */
 #include "codegen/cg.h"
 
@@ -141,5 +148,130 @@ static int lc_store_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
              k->store_combine ? ", combined atomically" : "");
     return 0;
 }
+
+/* The places the target's leaf spans: every place the store may write
+ * (gathered indices are checked against the leaf's extents). */
+static void lc_leaf_span(const struct lc_node *leaf, int64_t *lo, int64_t *hi)
+{
+    *lo = *hi = leaf->offset;
+    for (int d = 0; d < leaf->ndim; d++) {
+        int64_t r = leaf->strides[d] * (leaf->shape[d] - 1);
+        if (r < 0)
+            *lo += r;
+        else
+            *hi += r;
+    }
+}
+
+static int lc_private_fits(struct lc_cg *g)
+{
+    const struct lc_kernel *k = g->k;
+    const struct lc_access *t = &g->acc[k->store_access];
+    int dt = t->dtype;
+    int64_t G = g->t->store_private, lo, hi, n = 1;
+    if (k->store_combine != LC_OP_ADD || G < 1 || t->n_dyn < 1 || !t->leaf ||
+        t->leaf->size == 0 || dt == LC_BOOL || lc_dtype_size(dt) < 4)
+        return 0;
+    lc_leaf_span(t->leaf, &lo, &hi);
+    for (int d = 0; d < g->nd; d++)
+        n *= g->shape[d];
+    int64_t span = hi - lo + 1;
+    return span <= g->t->store_private_max / G && span * G <= n;
+}
+
+static int lc_private_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    const struct lc_access *t = &g->acc[k->store_access];
+    int a = k->store_access, dt = t->dtype, nd = g->nd;
+    int64_t G = g->t->store_private, lo, hi;
+    lc_leaf_span(t->leaf, &lo, &hi);
+    int64_t span = hi - lo + 1;
+    const char *T = lc_T(dt), *zero = dt == LC_FLOAT32 ? "-0.0f" : dt == LC_FLOAT64 ? "-0.0" : "0";
+    union lc_scalar none = {0};
+    c->scratch_bytes = (size_t)(G * span) * (size_t)lc_dtype_size(dt);
+
+    /* Launch 1: item g adds elements [N g / G, N (g + 1) / G) into copy g,
+     * which starts at the identity (-0.0 keeps a -0.0 target's sign). */
+    struct lc_launch *l = lc_new_launch(c, "_acc");
+    if (!l)
+        return -1;
+    lc_sb_printf(sb, "__kernel void @K@_acc(");
+    if (lc_common_params(g, l, sb) < 0)
+        return -1;
+    lc_sb_printf(sb, ",\n    __global char *scratch_, const long sbase, const long G, const long T, "
+                     "const long lo)\n{\n");
+    if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+        lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
+        lc_add_i64(l, G) < 0 || lc_add_i64(l, span) < 0 || lc_add_i64(l, lo) < 0)
+        return -1;
+    lc_sb_printf(sb, "    const long g_ = get_global_id(0);\n"
+                     "    __global %s *p_ = (__global %s *)(scratch_ + sbase) + g_ * T;\n"
+                     "    for (long b_ = 0; b_ < T; b_++)\n        p_[b_] = %s;\n"
+                     "    const long N_ = 1", T, T, zero);
+    for (int d = 0; d < nd; d++)
+        lc_sb_printf(sb, " * n%d", d);
+    lc_sb_printf(sb, ";\n    for (long gid = N_ * g_ / G; gid < N_ * (g_ + 1) / G; gid++) {\n");
+    lc_unravel(sb, 0, nd, "gid", "        ");
+    lc_emit_exprs(g, sb, 0, "        ");
+    struct lc_sb cond = {0};
+    int guarded = lc_store_guard(g, &cond);
+    if (guarded)
+        lc_sb_printf(sb, "        if (%s) {\n", cond.s ? cond.s : "0");
+    else
+        lc_sb_printf(sb, "        {\n");
+    if (cond.oom)
+        sb->oom = 1;
+    lc_sb_free(&cond);
+    lc_sb_printf(sb, "            const long q_ = ");
+    lc_addr(g, sb, a);
+    char v[32];
+    snprintf(v, sizeof v, "v%d", k->store_value);
+    const char *ops[2] = {"p_[q_ - lo]", v};
+    lc_sb_printf(sb, ";\n            p_[q_ - lo] = ");
+    lc_cg_op(sb, &g->h, LC_OP_ADD, dt, dt, ops);
+    lc_sb_printf(sb, ";\n        }\n    }\n}\n\n");
+    l->work_dim = 1;
+    l->global[0] = (size_t)G;
+    l->local[0] = l->local[1] = l->local[2] = 1;
+    l->use_local = 1;
+
+    /* Launch 2: each place of the span sums its G copies in order into the target. */
+    l = lc_new_launch(c, "_merge");
+    if (!l)
+        return -1;
+    lc_sb_printf(sb, "__kernel void @K@_merge(__global %s *a%d, __global char *scratch_, "
+                     "const long sbase,\n    const long G, const long T, const long lo)\n{\n", T, a);
+    if (lc_add_arg(l, LC_CGARG_INPUT, t->source, 0, none) < 0 ||
+        lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+        lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
+        lc_add_i64(l, G) < 0 || lc_add_i64(l, span) < 0 || lc_add_i64(l, lo) < 0)
+        return -1;
+    lc_sb_printf(sb, "    const long b_ = get_global_id(0);\n    if (b_ >= T)\n        return;\n"
+                     "    __global const %s *p_ = (__global const %s *)(scratch_ + sbase) + b_;\n"
+                     "    %s s_ = p_[0];\n    for (long g_ = 1; g_ < G; g_++)\n        s_ = ", T, T, T);
+    const char *sum[2] = {"s_", "p_[g_ * T]"};
+    lc_cg_op(sb, &g->h, LC_OP_ADD, dt, dt, sum);
+    lc_sb_printf(sb, ";\n    a%d[lo + b_] = ", a);
+    char tv[32];
+    snprintf(tv, sizeof tv, "a%d[lo + b_]", a);
+    const char *put[2] = {tv, "s_"};
+    lc_cg_op(sb, &g->h, LC_OP_ADD, dt, dt, put);
+    lc_sb_printf(sb, ";\n}\n");
+    l->work_dim = 1;
+    l->global[0] = (size_t)span;
+    if (g->t->fixed_groups) {
+        l->use_local = 1;
+        l->local[0] = g->t->work_group;
+        l->local[1] = l->local[2] = 1;
+        l->global[0] = lc_round_up((size_t)span, g->t->work_group);
+    }
+    snprintf(c->schedule, sizeof c->schedule,
+             "store %d-d, scatter-add into private copies, then their sum", nd);
+    return 0;
+}
+
+const struct lc_schedule lc_sched_store_private = {LC_KERNEL_STORE, "store", lc_private_fits,
+                                                   lc_private_gen};
 
 const struct lc_schedule lc_sched_store_items = {LC_KERNEL_STORE, "store", NULL, lc_store_gen};

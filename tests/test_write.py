@@ -2,6 +2,8 @@
 in-place operators, fill, copyto, put, putmask, place, put_along_axis, ufunc.at, bincount; mask
 reads, nonzero and friends; NumPy's aliasing (views see a write, arrays built before keep the old
 values); kernel counts (a write is one store kernel with its value computed inside)."""
+import os
+
 import numpy as np
 import pytest
 
@@ -303,6 +305,46 @@ def test_bincount(dev):
     same(lazycl.bincount(lz(np.zeros(0, np.int64), dev), minlength=3), np.zeros(3, np.int64))
     with pytest.raises(ValueError, match="negative"):
         lazycl.bincount(lz(np.array([1, -1]), dev))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint64, np.float32, np.float64],
+                         ids=lambda d: np.dtype(d).name)
+def test_scatter_add_into_few_places(dev, dtype):
+    """Many adds into a small target: on CPUs the privatized schedule (a private copy per
+    item, summed after). Places the adds do not reach keep their exact bits (-0.0, NaN),
+    negative and out-of-range indices behave as NumPy's, and the sum is the same each run."""
+    rng = np.random.default_rng(7)
+    n = 20000
+    idx = rng.integers(-8, 8, n)
+    vals = (rng.random(n) * 4).astype(dtype)
+    h = np.zeros(40, dtype)
+    if h.dtype.kind == "f":
+        h[1::2] = np.nan
+        h[0::4] = -0.0
+    x = lz(h, dev)
+    view, hview = x[4:36:2], h[4:36:2]        # 16 places, the others between them untouched
+    lazycl.reset_stats()
+    np.add.at(view, lz(idx, dev), lz(vals, dev))
+    # the index check, then the store: private copies and their sum (CPUs), or atomics
+    private = dev.type == "cpu" and os.environ.get("LAZYCL_SCHEDULE") != "gpu"
+    assert lazycl.stats()["launches"] == (3 if private else 2)
+    np.add.at(hview, idx, vals)
+    r = np.asarray(x)
+    if h.dtype.kind == "f":
+        np.testing.assert_allclose(r, h, rtol=1e-5)
+        assert np.array_equal(np.signbit(r), np.signbit(h))
+        again = lz(np.zeros(40, dtype), dev)
+        np.add.at(again[4:36:2], lz(idx, dev), lz(vals, dev))
+        twice = lz(np.zeros(40, dtype), dev)
+        np.add.at(twice[4:36:2], lz(idx, dev), lz(vals, dev))
+        assert np.array_equal(np.asarray(again), np.asarray(twice))   # deterministic
+    else:
+        same(x, h)
+    bad = idx.copy()
+    bad[n // 2] = 16
+    with pytest.raises(IndexError, match="16"):
+        np.add.at(view, lz(bad, dev), lz(vals, dev))
+    np.testing.assert_array_equal(np.asarray(x), r)     # nothing written
 
 
 # ---- data-dependent shapes ----------------------------------------------------------

@@ -1,0 +1,47 @@
+/* ---- kernel 0: schedule "store 1-d, one item per element, combined atomically", 1 launch: lc_store_f64_78745b456849c2df */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+/* lazycl store kernel: 3 fused ops; store 1-d, one item per element, combined atomically. */
+static inline long lc_gidx(const long i, const long n, __global int *err, const int axis) {
+    const long j = i < 0 ? i + n : i;
+    if (j >= 0 && j < n)
+        return j;
+    if (atomic_cmpxchg(err, 0, 1) == 0) {
+        err[1] = axis;
+        ((__global long *)err)[1] = i;
+        ((__global long *)err)[2] = n;
+    }
+    return 0;
+}
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+__kernel void lc_store_f64_78745b456849c2df(
+    __global const double *restrict a0, const long a0_o,
+    const double a1_v,
+    __global const long *restrict a2, const long a2_o,
+    __global double *a3, const long a3_o,
+    const long n0,
+    const long x4_n,
+    __global int *restrict lc_err)
+{
+    const long i0 = get_global_id(0);
+    if (i0 >= n0) return;
+    const double v0 = a0[a0_o + i0]; /* buffer */
+    const double v1 = a1_v; /* full */
+    const double v2 = (v0 * v1); /* multiply */
+    const long v3 = a2[a2_o + i0]; /* buffer */
+    const long v4 = lc_gidx((long)v3, x4_n, lc_err, 0); /* index checked for take */
+    if ((long)v3 >= -x4_n && (long)v3 < x4_n) {
+        {
+            volatile __global ulong *p_ = (volatile __global ulong *)(a3 + a3_o + v4);
+            union { ulong u; double t; } o_, n_;
+            ulong e_;
+            o_.u = *p_;
+            do {
+                e_ = o_.u;
+                n_.t = (o_.t + v2);
+                o_.u = atom_cmpxchg(p_, e_, n_.u);
+            } while (o_.u != e_);
+        }
+    }
+}
+
