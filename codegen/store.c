@@ -5,9 +5,13 @@
  * slice, the whole array) or gathered (an integer-array key, a compaction's
  * position). Assignments are plain stores: where several items write one
  * place (repeated indices), one of them wins, which NumPy leaves unspecified
- * too. Combined stores (np.add.at, bincount) fold the value in with an
- * atomic add (32-bit integers) or a compare-and-swap loop on the element's
- * bits (every other 4- and 8-byte dtype), so every item counts. A gathered
+ * too. Combined stores (np.add.at, bincount) fold the value in atomically,
+ * so every item counts: OpenCL's own atomics where it has one (integer
+ * adds, 32-bit integer min and max), PTX's red.global.add for float adds on
+ * NVIDIA, and elsewhere a compare-and-swap loop on the element's bits (4-
+ * and 8-byte dtypes; smaller ones are folded into a 32-bit copy first). No
+ * OpenCL driver here offers cl_ext_float_atomics' float add (Intel's CPU
+ * runtime lists the extension but defines no fp32/fp64 add feature). A gathered
  * index out of range writes nothing: the item only reports it (lc_gidx),
  * and the host raises IndexError.
  *
@@ -68,20 +72,50 @@ static void lc_store_cas(struct lc_cg *g, struct lc_sb *sb, const char *ind)
                  ind, lc_dtype_size(dt) == 8 ? "atom_cmpxchg" : "atomic_cmpxchg", ind, ind);
 }
 
+/* Fold v<value> into the target's element with the device's own atomic where
+ * OpenCL C has one for the op and dtype; NVIDIA adds floats with PTX's
+ * red.global.add (sm_60 and later for doubles); else a CAS loop. */
+static void lc_store_atomic(struct lc_cg *g, struct lc_sb *sb, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    int a = k->store_access, dt = g->acc[a].dtype, op = k->store_combine;
+    int size = lc_dtype_size(dt), isint = lc_dtype_kind(dt) == 'i' || lc_dtype_kind(dt) == 'u';
+    const char *fn = NULL;
+    if (isint && op == LC_OP_ADD)
+        fn = size == 4 ? "atomic_add" : "atom_add";
+    else if (isint && size == 4 && op == LC_OP_MINIMUM)
+        fn = "atomic_min";
+    else if (isint && size == 4 && op == LC_OP_MAXIMUM)
+        fn = "atomic_max";
+    if (fn) {
+        lc_sb_printf(sb, "%s%s(a%d + ", ind, fn, a);
+        lc_addr(g, sb, a);
+        lc_sb_printf(sb, ", v%d);\n", k->store_value);
+        return;
+    }
+    if (op == LC_OP_ADD && (dt == LC_FLOAT32 || dt == LC_FLOAT64)) {
+        lc_sb_printf(sb, "#if defined(cl_nv_pragma_unroll)\n%sasm volatile(\"red.global.add.%s [%%0], %%1;\" :: \"l\"(a%d + ",
+                     ind, dt == LC_FLOAT32 ? "f32" : "f64", a);
+        lc_addr(g, sb, a);
+        lc_sb_printf(sb, "), \"%s\"(v%d) : \"memory\");\n#else\n", dt == LC_FLOAT32 ? "f" : "d",
+                     k->store_value);
+        lc_store_cas(g, sb, ind);
+        lc_sb_printf(sb, "#endif\n");
+        return;
+    }
+    lc_store_cas(g, sb, ind);
+}
+
 static void lc_store_write(struct lc_cg *g, struct lc_sb *sb, const char *ind)
 {
     const struct lc_kernel *k = g->k;
-    int a = k->store_access, dt = g->acc[a].dtype;
+    int a = k->store_access;
     if (!k->store_combine) {
         lc_sb_printf(sb, "%sa%d[", ind, a);
         lc_addr(g, sb, a);
         lc_sb_printf(sb, "] = v%d;\n", k->store_value);
-    } else if (k->store_combine == LC_OP_ADD && (dt == LC_INT32 || dt == LC_UINT32)) {
-        lc_sb_printf(sb, "%satomic_add(a%d + ", ind, a);
-        lc_addr(g, sb, a);
-        lc_sb_printf(sb, ", v%d);\n", k->store_value);
     } else {
-        lc_store_cas(g, sb, ind);
+        lc_store_atomic(g, sb, ind);
     }
 }
 

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "store 1-d, one item per element, combined atomically", 1 launch: lc_store_f64_78745b456849c2df */
+/* ---- kernel 0: schedule "store 1-d, one item per element, combined atomically", 1 launch: lc_store_f64_6a5382055af85fe2 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 3 fused ops; store 1-d, one item per element, combined atomically. */
@@ -14,7 +14,7 @@ static inline long lc_gidx(const long i, const long n, __global int *err, const 
     return 0;
 }
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-__kernel void lc_store_f64_78745b456849c2df(
+__kernel void lc_store_f64_6a5382055af85fe2(
     __global const double *restrict a0, const long a0_o,
     const double a1_v,
     __global const long *restrict a2, const long a2_o,
@@ -31,6 +31,9 @@ __kernel void lc_store_f64_78745b456849c2df(
     const long v3 = a2[a2_o + i0]; /* buffer */
     const long v4 = lc_gidx((long)v3, x4_n, lc_err, 0); /* index checked for take */
     if ((long)v3 >= -x4_n && (long)v3 < x4_n) {
+#if defined(cl_nv_pragma_unroll)
+        asm volatile("red.global.add.f64 [%0], %1;" :: "l"(a3 + a3_o + v4), "d"(v2) : "memory");
+#else
         {
             volatile __global ulong *p_ = (volatile __global ulong *)(a3 + a3_o + v4);
             union { ulong u; double t; } o_, n_;
@@ -42,6 +45,7 @@ __kernel void lc_store_f64_78745b456849c2df(
                 o_.u = atom_cmpxchg(p_, e_, n_.u);
             } while (o_.u != e_);
         }
+#endif
     }
 }
 
