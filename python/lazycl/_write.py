@@ -93,11 +93,12 @@ def _mask(x, m, q):
 
 
 def _positions(m):
-    """The flat mask's inclusive count (int64, pending) and, forced, the number of Trues."""
+    """The flat mask's inclusive count (computed; int32 where it fits, half the bytes of int64)
+    and the number of Trues."""
     flat = _c.reshape(m, (-1,))
     if not flat.shape[0]:
         return flat, 0
-    cs = _c._scan("cumsum", _c.astype(flat, "int64"), 0)
+    cs = _c._scan("cumsum", _c.astype(flat, "int32" if flat.shape[0] < 2**31 else "int64"), 0)
     _c.compute(cs)
     return cs, int(np.asarray(cs[-1]))
 
