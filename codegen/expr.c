@@ -71,6 +71,18 @@ void lc_cg_cast(struct lc_sb *sb, const char *v, int from, int to)
         lc_sb_printf(sb, "(uchar)((%s) != 0)", v);
         return;
     }
+    /* A float out of a narrower or unsigned type's range: C leaves it
+     * undefined; x86 (and so NumPy there) wraps it through a wide signed
+     * integer, GPUs saturate. Wrap everywhere, as NumPy on x86. */
+    if (lc_dtype_kind(from) == 'f' && lc_dtype_kind(to) != 'f' &&
+        (lc_dtype_size(to) < 4 || (lc_dtype_kind(to) == 'u' && lc_dtype_size(to) == 4))) {
+        lc_sb_printf(sb, "(%s)(long)(%s)", lc_dtype_cl(to), v);
+        return;
+    }
+    if (lc_dtype_kind(from) == 'f' && to == LC_UINT64) {
+        lc_sb_printf(sb, "((%s) < 0 ? (ulong)(long)(%s) : (ulong)(%s))", v, v, v);
+        return;
+    }
     lc_sb_printf(sb, "(%s)(%s)", lc_dtype_cl(to), v);
 }
 

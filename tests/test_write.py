@@ -35,7 +35,7 @@ def base(dtype, shape=(4, 5)):
 
 KEYS = [
     (1,), (slice(1, 3),), (slice(None, None, -2),), (Ellipsis, 2), (slice(None), slice(4, 0, -3)),
-    (-1, slice(None)), (None, 2), (), (np.array([0, 3, 2]),), ([3, -1],),
+    (-1, slice(None)), (None, 2), (), (np.array([0, 3, 2]),), ([3, -2],),
     (np.array([[0], [3]]), np.array([1, 4])), (slice(1, None), [0, 4]), (2, np.array([0, 3, 1])),
 ]
 
@@ -333,12 +333,13 @@ def test_scatter_add_into_few_places(dev, dtype):
     if h.dtype.kind == "f":
         np.testing.assert_allclose(r, h, rtol=1e-5)
         assert np.array_equal(np.signbit(r), np.signbit(h))
+    if h.dtype.kind == "f" and private:     # atomics add floats in the order items arrive
         again = lz(np.zeros(40, dtype), dev)
         np.add.at(again[4:36:2], lz(idx, dev), lz(vals, dev))
         twice = lz(np.zeros(40, dtype), dev)
         np.add.at(twice[4:36:2], lz(idx, dev), lz(vals, dev))
         assert np.array_equal(np.asarray(again), np.asarray(twice))   # deterministic
-    else:
+    if h.dtype.kind != "f":
         same(x, h)
     bad = idx.copy()
     bad[n // 2] = 16
