@@ -12,6 +12,7 @@ from . import _lazycl as _c
 from . import _write
 from ._index import take, take_along_axis  # noqa: F401
 from ._tiling import pad, repeat, roll, tile  # noqa: F401
+from ._histogram import histogram, histogram2d, histogramdd  # noqa: F401
 from ._join import (  # noqa: F401
     array_split, choose, column_stack, concatenate, dsplit, dstack, hsplit, hstack, select, split,
     stack, vsplit, vstack,
@@ -928,7 +929,8 @@ def _lazy_functions():  # noqa: F811  (extends the table above with the index ma
     g = globals()
     for name in ["tril", "triu", "diagonal", "diag", "trace", "indices", "meshgrid",
                  "outer", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
-                 "split", "array_split", "hsplit", "vsplit", "dsplit", "choose", "select"]:
+                 "split", "array_split", "hsplit", "vsplit", "dsplit", "choose", "select",
+                 "histogram", "histogram2d", "histogramdd"]:
         f = getattr(np, name, None)
         if f is not None and f not in table:
             table[f] = g[name]
