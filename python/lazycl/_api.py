@@ -261,6 +261,7 @@ put = _write.put
 putmask = _write.putmask
 place = _write.place
 put_along_axis = _write.put_along_axis
+fill_diagonal = _write.fill_diagonal
 nonzero = _write.nonzero
 argwhere = _write.argwhere
 flatnonzero = _write.flatnonzero
@@ -874,8 +875,9 @@ _WARN_FALLBACK = os.environ.get("LAZYCL_HOST_FALLBACK_WARNING", "1").strip().low
 _WARNED = set()
 
 # NumPy functions that write into an argument, by the argument's name. On a lazycl array the
-# host fallback would write into a temporary copy and lose the write: they raise instead.
-_WRITERS = {"fill_diagonal": "a"}
+# host fallback would write into a temporary copy and lose the write: they raise instead. (None
+# left: fill_diagonal writes through _write.fill_diagonal; out= is checked below.)
+_WRITERS = {}
 
 
 def _written_argument(func, args, kwargs):
@@ -911,8 +913,8 @@ def _lazy_functions():
                  "broadcast_to", "broadcast_arrays", "shape", "ndim", "size", "zeros_like",
                  "ones_like", "full_like", "empty_like", "permute_dims", "astype", "take",
                  "take_along_axis", "roll", "tile", "repeat", "pad", "copyto", "put",
-                 "putmask", "place", "put_along_axis", "nonzero", "argwhere", "flatnonzero",
-                 "extract", "compress", "bincount", "copy"]:
+                 "putmask", "place", "put_along_axis", "fill_diagonal", "nonzero", "argwhere",
+                 "flatnonzero", "extract", "compress", "bincount", "copy"]:
         f = getattr(np, name, None)
         # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
         if f is not None and f not in table:

@@ -316,6 +316,31 @@ def put(a, ind, v, mode="raise"):
     _c._store(a, t, _value(a, _c.reshape(vals, tuple(t.shape)), tuple(t.shape)), None, 0, 0)
 
 
+def fill_diagonal(a, val, wrap=False):
+    """numpy.fill_diagonal: a.flat[:end:step] = val in place (val cycled, cast as NumPy's flat
+    assignment casts), written by put through host-side flat positions."""
+    if not _is_array(a):
+        return _host(np.fill_diagonal, a, val, wrap=wrap)
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    shape = tuple(a.shape)
+    end = a.size
+    if a.ndim == 2:
+        step = shape[1] + 1
+        if not wrap:
+            end = min(end, shape[1] * shape[1])
+    else:
+        if len(set(shape)) != 1:
+            raise ValueError("All dimensions of input must be of equal length")
+        step = 1 + int(np.sum(np.cumprod(shape[:-1])))
+    if not _is_array(val):
+        dt = np.dtype(a.dtype)
+        # A Python scalar out of the dtype's range is NumPy's OverflowError; arrays cast unsafely.
+        val = (np.array(val, dtype=dt) if isinstance(val, (bool, int, float)) else
+               np.asarray(val).astype(dt))
+    put(a, np.arange(0, end, step, dtype=np.intp), val)
+
+
 def _cyclic(a, vals, pos):
     """vals (flattened, as a's dtype) read at pos modulo its length."""
     v = vals if _is_array(vals) else _c.asarray(np.asarray(vals).astype(np.dtype(a.dtype)), None,
