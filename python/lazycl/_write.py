@@ -1,7 +1,7 @@
 """Writes into lazycl arrays with NumPy's semantics: x[key] = v, the in-place operators, fill,
-copyto, put, putmask, place, put_along_axis, np.add.at and its siblings, bincount; and the
-reads whose shape depends on the data (x[mask], nonzero, argwhere, flatnonzero, compress,
-extract), which write a compaction.
+copyto, put, putmask, place, put_along_axis, fill_diagonal, np.add.at and its siblings, bincount,
+out= (assign_out); and the reads whose shape depends on the data (x[mask], nonzero, argwhere,
+flatnonzero, compress, extract), which write a compaction.
 
 Every write is one store kernel (graph/store.c, codegen/store.c) that computes its value inside
 it and writes the places named by the key into the array's buffer, in place. python/py_write.c
@@ -190,12 +190,13 @@ def inplace(x, op, other):
     return x
 
 
-def assign_out(out, r, name):
-    """ufunc(..., out=out): the result written into out under 'same_kind' casting."""
+def assign_out(out, r, name, casting="same_kind"):
+    """ufunc(..., out=out): the result written into out under `casting` ('same_kind' for
+    ufuncs, 'unsafe' for reductions)."""
     rd, od = np.dtype(r.dtype), np.dtype(out.dtype)
-    if rd != od and not np.can_cast(rd, od, "same_kind"):
-        raise np._core._exceptions._UFuncOutputCastingError(getattr(np, name), "same_kind", rd,
-                                                             od, 0)
+    if rd != od and not np.can_cast(rd, od, casting):
+        raise np._core._exceptions._UFuncOutputCastingError(getattr(np, name), casting, rd, od,
+                                                             0)
     if tuple(r.shape) != tuple(out.shape):
         try:
             ok = np.broadcast_shapes(tuple(r.shape), tuple(out.shape)) == tuple(out.shape)
