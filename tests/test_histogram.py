@@ -77,8 +77,9 @@ def test_histogram_layouts(dev, dtype):
 
 def test_values_on_edges(dev):
     # Every edge NumPy makes is also a value: where each lands is NumPy's correction step.
-    for lo, hi, n, dt in [(0, 1, 10, np.float64), (0, 1, 10, np.float32), (-3, 7, 7, np.float64),
-                          (0.1, 0.7, 6, np.float32), (0, 5, 3, np.float32), (1e-3, 1e3, 97, np.float64)]:
+    for lo, hi, n, dt in [(0, 1, 10, np.float64), (0, 1, 10, np.float32),
+                          (-3, 7, 7, np.float64), (0.1, 0.7, 6, np.float32),
+                          (0, 5, 3, np.float32), (1e-3, 1e3, 97, np.float64)]:
         e = np.linspace(dt(lo), dt(hi), n + 1)
         h = np.concatenate([e, np.nextafter(e, np.inf), np.nextafter(e, -np.inf)]).astype(dt)
         check(dev, h, bins=n)
