@@ -28,10 +28,11 @@ WRITES = {
     "copyto where": lambda x: np.copyto(x, 9, where=np.array([True, False, True])),
     "add.at": lambda x: np.add.at(x, ([0, 0, 1], [1, 1, 2]), 2),
     "ufunc out=": lambda x: np.multiply(x, 2, out=x),
+    "fill_diagonal": lambda x: np.fill_diagonal(x, 9),
+    "fill_diagonal wrap": lambda x: np.fill_diagonal(x.T, [7, 8], wrap=True),
 }
 
 WRITERS = {
-    "fill_diagonal": lambda x: np.fill_diagonal(x, 9),
     "out= of a host function": lambda x: np.outer(np.ones(2, np.float32), np.ones(3, np.float32),
                                                   out=x),
 }

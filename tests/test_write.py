@@ -348,6 +348,73 @@ def test_scatter_add_into_few_places(dev, dtype):
     np.testing.assert_array_equal(np.asarray(x), r)     # nothing written
 
 
+FILL_DIAGONAL = [
+    ((4, 4), {}), ((3, 5), {}), ((5, 3), {}), ((7, 3), {"wrap": True}), ((7, 3), {"wrap": False}),
+    ((3, 3, 3), {}), ((2, 2, 2, 2), {}), ((1, 1), {}), ((0, 3), {}), ((4, 0), {"wrap": True}),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.uint8, np.bool_],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("case", range(len(FILL_DIAGONAL)))
+def test_fill_diagonal(dev, dtype, case):
+    shape, kw = FILL_DIAGONAL[case]
+    for val in (9, [1, 2], np.array([[3], [4], [5]]), [], 2.7, True):
+        h = base(dtype, shape)
+        x = lz(h, dev)
+        np.fill_diagonal(h, val, **kw)
+        assert np.fill_diagonal(x, val, **kw) is None
+        same(x, h)
+    h = base(dtype, shape)
+    x = lz(h, dev)
+    v = (np.arange(5) + 2).astype(dtype)
+    np.fill_diagonal(h, v, **kw)
+    lazycl.fill_diagonal(x, lz(v, dev), **kw)            # a lazycl value, cycled
+    same(x, h)
+
+
+def test_fill_diagonal_views_and_errors(dev):
+    h = np.arange(48, dtype=np.float64).reshape(6, 8)
+    x = lz(h, dev)
+    before = x + 0                                      # built before: keeps the old values
+    row = x[1]
+    sub = x[1:, ::-2]                                   # a strided, reversed view is written
+    np.fill_diagonal(sub, -1.0)
+    hs = h.copy()
+    np.fill_diagonal(hs[1:, ::-2], -1.0)
+    same(x, hs)                                         # the base sees the write
+    same(row, hs[1])                                    # and so do its other views
+    same(before, h)
+    np.fill_diagonal(x.T, [5, 6], wrap=True)
+    np.fill_diagonal(hs.T, [5, 6], wrap=True)
+    same(x, hs)
+    y = lz(np.zeros((3, 3), np.float32), dev) * 2       # pending: computed, then written
+    np.fill_diagonal(y, 1)
+    same(y, np.eye(3, dtype=np.float32))
+    with pytest.raises(ValueError, match="at least 2-d"):
+        np.fill_diagonal(lz(np.zeros(3), dev), 1)
+    with pytest.raises(ValueError, match="equal length"):
+        np.fill_diagonal(lz(np.zeros((2, 3, 3)), dev), 1)
+    with pytest.raises(OverflowError):
+        np.fill_diagonal(lz(np.zeros((3, 3), np.uint8), dev), -1)
+    with pytest.raises(ValueError, match="read-only"):
+        np.fill_diagonal(lazycl.broadcast_to(lz(np.zeros(3), dev), (3, 3)), 1)
+    hn = np.zeros((3, 3))                               # a NumPy destination, lazycl value
+    np.fill_diagonal(hn, lz(np.array([1.0, 2.0, 3.0]), dev))
+    same(hn, np.diag([1.0, 2.0, 3.0]))
+
+
+def test_fill_diagonal_kernels(dev):
+    x = lz(np.zeros((300, 300), np.float32), dev)
+    x.compute()
+    lazycl.reset_stats()
+    np.fill_diagonal(x, 1)
+    s = lazycl.stats()
+    assert s["launches"] == 1                           # one store of 300 places
+    assert s["bytes_to_device"] < 300 * 8 + 64          # the positions and the value
+    same(lazycl.trace(x), np.float32(300))
+
+
 # ---- data-dependent shapes ----------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_], ids=lambda d: np.dtype(d).name)

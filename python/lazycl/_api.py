@@ -12,6 +12,7 @@ from . import _lazycl as _c
 from . import _write
 from ._index import take, take_along_axis  # noqa: F401
 from ._tiling import pad, repeat, roll, tile  # noqa: F401
+from ._histogram import histogram, histogram2d, histogramdd  # noqa: F401
 from ._join import (  # noqa: F401
     array_split, choose, column_stack, concatenate, dsplit, dstack, hsplit, hstack, select, split,
     stack, vsplit, vstack,
@@ -260,6 +261,7 @@ put = _write.put
 putmask = _write.putmask
 place = _write.place
 put_along_axis = _write.put_along_axis
+fill_diagonal = _write.fill_diagonal
 nonzero = _write.nonzero
 argwhere = _write.argwhere
 flatnonzero = _write.flatnonzero
@@ -432,37 +434,90 @@ def _as(x):
 
 def _no_out(out):
     if out is not None:
-        raise TypeError("lazycl does not take out= for reductions yet: assign the result "
-                        "(out[...] = x.sum(...))")
+        raise TypeError("lazycl does not take out= here: assign the result (out[...] = ...)")
+
+
+# ---- out= of reductions and scans ------------------------------------------------------------
+# NumPy's rules: out is an array (lazycl or NumPy; a 1-tuple is unpacked) of exactly the
+# result's shape; the result is cast into it unsafely; the function returns out. The loop runs
+# in the common dtype of out and the input where that is a float (np.sum(float32, out=float64)
+# sums in float64); integer loops give the default accumulator's results modulo out's width,
+# which is what the cast gives.
+
+def _out_of(out):
+    if out is None:
+        return None
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise TypeError("lazycl: out= takes one array")
+        out = out[0]
+    if not (_is_array(out) or isinstance(out, np.ndarray)):
+        raise TypeError("return arrays must be of ArrayType")
+    return out
+
+
+def _loop_dtype(x, dtype, out):
+    """The dtype= a reduction runs with when out= is given (NumPy resolves its loop with out's
+    dtype in the signature)."""
+    if dtype is None and out is not None:
+        lt = np.result_type(np.dtype(out.dtype), x.dtype)
+        if lt.kind == "f":
+            return lt
+    return dtype
+
+
+def _put_out(r, out, op, scan=False):
+    """The result r written into out (NumPy's shape check, unsafe casting); out, or r if no
+    out was given."""
+    if out is None:
+        return r
+    rs, os_ = tuple(r.shape), tuple(out.shape)
+    if rs != os_:
+        if scan:
+            raise ValueError("provided out is the wrong size for the accumulation.")
+        if len(rs) != len(os_):
+            raise ValueError(f"output parameter for reduction operation {op} has the wrong "
+                             f"number of dimensions: Found {len(os_)} but expected {len(rs)}")
+        raise ValueError(f"output parameter for reduction operation {op} has the wrong shape: "
+                         f"Found {os_} but expected {rs}")
+    if isinstance(out, np.ndarray):
+        np.copyto(out, np.asarray(r), casting="unsafe")
+        return out
+    return _write.assign_out(out, r, op, casting="unsafe")
 
 
 def sum(x, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
-    _no_out(out)
+    out = _out_of(out)
     x = _as(x)
+    dtype = _loop_dtype(x, dtype, out)
     dt = _sum_dtype(x.dtype) if dtype is None else np.dtype(dtype)
     axes = _norm_axes(axis, x.ndim)
     r = _c._reduce("sum", _c.astype(x, dt), axes)
     if initial is not None:
         r = r + initial
-    return _keep(r, x, axes, keepdims)
+    return _put_out(_keep(r, x, axes, keepdims), out, "add")
 
 
 def prod(x, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
-    _no_out(out)
+    out = _out_of(out)
     x = _as(x)
+    dtype = _loop_dtype(x, dtype, out)
     dt = _sum_dtype(x.dtype) if dtype is None else np.dtype(dtype)
     axes = _norm_axes(axis, x.ndim)
     r = _c._reduce("prod", _c.astype(x, dt), axes)
     if initial is not None:
         r = r * initial
-    return _keep(r, x, axes, keepdims)
+    return _put_out(_keep(r, x, axes, keepdims), out, "multiply")
+
+
+_UFUNC_OF = {"max": "maximum", "min": "minimum", "nanmax": "fmax", "nanmin": "fmin"}
 
 
 def _minmax(op, x, axis, keepdims, out):
-    _no_out(out)
+    out = _out_of(out)
     x = _as(x)
     axes = _norm_axes(axis, x.ndim)
-    return _keep(_c._reduce(op, x, axes), x, axes, keepdims)
+    return _put_out(_keep(_c._reduce(op, x, axes), x, axes, keepdims), out, _UFUNC_OF[op])
 
 
 def max(x, axis=None, out=None, keepdims=False):  # noqa: A001
@@ -485,13 +540,22 @@ def nanmin(x, axis=None, out=None, keepdims=False):
 
 
 def _arg(op, x, axis, keepdims, out):
-    _no_out(out)
+    out = _out_of(out)
     x = _as(x)
     if axis is None:
         r = _c._reduce(op, x, tuple(range(x.ndim)))
-        return _c.reshape(r, (1,) * x.ndim) if keepdims else r
-    axes = _norm_axes(axis, x.ndim) if x.ndim == 0 else (_norm_axis(axis, x.ndim),)
-    return _keep(_c._reduce(op, x, axes), x, axes, keepdims)
+        r = _c.reshape(r, (1,) * x.ndim) if keepdims else r
+    else:
+        axes = _norm_axes(axis, x.ndim) if x.ndim == 0 else (_norm_axis(axis, x.ndim),)
+        r = _keep(_c._reduce(op, x, axes), x, axes, keepdims)
+    if out is not None:
+        # NumPy's argmax takes an out its intp result casts into safely, of the exact shape.
+        if not np.can_cast(np.dtype(out.dtype), np.intp, "safe"):
+            raise TypeError(f"Cannot cast array data from {np.dtype(out.dtype)!r} to "
+                            f"{np.dtype(np.intp)!r} according to the rule 'safe'")
+        if tuple(out.shape) != tuple(r.shape):
+            raise ValueError(f"output array does not match result of np.{op}.")
+    return _put_out(r, out, op)
 
 
 def argmax(x, axis=None, out=None, keepdims=False):
@@ -503,17 +567,17 @@ def argmin(x, axis=None, out=None, keepdims=False):
 
 
 def any(x, axis=None, out=None, keepdims=False):  # noqa: A001
-    _no_out(out)
+    out = _out_of(out)
     x = _as(x)
     axes = _norm_axes(axis, x.ndim)
-    return _keep(_c._reduce("any", x, axes), x, axes, keepdims)
+    return _put_out(_keep(_c._reduce("any", x, axes), x, axes, keepdims), out, "logical_or")
 
 
 def all(x, axis=None, out=None, keepdims=False):  # noqa: A001
-    _no_out(out)
+    out = _out_of(out)
     x = _as(x)
     axes = _norm_axes(axis, x.ndim)
-    return _keep(_c._reduce("all", x, axes), x, axes, keepdims)
+    return _put_out(_keep(_c._reduce("all", x, axes), x, axes, keepdims), out, "logical_and")
 
 
 def _float_of(dt):
@@ -529,14 +593,23 @@ def _stat_axes(axis, ndim):
 
 def mean(x, axis=None, dtype=None, out=None, keepdims=False):
     """sum / count, as NumPy computes it (so a mean with inf is inf, not nan);
-    float32 sums accumulate in float64 where the device has fp64."""
-    _no_out(out)
+    float32 sums accumulate in float64 where the device has fp64. With out=, as NumPy: the
+    sum is cast into out's dtype, then divided and cast again."""
+    out = _out_of(out)
     x = _as(x)
     axes = _stat_axes(axis, x.ndim)
-    dt = _float_of(x.dtype) if dtype is None else np.dtype(dtype)
     count = 1
     for a in axes:
         count *= x.shape[a]
+    if out is not None:
+        od = np.dtype(out.dtype)
+        sdt = np.dtype(dtype) if dtype is not None else (
+            np.dtype(np.float64) if x.dtype.kind in "biu" else _loop_dtype(x, None, out) or
+            x.dtype)
+        s = _c.astype(_c._reduce("sum", _c.astype(x, sdt), axes), od)
+        r = s / np.intp(count) if count else s * float("nan")
+        return _put_out(_keep(_c.astype(r, od), x, axes, keepdims), out, "add")
+    dt = _float_of(x.dtype) if dtype is None else np.dtype(dtype)
     s = _c._reduce("sum", _c.astype(x, dt), axes)
     r = s / count if count else s * float("nan")
     if r.dtype != dt:
@@ -545,18 +618,20 @@ def mean(x, axis=None, dtype=None, out=None, keepdims=False):
 
 
 def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, correction=None):
-    _no_out(out)
+    out = _out_of(out)
     if correction is not None:
         ddof = correction
     x = _as(x)
     axes = _stat_axes(axis, x.ndim)
     xin = x if dtype is None else _c.astype(x, dtype)
     r = _c._reduce("var", xin, axes, int(ddof), 0)
-    return _keep(r, x, axes, keepdims)
+    return _put_out(_keep(r, x, axes, keepdims), out, "add")
 
 
 def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, correction=None):
-    return sqrt(var(x, axis, dtype, out, ddof, keepdims, correction))
+    out = _out_of(out)
+    r = sqrt(var(x, axis, dtype, None, ddof, keepdims, correction))
+    return _put_out(r, out, "add")
 
 
 def count_nonzero(x, axis=None, keepdims=False):
@@ -572,14 +647,16 @@ def nansum(x, axis=None, dtype=None, out=None, keepdims=False):
 
 
 def nanmean(x, axis=None, dtype=None, out=None, keepdims=False):
-    _no_out(out)
+    out = _out_of(out)
     x = _as(x)
     if x.dtype.kind != "f":
-        return mean(x, axis=axis, dtype=dtype, keepdims=keepdims)
+        return mean(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+    if out is not None and np.dtype(out.dtype).kind != "f":
+        raise TypeError("If a is inexact, then out must be inexact")
     ok = logical_not(isnan(x))
     total = sum(where(ok, x, 0), axis=axis, dtype=dtype, keepdims=keepdims)
     count = sum(ok, axis=axis, keepdims=keepdims)
-    return (total / count).astype(total.dtype)
+    return _put_out((total / count).astype(total.dtype), out, "add")
 
 
 def logsumexp(x, axis=None, keepdims=False):
@@ -610,13 +687,17 @@ def _scan(op, x, axis, dtype, acc):
 
 
 def cumsum(x, axis=None, dtype=None, out=None):
-    _no_out(out)
-    return _scan("cumsum", x, axis, dtype, _sum_dtype)
+    out = _out_of(out)
+    x = _as(x)
+    return _put_out(_scan("cumsum", x, axis, _loop_dtype(x, dtype, out), _sum_dtype), out, "add",
+                    scan=True)
 
 
 def cumprod(x, axis=None, dtype=None, out=None):
-    _no_out(out)
-    return _scan("cumprod", x, axis, dtype, _sum_dtype)
+    out = _out_of(out)
+    x = _as(x)
+    return _put_out(_scan("cumprod", x, axis, _loop_dtype(x, dtype, out), _sum_dtype), out,
+                    "multiply", scan=True)
 
 
 def cummax(x, axis=None):
@@ -738,8 +819,7 @@ def _norm_axis_named(axis, ndim, name):
 def trace(x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """The sum of a diagonal (sum's accumulator dtypes): one reduction over the diagonal
     view, one launch."""
-    _no_out(out)
-    return sum(diagonal(x, offset, axis1, axis2), axis=-1, dtype=dtype)
+    return sum(diagonal(x, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 
 def diag(v, k=0):
@@ -831,6 +911,16 @@ _ACCUMULATE_OF = {"add": cumsum, "multiply": cumprod}
 def array_ufunc(ufunc, method, inputs, kwargs):
     name = ufunc.__name__
     out = kwargs.get("out")
+    if out is not None and method in ("reduce", "accumulate"):
+        # A reduction's out=: NumPy's shape check and unsafe casting (the functions' own).
+        table = _REDUCE_OF if method == "reduce" else _ACCUMULATE_OF
+        if name not in table:
+            return NotImplemented
+        x = inputs[0]
+        if method == "reduce":
+            return table[name](x, axis=kwargs.get("axis", 0), out=out,
+                               keepdims=kwargs.get("keepdims", False))
+        return table[name](x, axis=kwargs.get("axis", 0), dtype=kwargs.get("dtype"), out=out)
     if out is not None:
         kwargs = {k: v for k, v in kwargs.items() if k != "out"}
         out = out if isinstance(out, tuple) else (out,)
@@ -873,8 +963,9 @@ _WARN_FALLBACK = os.environ.get("LAZYCL_HOST_FALLBACK_WARNING", "1").strip().low
 _WARNED = set()
 
 # NumPy functions that write into an argument, by the argument's name. On a lazycl array the
-# host fallback would write into a temporary copy and lose the write: they raise instead.
-_WRITERS = {"fill_diagonal": "a"}
+# host fallback would write into a temporary copy and lose the write: they raise instead. (None
+# left: fill_diagonal writes through _write.fill_diagonal; out= is checked below.)
+_WRITERS = {}
 
 
 def _written_argument(func, args, kwargs):
@@ -910,8 +1001,8 @@ def _lazy_functions():
                  "broadcast_to", "broadcast_arrays", "shape", "ndim", "size", "zeros_like",
                  "ones_like", "full_like", "empty_like", "permute_dims", "astype", "take",
                  "take_along_axis", "roll", "tile", "repeat", "pad", "copyto", "put",
-                 "putmask", "place", "put_along_axis", "nonzero", "argwhere", "flatnonzero",
-                 "extract", "compress", "bincount", "copy"]:
+                 "putmask", "place", "put_along_axis", "fill_diagonal", "nonzero", "argwhere",
+                 "flatnonzero", "extract", "compress", "bincount", "copy"]:
         f = getattr(np, name, None)
         # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
         if f is not None and f not in table:
@@ -928,7 +1019,8 @@ def _lazy_functions():  # noqa: F811  (extends the table above with the index ma
     g = globals()
     for name in ["tril", "triu", "diagonal", "diag", "trace", "indices", "meshgrid",
                  "outer", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
-                 "split", "array_split", "hsplit", "vsplit", "dsplit", "choose", "select"]:
+                 "split", "array_split", "hsplit", "vsplit", "dsplit", "choose", "select",
+                 "histogram", "histogram2d", "histogramdd"]:
         f = getattr(np, name, None)
         if f is not None and f not in table:
             table[f] = g[name]

@@ -1,7 +1,7 @@
 """Writes into lazycl arrays with NumPy's semantics: x[key] = v, the in-place operators, fill,
-copyto, put, putmask, place, put_along_axis, np.add.at and its siblings, bincount; and the
-reads whose shape depends on the data (x[mask], nonzero, argwhere, flatnonzero, compress,
-extract), which write a compaction.
+copyto, put, putmask, place, put_along_axis, fill_diagonal, np.add.at and its siblings, bincount,
+out= (assign_out); and the reads whose shape depends on the data (x[mask], nonzero, argwhere,
+flatnonzero, compress, extract), which write a compaction.
 
 Every write is one store kernel (graph/store.c, codegen/store.c) that computes its value inside
 it and writes the places named by the key into the array's buffer, in place. python/py_write.c
@@ -191,12 +191,13 @@ def inplace(x, op, other):
     return x
 
 
-def assign_out(out, r, name):
-    """ufunc(..., out=out): the result written into out under 'same_kind' casting."""
+def assign_out(out, r, name, casting="same_kind"):
+    """ufunc(..., out=out): the result written into out under `casting` ('same_kind' for
+    ufuncs, 'unsafe' for reductions)."""
     rd, od = np.dtype(r.dtype), np.dtype(out.dtype)
-    if rd != od and not np.can_cast(rd, od, "same_kind"):
-        raise np._core._exceptions._UFuncOutputCastingError(getattr(np, name), "same_kind", rd,
-                                                             od, 0)
+    if rd != od and not np.can_cast(rd, od, casting):
+        raise np._core._exceptions._UFuncOutputCastingError(getattr(np, name), casting, rd, od,
+                                                             0)
     if tuple(r.shape) != tuple(out.shape):
         try:
             ok = np.broadcast_shapes(tuple(r.shape), tuple(out.shape)) == tuple(out.shape)
@@ -315,6 +316,31 @@ def put(a, ind, v, mode="raise"):
         rep = _c._binary("remainder", _c._iota(0, 1, k, "int64", a.queue), vals.shape[0])
         vals = _index.getitem(vals, (rep,))
     _c._store(a, t, _value(a, _c.reshape(vals, tuple(t.shape)), tuple(t.shape)), None, 0, 0)
+
+
+def fill_diagonal(a, val, wrap=False):
+    """numpy.fill_diagonal: a.flat[:end:step] = val in place (val cycled, cast as NumPy's flat
+    assignment casts), written by put through host-side flat positions."""
+    if not _is_array(a):
+        return _host(np.fill_diagonal, a, val, wrap=wrap)
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    shape = tuple(a.shape)
+    end = a.size
+    if a.ndim == 2:
+        step = shape[1] + 1
+        if not wrap:
+            end = min(end, shape[1] * shape[1])
+    else:
+        if len(set(shape)) != 1:
+            raise ValueError("All dimensions of input must be of equal length")
+        step = 1 + int(np.sum(np.cumprod(shape[:-1])))
+    if not _is_array(val):
+        dt = np.dtype(a.dtype)
+        # A Python scalar out of the dtype's range is NumPy's OverflowError; arrays cast unsafely.
+        val = (np.array(val, dtype=dt) if isinstance(val, (bool, int, float)) else
+               np.asarray(val).astype(dt))
+    put(a, np.arange(0, end, step, dtype=np.intp), val)
 
 
 def _cyclic(a, vals, pos):
