@@ -7,6 +7,13 @@ device's measured copy bandwidth as the ceiling. The spec is shared/BENCHMARKS.m
 
 Workloads (float32): axpy, chain, transc, l2, softmax, standardize, cumsum, gather (x[idx], idx
 int64 uniform over N) and `small` (chain at N = 1e3 ... 1e6). N = 2^24 on a CPU device, 2^28 on a GPU (standardize: 4096^2 / 16384^2).
+Indexing and writes: compaction (x[x > 0.5], a data-dependent length; no hand-written kernel on a
+GPU), bincount (bincount(idx, weights=x, minlength=65536), idx int64 uniform over the bins,
+float64 bins as NumPy), jacobi_2d (npbench's kernel, float64 2000x2000, 10 steps of two stencil
+assignments; the row's note gives lazycl's launches per assignment, which should be 1 each) and
+slicewrite (x[1000:1000+L] = y for L = 2^10, 2^16, 2^20, x[::256] = y, x[::16] = y, and the whole
+x[:] = y, into an N-element x: the time should follow the slice). The writes mutate their inputs:
+each system checks its result on fresh copies, then is timed on the same arrays again.
 
 Systems: lazycl device-resident (inputs on the device, `.compute()` + queue.finish() timed),
 lazycl end-to-end (NumPy in, np.asarray out), NumPy, numexpr, the hand-written kernel, and where
