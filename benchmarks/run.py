@@ -7,6 +7,13 @@ device's measured copy bandwidth as the ceiling. The spec is shared/BENCHMARKS.m
 
 Workloads (float32): axpy, chain, transc, l2, softmax, standardize, cumsum, gather (x[idx], idx
 int64 uniform over N) and `small` (chain at N = 1e3 ... 1e6). N = 2^24 on a CPU device, 2^28 on a GPU (standardize: 4096^2 / 16384^2).
+Indexing and writes: compaction (x[x > 0.5], a data-dependent length; no hand-written kernel on a
+GPU), bincount (bincount(idx, weights=x, minlength=65536), idx int64 uniform over the bins,
+float64 bins as NumPy), jacobi_2d (npbench's kernel, float64 2000x2000, 10 steps of two stencil
+assignments; the row's note gives lazycl's launches per assignment, which should be 1 each) and
+slicewrite (x[1000:1000+L] = y for L = 2^10, 2^16, 2^20, x[::256] = y, x[::16] = y, and the whole
+x[:] = y, into an N-element x: the time should follow the slice). The writes mutate their inputs:
+each system checks its result on fresh copies, then is timed on the same arrays again.
 
 Systems: lazycl device-resident (inputs on the device, `.compute()` + queue.finish() timed),
 lazycl end-to-end (NumPy in, np.asarray out), NumPy, numexpr, the hand-written kernel, and where
@@ -87,6 +94,65 @@ def f_gather(ns, x, idx):
     return x[idx]
 
 
+# Indexing and writes. The writes mutate their inputs: each system checks its result on fresh
+# copies of the inputs (Workload.mutates), then is timed on the same arrays again and again
+# (the cost does not depend on the values; a slice write is idempotent).
+
+def f_compaction(ns, x):
+    return x[x > 0.5]
+
+
+BINS = 65536
+
+
+def f_bincount(ns, idx, x):
+    return ns.bincount(idx, weights=x, minlength=BINS)
+
+
+JACOBI_N, JACOBI_STEPS = 2000, 10
+
+
+def f_jacobi_2d(ns, A, B):
+    """npbench's jacobi_2d kernel body, JACOBI_STEPS times (npbench's `range(1, TSTEPS)` with
+    TSTEPS = JACOBI_STEPS + 1), in place in A and B."""
+    for _ in range(JACOBI_STEPS):
+        B[1:-1, 1:-1] = 0.2 * (A[1:-1, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:] + A[2:, 1:-1] + A[:-2, 1:-1])
+        A[1:-1, 1:-1] = 0.2 * (B[1:-1, 1:-1] + B[1:-1, :-2] + B[1:-1, 2:] + B[2:, 1:-1] + B[:-2, 1:-1])
+    return A
+
+
+def jacobi_init(n):
+    """npbench's initialize (float64)."""
+    A = np.fromfunction(lambda i, j: i * (j + 2) / n, (n, n), dtype=np.float64)
+    B = np.fromfunction(lambda i, j: i * (j + 3) / n, (n, n), dtype=np.float64)
+    return A, B
+
+
+def jacobi_stats(lns, lc_in, queue):
+    """Launches of one step's two stencil assignments, each counted on its own: the row's note.
+    Each should be one store kernel."""
+    A, B = lc_in
+    counts = []
+    for dst, src in ((B, A), (A, B)):
+        lc.reset_stats()
+        dst[1:-1, 1:-1] = 0.2 * (src[1:-1, 1:-1] + src[1:-1, :-2] + src[1:-1, 2:] + src[2:, 1:-1]
+                                 + src[:-2, 1:-1])
+        queue.finish()
+        counts.append(lc.stats()["launches"])
+    ok = counts == [1, 1]
+    return {"launches_per_assignment": counts, "one_store_kernel_per_assignment": ok}, (
+        f"launches per step: B[1:-1,1:-1] = ... {counts[0]}, A[1:-1,1:-1] = ... {counts[1]} "
+        + ("(1 store kernel per stencil assignment: OK)" if ok else
+           "(EXPECTED 1 store kernel per stencil assignment)"))
+
+
+def make_slicewrite(start, stop, step):
+    def f_slicewrite(ns, x, y):
+        x[start:stop:step] = y
+        return x
+    return f_slicewrite
+
+
 # numexpr versions (None: numexpr cannot express it)
 def ne_axpy(ne, x, y):
     return ne.evaluate("2.5 * x + y")
@@ -120,7 +186,8 @@ def ne_standardize(ne, X):
 
 class Workload:
     def __init__(self, name, fn, inputs, out_elems, tol, expr, ne=None, hand=None, fuse=False,
-                 numba=None, label=None):
+                 numba=None, label=None, mutates=False, nbytes=None, peers_skip=None,
+                 stats=None):
         self.name = name
         self.fn = fn
         self.inputs = inputs          # list of numpy arrays
@@ -132,6 +199,10 @@ class Workload:
         self.fuse = fuse              # cupy.fuse can express it
         self.numba = numba
         self.label = label or name
+        self.mutates = mutates        # writes into its inputs: each system checks on fresh copies
+        self.nbytes = nbytes          # bytes that must move, where the default rule is wrong
+        self.peers_skip = peers_skip or {}   # peer name -> why it cannot run this
+        self.stats = stats            # (lns, lazycl inputs, queue) -> (dict, note) for the row
 
     @property
     def n(self):
@@ -140,6 +211,8 @@ class Workload:
     @property
     def bytes(self):
         """Bytes that must move: each input read once, each output written once."""
+        if self.nbytes is not None:
+            return self.nbytes
         return sum(a.nbytes for a in self.inputs) + 4 * self.out_elems
 
 
@@ -193,6 +266,53 @@ def build_workloads(n, side, small_sizes, only):
         idx = rng.integers(0, n, n, dtype=np.int64)
         wl.append(Workload("gather", f_gather, [u(n), idx], n, (0, 0), "x[idx], idx uniform over N",
                            hand=kernels.setup_gather))
+    if want("compaction"):
+        wl.append(Workload("compaction", f_compaction, [u(n)], n // 2, (0, 0),
+                           "x[x > 0.5], x uniform float32 (a data-dependent length)",
+                           hand=lambda ctx, a: kernels.setup_compaction(ctx, *a),
+                           peers_skip={"jax": "data-dependent shape: no jit",
+                                       "pyopencl": "no boolean-mask indexing"}))
+    if want("bincount"):
+        # int64 indices: NumPy's intp (int32 would be converted first) and what torch.bincount
+        # takes; NumPy, lazycl and the hand kernel return float64 bins for float32 weights.
+        idx = rng.integers(0, BINS, n, dtype=np.int64)
+        wl.append(Workload("bincount", f_bincount, [idx, u(n)], BINS, (1e-4, 1e-6),
+                           f"bincount(idx, weights=x, minlength={BINS}), idx int64 uniform over "
+                           f"{BINS} bins, x float32",
+                           hand=lambda ctx, a: kernels.setup_bincount(ctx, *a, BINS),
+                           nbytes=12 * n + 8 * BINS,
+                           peers_skip={"pyopencl": "no bincount in pyopencl.array"}))
+    if want("jacobi_2d"):
+        JA, JB = jacobi_init(JACOBI_N)
+        m = JACOBI_N - 2
+        nomut = "immutable arrays (no in-place slice assignment)"
+        wl.append(Workload("jacobi_2d", f_jacobi_2d, [JA, JB], 0, (1e-12, 1e-12),
+                           f"npbench jacobi_2d, {JACOBI_STEPS} steps of B[1:-1,1:-1] = 0.2*(5-point "
+                           "stencil of A); A[1:-1,1:-1] = (same of B), float64",
+                           hand=lambda ctx, a: kernels.setup_jacobi(ctx, *a, JACOBI_STEPS),
+                           mutates=True, nbytes=JACOBI_STEPS * 2 * 8 * (JACOBI_N ** 2 + m * m),
+                           peers_skip={"jax": nomut, "dask": "setitem would grow the graph every run",
+                                       "pyopencl": "no 2-d slice assignment here"},
+                           stats=jacobi_stats, label=f"jacobi_2d {JACOBI_N}^2 x{JACOBI_STEPS}"))
+    if want("slicewrite"):
+        # x[start:stop:step] = y into an n-element float32 array: the cost should follow the
+        # slice, not the array; `full` writes the whole array for comparison.
+        cases = [(f"2^{k}", 1000, 1000 + (1 << k), 1) for k in (10, 16, 20) if (1 << k) + 1000 <= n]
+        cases += [(f"::{k}", 0, None, k) for k in (256, 16)]
+        cases.append(("full", 0, n, 1))
+        for tag, start, stop, step in cases:
+            ln = len(range(n)[start:stop:step])
+            wl.append(Workload(f"slicewrite-{tag}", make_slicewrite(start, stop, step), [u(n), u(ln)],
+                               0, (0, 0), f"x[{start}:{'' if stop is None else stop}:{step}] = y, "
+                               f"{ln} of {n} elements",
+                               hand=(lambda st, sp: lambda ctx, a: kernels.setup_slicewrite(
+                                   ctx, *a, st, sp))(start, step),
+                               mutates=True, nbytes=8 * ln,
+                               peers_skip={"jax": "immutable arrays (no in-place slice assignment)",
+                                           "dask": "setitem would grow the graph every run",
+                                           "pyopencl": "not wired for writes"},
+                               label=f"slicewrite x[{start}:{'' if stop is None else stop}:{step}] "
+                                     f"({ln} el.)" if tag != "full" else f"slicewrite full x[:] ({ln} el.)"))
     if want("small"):
         for s in small_sizes:
             wl.append(Workload(f"small-{s:.0e}".replace("+0", ""), f_chain, [u(s), u(s)], s,
@@ -207,6 +327,7 @@ class NS:
     def __init__(self, mod, **over):
         self.exp, self.sqrt, self.log1p = mod.exp, mod.sqrt, mod.log1p
         self.sum, self.max, self.cumsum = mod.sum, mod.max, mod.cumsum
+        self.bincount = getattr(mod, "bincount", None)
         self.mean0 = lambda X: X.mean(0)
         self.std0 = lambda X: X.std(0)
         for k, v in over.items():
@@ -455,7 +576,9 @@ def build_peers(args, gpu):
     jax, v = detect("jax")
     if jax and "jax" not in skip:
         import jax.numpy as jnp
-        jns = NS(jnp)
+        # jnp.bincount under jit needs a static length (the bins: no index reaches it here)
+        jns = NS(jnp, bincount=lambda i, weights=None, minlength=0:
+                 jnp.bincount(i, weights, minlength=minlength, length=minlength))
         peers["jax"] = (f"jax {v} jit ({jax.default_backend()})", lambda w: _jax_system(jax, jns, w))
     else:
         notes["jax"] = v if not jax else "skipped"
@@ -545,7 +668,10 @@ def _torch_system(torch, tns, tdev, w, compiled):
         return w.fn(tns, *a)
     f = torch.compile(base) if compiled else base
     sync = (lambda r: torch.cuda.synchronize()) if tdev == "cuda" else _noop
-    return (lambda: [torch.from_numpy(a).to(tdev) for a in w.inputs], lambda st: f(*st), sync,
+    def prep():
+        ts = [torch.from_numpy(a).to(tdev) for a in w.inputs]
+        return [t.clone() for t in ts] if w.mutates and tdev == "cpu" else ts
+    return (prep, lambda st: f(*st), sync,
             lambda r: r.detach().cpu().numpy())
 
 
@@ -786,8 +912,14 @@ def main(argv=None):
         ref = np.asarray(w.fn(npns, *[a.astype(np.float64) if a.dtype.kind == "f" else a
                                       for a in w.inputs]), dtype=np.float64)
         cells = {}
-        lc_in = [lc.asarray(a, device=dev).compute() for a in w.inputs]
-        queue.finish()
+
+        def fresh_lc():
+            r = [lc.asarray(a, device=dev).compute() for a in w.inputs]
+            queue.finish()
+            return r
+        lc_in = fresh_lc()
+        # A workload that writes into its inputs checks each system on fresh copies of them.
+        np_in = (lambda: [a.copy() for a in w.inputs]) if w.mutates else (lambda: w.inputs)
 
         cells["lazycl"] = setup_system(
             lambda: lc_in, lambda st: w.fn(lns, *st).compute(), lambda r: queue.finish(),
@@ -805,28 +937,42 @@ def main(argv=None):
             stats["plan"] = str(lc.explain(w.fn(lns, *lc_in)))
         except Exception as e:  # noqa: BLE001
             stats = {"error": str(e)}
+        row_note = ""
+        if w.stats:
+            try:
+                extra, row_note = w.stats(lns, lc_in, queue)
+                stats.update(extra)
+            except Exception as e:  # noqa: BLE001
+                row_note = f"stats failed: {type(e).__name__}: {e}"[:200]
 
         cells["lazycl e2e"] = setup_system(
             lambda: w.inputs,
             lambda st: np.asarray(w.fn(lns, *[lc.asarray(a, device=dev) for a in st])),
             _noop, lambda r: r, ref, w.tol)
-        cells["numpy"] = setup_system(lambda: w.inputs, lambda st: w.fn(npns, *st), _noop,
+        cells["numpy"] = setup_system(np_in, lambda st: w.fn(npns, *st), _noop,
                                     lambda r: r, ref, w.tol)
         if ne:
             if w.ne is None:
-                cells["numexpr"] = Cell("skip", note="numexpr cannot express it (no scan)")
+                cells["numexpr"] = Cell("skip", note="numexpr cannot express it (no scans, "
+                                        "gathers or writes)")
             else:
-                cells["numexpr"] = setup_system(lambda: w.inputs, lambda st: w.ne(ne, *st), _noop,
+                cells["numexpr"] = setup_system(np_in, lambda st: w.ne(ne, *st), _noop,
                                               lambda r: r, ref, w.tol)
         hand_src = []
         try:
-            hrun = w.hand(ctx, lc_in)
+            hrun = w.hand(ctx, fresh_lc() if w.mutates else lc_in)
             hand_src = kernels.sources(hrun)
             cells["hand"] = setup_system(lambda: None, lambda st: hrun(), lambda r: queue.finish(),
                                        lambda r: np.asarray(r), ref, w.tol)
+        except NotImplementedError as e:
+            cells["hand"] = Cell("skip", note=str(e)[:300])
         except Exception as e:  # noqa: BLE001
             cells["hand"] = Cell("error", note=f"{type(e).__name__}: {e}"[:300])
         for name, (label, factory) in peers.items():
+            why = w.peers_skip.get(name.split(".")[0])
+            if why:
+                cells[name] = Cell("skip", note=why)
+                continue
             try:
                 sysdef = factory(w)
             except Exception as e:  # noqa: BLE001
@@ -847,7 +993,7 @@ def main(argv=None):
         row = {"workload": w.name, "label": w.label, "expr": w.expr, "n": w.n, "bytes": w.bytes,
                "tolerance": w.tol,
                "cells": {k: c.json() for k, c in cells.items()}, "lazycl_stats": stats,
-               "hand_sources": hand_src, "wall_s": time.perf_counter() - t_w}
+               "hand_sources": hand_src, "wall_s": time.perf_counter() - t_w, "note": row_note}
         if base.status == "ok":
             row["lazycl_ms"] = base.ms
             h = cells.get("hand")
@@ -859,6 +1005,8 @@ def main(argv=None):
         for k, c in cells.items():
             if c.status in ("WRONG", "error"):
                 print(f"    {k}: {c.status} {c.note}")
+        if row_note:
+            print(f"    note: {row_note}")
 
     bw_end = _lazycl._runtime_bench(dev, 4 * min(n, 1 << 28), 5)
     bw_gbps = max(bw_gbps, bw_end["d2d_GBps"], bw_end["d2d_kernel_GBps"])
@@ -944,6 +1092,8 @@ def render_md(doc, dev, systems):
             "pool_hits per forced result (scratch included).", ""]
     notes = []
     for r in doc["results"]:
+        if r.get("note"):
+            notes.append(f"- {r['label']}: {r['note']}")
         for k, v in r["cells"].items():
             if v["status"] in ("WRONG", "error", "skip", "slow") and v["note"]:
                 notes.append(f"- {r['label']} / {k}: {v['status']} — {v['note']}")
