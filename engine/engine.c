@@ -88,6 +88,13 @@ static void lc_target_of(lc_device_t d, struct lc_target *t)
                    di->max_work_group, di->name);
 }
 
+const char *lc_engine_schedule_kind(lc_device_t d)
+{
+    struct lc_target t;
+    lc_target_of(d, &t);
+    return t.kind == LC_TARGET_GPU ? "gpu" : t.kind == LC_TARGET_POCL ? "pocl" : "cpu";
+}
+
 static lc_status lc_engine_force_locked(lc_queue_t q, struct lc_node *const *outs, size_t n,
                                         unsigned flags, struct lc_error *e);
 

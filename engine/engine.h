@@ -29,6 +29,10 @@ struct lc_node *lc_engine_from_host(lc_queue_t q, int dtype, int ndim, const int
 lc_status lc_engine_force(lc_queue_t q, struct lc_node *const *outs, size_t n, unsigned flags,
                           struct lc_error *e);
 
+/* The kind of device the code generator shapes kernels for on d: "gpu",
+ * "pocl" or "cpu" (LAZYCL_SCHEDULE may override the device's own). */
+const char *lc_engine_schedule_kind(lc_device_t d);
+
 /* Read a node that is a contiguous buffer leaf into `dst` (n->size elements),
  * blocking. */
 lc_status lc_engine_read(lc_queue_t q, const struct lc_node *n, void *dst, struct lc_error *e);

@@ -8,6 +8,8 @@
  */
 #include "lcpy.h"
 
+#include "engine/engine.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -129,7 +131,7 @@ static Py_hash_t Device_hash(lc_py_Device *self)
 enum dev_attr {
     DA_NAME, DA_VENDOR, DA_PLATFORM_NAME, DA_PLATFORM_VERSION, DA_DRIVER_VERSION, DA_OPENCL_C_VERSION,
     DA_IL_VERSION, DA_TYPE, DA_TAKES_SPIRV, DA_FP64, DA_COMPUTE_UNITS, DA_GLOBAL_MEM, DA_LOCAL_MEM,
-    DA_MAX_ALLOC, DA_MAX_WG, DA_VEC, DA_FILTER, DA_INDEX, DA_ALIGN,
+    DA_MAX_ALLOC, DA_MAX_WG, DA_VEC, DA_FILTER, DA_INDEX, DA_ALIGN, DA_SCHEDULE,
 };
 
 static PyObject *Device_get(lc_py_Device *self, void *closure)
@@ -163,6 +165,7 @@ static PyObject *Device_get(lc_py_Device *self, void *closure)
     }
     case DA_INDEX: return PyLong_FromLong(in->index);
     case DA_ALIGN: return PyLong_FromUnsignedLong(in->mem_base_addr_align);
+    case DA_SCHEDULE: return PyUnicode_FromString(lc_engine_schedule_kind(self->dev));
     }
     Py_RETURN_NONE;
 }
@@ -188,6 +191,8 @@ static PyGetSetDef Device_getset[] = {
     DEV_GET("filter_string", DA_FILTER, "A filter string that names exactly this device."),
     DEV_GET("index", DA_INDEX, "Index of the device in lazycl.devices()."),
     DEV_GET("mem_base_addr_align", DA_ALIGN, "Buffer base alignment in bits."),
+    DEV_GET("schedule", DA_SCHEDULE, "The kind of device kernels are shaped for: 'gpu', 'pocl' "
+            "or 'cpu' (LAZYCL_SCHEDULE overrides the device's own)."),
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -1,7 +1,6 @@
 """histogram, histogram2d and histogramdd against NumPy: dtypes, layouts, bins as a count or
 as edges, range, weights, density, values exactly on edges, NaN, NumPy's errors; and kernel
 counts (the bin of each element is computed inside the one count kernel)."""
-import os
 import warnings
 
 import numpy as np
@@ -199,7 +198,7 @@ def test_histogram_kernels(dev):
     x.compute()
     ref = h * np.float32(2) + np.float32(1)
     # CPUs count into private copies and then sum them: one launch more
-    extra = int(dev.type == "cpu" and os.environ.get("LAZYCL_SCHEDULE") != "gpu")
+    extra = int(dev.schedule != "gpu")
     cases = [(dict(bins=10, range=(0.5, 2.5)), 1),       # the count
              (dict(bins=10), 2),                          # min and max (one launch), the count
              (dict(bins=[0.5, 1, 1.5, 2, 3]), 1)]         # edges: a sum of comparisons
@@ -302,6 +301,6 @@ def test_histogramdd_kernels(dev):
     x.compute()
     lazycl.reset_stats()
     g, _ = lazycl.histogramdd(x * 2, bins=(8, 8), range=[(0, 2), (0, 2)])
-    extra = int(dev.type == "cpu" and os.environ.get("LAZYCL_SCHEDULE") != "gpu")
+    extra = int(dev.schedule != "gpu")
     assert lazycl.stats()["launches"] == 1 + extra   # both searches inside the count
     same(g, np.histogramdd(h * 2, bins=(8, 8), range=[(0, 2), (0, 2)])[0])

@@ -2,8 +2,6 @@
 in-place operators, fill, copyto, put, putmask, place, put_along_axis, ufunc.at, bincount; mask
 reads, nonzero and friends; NumPy's aliasing (views see a write, arrays built before keep the old
 values); kernel counts (a write is one store kernel with its value computed inside)."""
-import os
-
 import numpy as np
 import pytest
 
@@ -326,7 +324,7 @@ def test_scatter_add_into_few_places(dev, dtype):
     lazycl.reset_stats()
     np.add.at(view, lz(idx, dev), lz(vals, dev))
     # the index check, then the store: private copies and their sum (CPUs), or atomics
-    private = dev.type == "cpu" and os.environ.get("LAZYCL_SCHEDULE") != "gpu"
+    private = dev.schedule != "gpu"
     assert lazycl.stats()["launches"] == (3 if private else 2)
     np.add.at(hview, idx, vals)
     r = np.asarray(x)

@@ -9,7 +9,6 @@ keeps NumPy's aliasing: views of the array see the write, arrays built before it
 values (docs/layout.md, "Writes").
 """
 import operator
-import os
 
 import numpy as np
 
@@ -496,7 +495,7 @@ def _compact(src, m):
     rest = tuple(src.shape[m.ndim:])
     if n == 0 or 0 in rest:
         return _c._full(0, (n,) + rest, src.dtype, src.queue)
-    spare = src.device.type == "cpu" and os.environ.get("LAZYCL_SCHEDULE") != "gpu"
+    spare = src.device.schedule != "gpu"
     rows = n + 1 if spare else n
     out = _c._empty(src, (rows,) + rest, np.dtype(src.dtype).name)
     shape = tuple(src.shape)
