@@ -1,0 +1,179 @@
+"""Index maps: triangles, diagonals, grids (tril, triu, diagonal, trace, diag, indices,
+meshgrid, outer). Each is a node whose consumer reads the right source for each index, fused
+into that consumer: iotas of row and column indices, comparisons, `where`, and views. None
+copies."""
+import builtins as _b
+import math
+import operator
+
+import numpy as np
+
+from . import _api as _a
+from . import _lazycl as _c
+
+try:
+    from numpy.exceptions import AxisError
+except ImportError:  # NumPy < 1.25
+    from numpy import AxisError
+
+
+def _iota_along(n, axis, ndim, device):
+    """arange(n) (int64) as a view of shape 1 everywhere but `axis` (n there)."""
+    shape = [1] * ndim
+    shape[axis] = n
+    return _c.reshape(_c._iota(0, 1, n, np.int64, device), shape)
+
+
+def _zero_of(x):
+    """A 0-d zero of x's dtype on x's queue (so `where` keeps x's dtype, bool included)."""
+    return _c._full(0, (), x.dtype, x.queue)
+
+
+def _tri_mask(x, keep):
+    """Over x's last two dims (a 1-d x is one row broadcast to a square, as NumPy's tril):
+    keep(col - row) as a bool (n, m) node, and x's shape after that broadcast."""
+    if x.ndim == 0:
+        raise TypeError("tril/triu need an array of at least one dimension (NumPy: tri() "
+                        "missing 1 required positional argument: 'N')")
+    n, m = (x.shape[0], x.shape[0]) if x.ndim == 1 else x.shape[-2:]
+    rows = _iota_along(n, 0, 2, x.queue)
+    cols = _iota_along(m, 1, 2, x.queue)
+    return keep(cols - rows)
+
+
+def tril(x, k=0):
+    """The lower triangle of x's last two dims (elements above the k-th diagonal are 0):
+    where(col - row <= k, x, 0) over two aranges, one fused kernel."""
+    x = _a._as(x)
+    t = math.floor(k)
+    return _a.where(_tri_mask(x, lambda d: d <= t), x, _zero_of(x))
+
+
+def triu(x, k=0):
+    """The upper triangle of x's last two dims (elements below the k-th diagonal are 0)."""
+    x = _a._as(x)
+    t = math.floor(k - 1) + 1
+    return _a.where(_tri_mask(x, lambda d: d >= t), x, _zero_of(x))
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    """The diagonal of (axis1, axis2) as the last dim, as numpy.diagonal: a view. The two
+    axes go last in input order, merge into one (a reshape) and the diagonal is every
+    (m+1)-th element of that from the offset's start (a slice). For a realized array this is
+    a new strided leaf; for a pending one, index arithmetic fused into the consumer (an input
+    whose leaves cannot be seen with the two axes merged is first written contiguously, one
+    launch, as fusion does for any such reshape)."""
+    x = _a._as(x)
+    nd = x.ndim
+    offset = operator.index(offset)
+    if nd < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    a1 = _norm_axis_named(axis1, nd, "axis1")
+    a2 = _norm_axis_named(axis2, nd, "axis2")
+    if a1 == a2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    if a1 > a2:  # the diagonal of (a2, a1) at -offset: keeps C order for the reshape
+        a1, a2, offset = a2, a1, -offset
+    y = _c.permute_dims(x, [d for d in range(nd) if d not in (a1, a2)] + [a1, a2])
+    batch = tuple(y.shape[:-2])
+    n, m = y.shape[-2:]
+    if offset >= 0:
+        length, start = _b.max(0, _b.min(n, m - offset)), offset
+    else:
+        length, start = _b.max(0, _b.min(n + offset, m)), -offset * m
+    if length == 0:
+        return _c._full(0, batch + (0,), x.dtype, x.queue)
+    flat = _c.reshape(y, batch + (n * m,))
+    nb = len(batch)
+    return _c._slice(flat, [0] * nb + [start], [1] * nb + [m + 1], list(batch) + [length])
+
+
+def _norm_axis_named(axis, ndim, name):
+    a = operator.index(axis)
+    if a < -ndim or a >= ndim:
+        raise AxisError(a, ndim, msg_prefix=name)
+    return a + ndim if a < 0 else a
+
+
+def trace(x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """The sum of a diagonal (sum's accumulator dtypes): one reduction over the diagonal
+    view, one launch."""
+    return _a.sum(diagonal(x, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
+
+
+def diag(v, k=0):
+    """A 1-d v: the square matrix with v on its k-th diagonal, where(col - row == k, v, 0)
+    reading v broadcast along the rows (k >= 0) or columns (k < 0). A 2-d v: its k-th
+    diagonal (a view)."""
+    v = _a._as(v)
+    k = operator.index(k)
+    if v.ndim == 2:
+        return diagonal(v, k)
+    if v.ndim != 1:
+        raise ValueError("Input must be 1- or 2-d.")
+    nv = v.shape[0]
+    n = nv + _b.abs(k)
+    if nv == 0:
+        return _c._full(0, (n, n), v.dtype, v.queue)
+    src = v
+    if k != 0:
+        # v tiled to length >= n: only its first nv elements are ever selected (the k-th
+        # diagonal has nv elements), the rest only fills the broadcast. A reshape that
+        # strides cannot express: fusion writes the tiling (c * nv elements) first.
+        c = -(-n // nv)
+        src = _c.reshape(_a.broadcast_to(_c.reshape(v, (1, nv)), (c, nv)), (c * nv,))
+        src = _c._slice(src, [0], [1], [n])
+    src = _c.reshape(src, (n, 1) if k > 0 else (1, n))
+    rows = _iota_along(n, 0, 2, v.queue)
+    cols = _iota_along(n, 1, 2, v.queue)
+    return _a.where((cols - rows) == k, _a.broadcast_to(src, (n, n)), _zero_of(v))
+
+
+def indices(dimensions, dtype=int, sparse=False, device=None):
+    """The grid of indices of an array of shape `dimensions`, as numpy.indices: result[a] is
+    arange(dimensions[a]) along dim a, chosen by a chain of `where` over an arange of a
+    (one fused kernel, no copies); sparse=True gives the aranges as views."""
+    dims = tuple(operator.index(d) for d in dimensions)
+    for d in dims:
+        if d < 0:
+            raise ValueError("negative dimensions are not allowed")
+    dt = np.dtype(dtype)
+    nd = len(dims)
+
+    if sparse:
+        return tuple(_iota_along(dims[a], a, nd, device).astype(dt) for a in range(nd))
+    if nd == 0:
+        return _c._full(0, (0,), dt, device)
+    sel = _iota_along(nd, 0, nd + 1, device)
+    grids = [_iota_along(dims[a], a + 1, nd + 1, device).astype(dt) for a in range(nd)]
+    r = _a.broadcast_to(grids[nd - 1], (nd,) + dims)
+    for a in range(nd - 2, -1, -1):
+        r = _a.where(sel == a, grids[a], r)
+    return r
+
+
+def meshgrid(*xs, copy=True, sparse=False, indexing="xy"):
+    """Coordinate matrices from 1-d coordinate vectors, as numpy.meshgrid (a tuple): each is
+    a reshape of its (raveled) input broadcast to the grid, a view. copy= is accepted: lazycl
+    arrays are immutable, so a view is never written through."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    nd = len(xs)
+    out = []
+    for i, x in enumerate(xs):
+        shape = [1] * nd
+        shape[i] = -1
+        if indexing == "xy" and nd > 1 and i < 2:
+            shape[i], shape[1 - i] = 1, -1
+        out.append(_c.reshape(_a._as(x), shape))
+    if not sparse and out:
+        out = _a.broadcast_arrays(*out)
+    return tuple(out)
+
+
+def outer(a, b, out=None):
+    """a.ravel()[:, None] * b.ravel()[None, :], as numpy.outer: views and one multiply,
+    fused into its consumer."""
+    _a._no_out(out)
+    a, b = _a._as(a), _a._as(b)
+    return _a.multiply(_c.reshape(a, (-1, 1)), _c.reshape(b, (1, -1)))
