@@ -181,6 +181,29 @@ def test_meshgrid(device, indexing, sparse):
         lazycl.meshgrid(lazycl.asarray(xs[0], device=device), indexing="xx")
 
 
+def test_meshgrid_copies_and_diagonal_views_are_numpys(device):
+    """meshgrid's default copy=True gives writable arrays whose writes stay theirs; diagonal is
+    a read-only view, as NumPy's."""
+    a, b = np.arange(3.0), np.arange(4.0)
+    x, y = lazycl.asarray(a, device=device), lazycl.asarray(b, device=device)
+    (gx, gy), (hx, hy) = lazycl.meshgrid(x, y), np.meshgrid(a, b)
+    gx[0, 0] = 9
+    hx[0, 0] = 9
+    assert_same(gx, hx)
+    assert_same(gy, hy)
+    assert_same(x, a)                                   # the input is not written
+    (g1,), (h1,) = lazycl.meshgrid(x), np.meshgrid(a)
+    g1[1] = -1
+    h1[1] = -1
+    assert_same(g1, h1)
+    assert_same(x, a)
+    m = lazycl.asarray(np.zeros((3, 3)), device=device)
+    for d in (lazycl.diagonal(m), np.diagonal(m), lazycl.diag(m)):
+        with pytest.raises(ValueError, match="read-only"):
+            d[0] = 1
+    assert_same(m, np.zeros((3, 3)))
+
+
 @pytest.mark.parametrize("da,db", [("float32", "float32"), ("int8", "int64"),
                                    ("bool", "bool"), ("uint16", "float64")])
 def test_outer(device, da, db):

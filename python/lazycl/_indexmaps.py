@@ -82,10 +82,13 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
     else:
         length, start = _b.max(0, _b.min(n + offset, m)), -offset * m
     if length == 0:
-        return _c._full(0, batch + (0,), x.dtype, x.queue)
-    flat = _c.reshape(y, batch + (n * m,))
-    nb = len(batch)
-    return _c._slice(flat, [0] * nb + [start], [1] * nb + [m + 1], list(batch) + [length])
+        r = _c._full(0, batch + (0,), x.dtype, x.queue)
+    else:
+        flat = _c.reshape(y, batch + (n * m,))
+        nb = len(batch)
+        r = _c._slice(flat, [0] * nb + [start], [1] * nb + [m + 1], list(batch) + [length])
+    _c._set_readonly(r, 1)     # as NumPy's diagonal view
+    return r
 
 
 def _norm_axis_named(axis, ndim, name):
@@ -154,8 +157,8 @@ def indices(dimensions, dtype=int, sparse=False, device=None):
 
 def meshgrid(*xs, copy=True, sparse=False, indexing="xy"):
     """Coordinate matrices from 1-d coordinate vectors, as numpy.meshgrid (a tuple): each is
-    a reshape of its (raveled) input broadcast to the grid, a view. copy= is accepted: lazycl
-    arrays are immutable, so a view is never written through."""
+    a reshape of its (raveled) input broadcast to the grid, a view; with copy=True (NumPy's
+    default) a pending copy of it, computed where it is used and writable as NumPy's."""
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
     nd = len(xs)
@@ -168,6 +171,8 @@ def meshgrid(*xs, copy=True, sparse=False, indexing="xy"):
         out.append(_c.reshape(_a._as(x), shape))
     if not sparse and out:
         out = _a.broadcast_arrays(*out)
+    if copy:
+        out = [_a.copy(o) for o in out]
     return tuple(out)
 
 
