@@ -485,9 +485,6 @@ def _put_out(r, out, op, scan=False):
                              f"number of dimensions: Found {len(os_)} but expected {len(rs)}")
         raise ValueError(f"output parameter for reduction operation {op} has the wrong shape: "
                          f"Found {os_} but expected {rs}")
-    if isinstance(out, np.ndarray):
-        np.copyto(out, np.asarray(r), casting="unsafe")
-        return out
     return _write.assign_out(out, r, op, casting="unsafe")
 
 
@@ -768,9 +765,6 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         r = array_ufunc(ufunc, method, inputs, kwargs)
         if r is NotImplemented:
             return r
-        if isinstance(out[0], np.ndarray):   # a NumPy out= gets the result, as NumPy's would
-            np.copyto(out[0], np.asarray(r), casting="same_kind")
-            return out[0]
         return _write.assign_out(out[0], r, name)
     kwargs = {k: v for k, v in kwargs.items() if k != "out"}
     if method == "__call__" and name in _UFUNC_NAMES and not kwargs:

@@ -193,7 +193,10 @@ def inplace(x, op, other):
 
 def assign_out(out, r, name, casting="same_kind"):
     """ufunc(..., out=out): the result written into out under `casting` ('same_kind' for
-    ufuncs, 'unsafe' for reductions)."""
+    ufuncs, 'unsafe' for reductions). A NumPy out gets the values, as NumPy's would."""
+    if isinstance(out, np.ndarray):
+        np.copyto(out, np.asarray(r), casting=casting)
+        return out
     rd, od = np.dtype(r.dtype), np.dtype(out.dtype)
     if rd != od and not np.can_cast(rd, od, casting):
         raise np._core._exceptions._UFuncOutputCastingError(getattr(np, name), casting, rd, od,
