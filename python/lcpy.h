@@ -71,7 +71,8 @@ typedef struct lc_py_Array {
     struct lc_node *node;
     PyObject *queue;      /* lazycl.Queue (owned) */
     struct lc_py_Array *prev, *next; /* the queue's list of live arrays */
-    int readonly;         /* writes raise (views of broadcasts, read-only sources) */
+    int readonly;         /* writes raise (views of broadcasts, read-only sources);
+                           * LC_RO_IF_VIEW: only while it stays a view of its root */
 } lc_py_Array;
 
 extern PyTypeObject lc_py_ArrayBaseType;
@@ -82,6 +83,12 @@ int lc_py_array_setup(PyObject *m);
 /* Wrap a node in a new Array of the registered class: takes over the
  * reference to `node` (released on failure), borrows `queue`. NULL in, NULL out. */
 PyObject *lc_py_wrap(struct lc_node *node, PyObject *queue);
+/* lc_py_wrap for a view of `base`: same queue, and read-only when base is
+ * (a view of a read-only array is read-only, as in NumPy). A reshape may be
+ * a copy instead (`may_copy`), writable in NumPy: it is read-only only while
+ * its layout folds onto its root's memory (LC_RO_IF_VIEW, py_write.c). */
+#define LC_RO_IF_VIEW 2
+PyObject *lc_py_wrap_view(struct lc_node *node, lc_py_Array *base, int may_copy);
 /* `o` as an Array (borrowed), or NULL with TypeError. */
 lc_py_Array *lc_py_as_array(PyObject *o);
 

@@ -30,6 +30,14 @@ PyObject *lc_py_wrap(struct lc_node *node, PyObject *queue)
     return (PyObject *)a;
 }
 
+PyObject *lc_py_wrap_view(struct lc_node *node, lc_py_Array *base, int may_copy)
+{
+    PyObject *r = lc_py_wrap(node, base->queue);
+    if (r)
+        ((lc_py_Array *)r)->readonly = base->readonly && may_copy ? LC_RO_IF_VIEW : base->readonly;
+    return r;
+}
+
 static PyObject *Array_get_shape(lc_py_Array *self, void *Py_UNUSED(c))
 {
     PyObject *t = PyTuple_New(self->node->ndim);
@@ -89,7 +97,7 @@ static PyObject *Array_get_T(lc_py_Array *self, void *Py_UNUSED(c))
         perm[i] = nd - 1 - i;
     struct lc_error e = {0};
     struct lc_node *r = lc_node_permute(self->node, perm, &e);
-    return r ? lc_py_wrap(r, self->queue) : lc_py_raise(&e);
+    return r ? lc_py_wrap_view(r, self, 0) : lc_py_raise(&e);
 }
 
 static PyGetSetDef Array_getset[] = {

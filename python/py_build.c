@@ -218,7 +218,7 @@ static PyObject *py_cast(PyObject *Py_UNUSED(m), PyObject *args)
 }
 
 /* x viewed with another shape by `build` (reshape, broadcast_to). */
-static PyObject *lc_shape_view(PyObject *args, const char *fmt,
+static PyObject *lc_shape_view(PyObject *args, const char *fmt, int may_copy,
                                struct lc_node *(*build)(struct lc_node *, int, const int64_t *,
                                                         struct lc_error *))
 {
@@ -234,12 +234,12 @@ static PyObject *lc_shape_view(PyObject *args, const char *fmt,
         return NULL;
     struct lc_error e = {0};
     struct lc_node *r = build(a->node, nd, shape, &e);
-    return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
+    return r ? lc_py_wrap_view(r, a, may_copy) : lc_py_raise(&e);
 }
 
 static PyObject *py_reshape(PyObject *Py_UNUSED(m), PyObject *args)
 {
-    return lc_shape_view(args, "OO:reshape", lc_node_reshape);
+    return lc_shape_view(args, "OO:reshape", 1, lc_node_reshape);
 }
 
 static PyObject *py_permute(PyObject *Py_UNUSED(m), PyObject *args)
@@ -260,12 +260,12 @@ static PyObject *py_permute(PyObject *Py_UNUSED(m), PyObject *args)
     }
     struct lc_error e = {0};
     struct lc_node *r = lc_node_permute(a->node, perm, &e);
-    return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
+    return r ? lc_py_wrap_view(r, a, 0) : lc_py_raise(&e);
 }
 
 static PyObject *py_broadcast_to(PyObject *Py_UNUSED(m), PyObject *args)
 {
-    return lc_shape_view(args, "OO:broadcast_to", lc_node_broadcast_to);
+    return lc_shape_view(args, "OO:broadcast_to", 0, lc_node_broadcast_to);
 }
 
 /* _slice(x, starts, steps, lens): normalized per-dim slices. */
@@ -288,7 +288,7 @@ static PyObject *py_slice(PyObject *Py_UNUSED(m), PyObject *args)
     }
     struct lc_error e = {0};
     struct lc_node *r = lc_node_slice(a->node, start, step, len, &e);
-    return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
+    return r ? lc_py_wrap_view(r, a, 0) : lc_py_raise(&e);
 }
 
 /* _reduce(op, x, axes_tuple, ddof, kind) with axes already normalized. */

@@ -129,7 +129,7 @@ static PyObject *Array_getitem(PyObject *self, PyObject *key)
     lc_node_release(s);
     if (!r)
         return lc_py_raise(&e);
-    return lc_py_wrap(r, a->queue);
+    return lc_py_wrap_view(r, a, 0);
 too_many_dims:
     Py_DECREF(items);
     PyErr_Format(PyExc_IndexError, "lazycl arrays have at most %d dimensions", LC_MAXDIM);

@@ -366,21 +366,37 @@ done:
 
 /* ---- the functions ------------------------------------------------------------- */
 
-static PyObject *py_writable(PyObject *Py_UNUSED(m), PyObject *arg)
+static PyObject *py_writable(PyObject *Py_UNUSED(m), PyObject *args)
 {
+    PyObject *arg;
+    const char *msg = "assignment destination is read-only";
+    if (!PyArg_ParseTuple(args, "O|s:_writable", &arg, &msg))
+        return NULL;
     lc_py_Array *x = lc_py_as_array(arg);
     if (!x)
         return NULL;
-    if (x->readonly) {
-        PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+    if (x->readonly == 1) {
+        PyErr_SetString(PyExc_ValueError, msg);
         return NULL;
     }
-    if (lc_writable(x) < 0)
+    struct lc_node *root = lc_view_root(x->node);
+    lc_node_retain(root);
+    int rc = lc_writable(x);
+    /* A reshape of a read-only array that is a copy (it did not fold onto the
+     * root's memory) is writable, as NumPy's copy. */
+    int ro = x->readonly && rc == 0 && lc_view_root(root)->storage == x->node->storage;
+    lc_node_release(root);
+    if (rc < 0)
         return NULL;
+    if (ro) {
+        PyErr_SetString(PyExc_ValueError, msg);
+        return NULL;
+    }
+    x->readonly = 0;
     /* A broadcast view (a stride 0 over several elements) is read-only, as in NumPy. */
     for (int d = 0; d < x->node->ndim; d++)
         if (x->node->strides[d] == 0 && x->node->shape[d] > 1) {
-            PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+            PyErr_SetString(PyExc_ValueError, msg);
             return NULL;
         }
     Py_RETURN_NONE;
@@ -531,7 +547,7 @@ static PyObject *py_set_readonly(PyObject *Py_UNUSED(m), PyObject *args)
 static PyObject *py_readonly(PyObject *Py_UNUSED(m), PyObject *xo)
 {
     lc_py_Array *x = lc_py_as_array(xo);
-    return x ? PyBool_FromLong(x->readonly) : NULL;
+    return x ? PyBool_FromLong(x->readonly == 1) : NULL;
 }
 
 static PyObject *py_shares_buffer(PyObject *Py_UNUSED(m), PyObject *args)
@@ -547,8 +563,9 @@ static PyObject *py_shares_buffer(PyObject *Py_UNUSED(m), PyObject *args)
 }
 
 PyMethodDef lc_py_write_functions[] = {
-    {"_writable", py_writable, METH_O,
-     "_writable(x): make x (and its views) leaves of one realized buffer, ready to be written."},
+    {"_writable", py_writable, METH_VARARGS,
+     "_writable(x, message=...): make x (and its views) leaves of one realized buffer, ready to be\n"
+     "written; ValueError(message) when x is read-only."},
     {"_store", py_store, METH_VARARGS,
      "_store(x, target, value, pred, combine, value_ours) -> in place (True) or copied first."},
     {"_copy", py_copy, METH_O, "_copy(x): a pending copy of x."},
@@ -556,7 +573,8 @@ PyMethodDef lc_py_write_functions[] = {
     {"_op_number", py_op_number, METH_O, "_op_number(name): an op's number."},
     {"_empty", py_empty, METH_VARARGS, "_empty(like, shape, dtype): an uninitialized buffer."},
     {"_set_readonly", py_set_readonly, METH_VARARGS, "_set_readonly(x, flag)"},
-    {"_readonly", py_readonly, METH_O, "_readonly(x) -> bool"},
+    {"_readonly", py_readonly, METH_O,
+     "_readonly(x) -> bool: read-only whatever happens (a reshape that may be a copy is decided by _writable)"},
     {"_shares_buffer", py_shares_buffer, METH_VARARGS,
      "_shares_buffer(a, b): are both realized views of one buffer? (for tests)"},
     {NULL, NULL, 0, NULL},

@@ -136,6 +136,37 @@ def test_casts_and_errors(dev):
     same(x + 1, np.array([3, 2, 1, 1], np.int32))     # still usable
 
 
+def test_views_of_read_only_arrays(dev):
+    """A view of a read-only array is read-only; a reshape NumPy copies is a writable copy."""
+    h = np.arange(3, dtype=np.float32)
+    hb = np.broadcast_to(h, (3, 3))
+    b = lazycl.broadcast_to(lz(h, dev), (3, 3))
+    hm = np.arange(9.0).reshape(3, 3)
+    m = lz(hm, dev)
+    d = lazycl.diagonal(m)
+    cases = [(lambda a: a[0], "b[0]"), (lambda a: a.T, "b.T"), (lambda a: a[::-1, 1:], "slice"),
+             (lambda a: a.reshape(3, 3), "reshape view"), (lambda a: a.reshape(9), "reshape copy"),
+             (lambda a: a.reshape(9)[2:], "slice of a copy")]
+    for f, what in cases:
+        want = f(hb).flags.writeable
+        v = f(b)
+        if want:
+            v[(0,) * v.ndim] = 7
+            assert float(v[(0,) * v.ndim]) == 7, what
+        else:
+            with pytest.raises(ValueError, match="read-only"):
+                v[(0,) * v.ndim] = 7
+    same(b, hb)                                       # the source never changed
+    for f in (lambda a: a[:1], lambda a: a.reshape(3, 1), lambda a: a[::-1]):
+        assert not f(np.diagonal(hm)).flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            f(d)[0] = 5
+    with pytest.raises(ValueError, match="output array is read-only"):
+        v = b.T
+        v += 1
+    same(m, hm)
+
+
 def test_repeated_indices(dev):
     x = lz(np.zeros(5, np.float32), dev)
     x[[1, 1, 3]] = [4, 4, 6]           # one of the repeated values wins (the same here)

@@ -176,7 +176,7 @@ def inplace(x, op, other):
     """x <op>= other, NumPy's in-place ufunc: the result cast to x's dtype under 'same_kind'."""
     if _c._readonly(x):
         raise ValueError("output array is read-only")
-    _c._writable(x)
+    _c._writable(x, "output array is read-only")
     r = _c._binary(op, x, other)
     rd, xd = np.dtype(r.dtype), np.dtype(x.dtype)
     if rd != xd:
@@ -428,7 +428,7 @@ def ufunc_at(name, a, indices, b=None):
     if _c._readonly(a):
         raise ValueError("output array is read-only")
     dt = np.dtype(a.dtype)
-    _c._writable(a)
+    _c._writable(a, "output array is read-only")
     _settle(a, b)
     _settle(a, indices)
     t = _index.getitem(a, indices) if not isinstance(indices, slice) else a[indices]
