@@ -334,6 +334,21 @@ def test_bincount(dev):
     same(lazycl.bincount(lz(np.zeros(0, np.int64), dev), minlength=3), np.zeros(3, np.int64))
     with pytest.raises(ValueError, match="negative"):
         lazycl.bincount(lz(np.array([1, -1]), dev))
+    # With a minlength the count runs first into minlength bins; an index past it, or a
+    # negative one (never wrapped), sends it to the sized path.
+    for ml in (1, 299, 300, 1000):
+        for dt in (np.int32, np.uint16, np.int64):
+            same(lazycl.bincount(lz(idx.astype(dt), dev), minlength=ml),
+                 np.bincount(idx.astype(dt), minlength=ml))
+        np.testing.assert_allclose(
+            np.asarray(lazycl.bincount(lz(idx, dev), weights=lz(w, dev), minlength=ml)),
+            np.bincount(idx, w, minlength=ml), rtol=1e-12)
+    for bad in ([1, -1], [-5, 1], [-1000, 2]):
+        with pytest.raises(ValueError, match="negative"):
+            lazycl.bincount(lz(np.array(bad), dev), minlength=3)
+    with pytest.raises(ValueError, match="'minlength' must not be negative"):
+        lazycl.bincount(lz(idx, dev), minlength=-1)
+    same(lazycl.bincount(lz(np.array([2, 0, 2]), dev), minlength=3), np.array([1, 0, 2]))  # still usable
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.uint64, np.float32, np.float64],

@@ -449,7 +449,12 @@ def ufunc_at(name, a, indices, b=None):
 
 
 def bincount(x, weights=None, minlength=0):
-    """numpy.bincount by atomic adds into the bins (int32 counts, float64 weights)."""
+    """numpy.bincount by atomic adds into the bins (int32 counts, float64 weights).
+
+    The length is max(x) + 1 or minlength, whichever is larger. With a minlength, the count runs
+    first into minlength bins, each index checked in the store kernel (a negative one made out of
+    range); only if some index falls outside does a min/max pass size the result and the count run
+    again. Without one, the min/max pass (one launch) comes first."""
     x = x if _is_array(x) else _c.asarray(np.asarray(x), None, None)
     if x.ndim != 1:
         raise ValueError("object too deep for desired array" if x.ndim > 1 else
@@ -461,27 +466,36 @@ def bincount(x, weights=None, minlength=0):
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
     q = x.queue
+    if weights is None:
+        acc, vals = "int32", _c._full(1, (x.size,), "int32", q)
+    else:
+        w = weights if _is_array(weights) else _c.asarray(np.asarray(weights), None, q)
+        if tuple(w.shape) != tuple(x.shape):
+            raise ValueError("The weights and list don't have the same length.")
+        acc, vals = "float64", _c.astype(w, "float64")
+    if x.size and minlength:
+        try:
+            return _count(x, vals, minlength, acc, weights is None, True)
+        except IndexError:
+            pass                                 # a bin past minlength, or a negative
+    n = minlength
     if x.size:
         lo, hi = _c._reduce("min", x, (0,)), _c._reduce("max", x, (0,))
         _c.compute(lo, hi)                       # sibling reductions: one launch
         if int(np.asarray(lo)) < 0:
             raise ValueError("'list' argument must have no negative elements")
         n = max(int(np.asarray(hi)) + 1, minlength)
-    else:
-        n = minlength
-    if weights is None:
-        out = _c._full(0, (n,), "int32", q)
-        vals = _c._full(1, (x.size,), "int32", q)
-    else:
-        w = weights if _is_array(weights) else _c.asarray(np.asarray(weights), None, q)
-        if tuple(w.shape) != tuple(x.shape):
-            raise ValueError("The weights and list don't have the same length.")
-        out = _c._full(0, (n,), "float64", q)
-        vals = _c.astype(w, "float64")
+    return _count(x, vals, n, acc, weights is None, False)
+
+
+def _count(x, vals, n, acc, counts, guard):
+    """vals added into n bins at x (guard: a negative x is out of range, not wrapped)."""
+    out = _c._full(0, (n,), acc, x.queue)
     _c._writable(out)
     if x.size:
-        _c._store(out, _c._gather(out, x, 0, 0), vals, None, _c._op_number("ADD"), 1)
-    return _c.astype(out, "int64") if weights is None else out
+        idx = _c.where(_c._binary("less", x, 0), n, x) if guard else x
+        _c._store(out, _c._gather(out, idx, 0, 0), vals, None, _c._op_number("ADD"), 1)
+    return _c.astype(out, "int64") if counts else out
 
 
 # ---- data-dependent shapes -----------------------------------------------------------
