@@ -93,6 +93,21 @@ void lc_emit_exprs_vec(struct lc_cg *g, struct lc_sb *sb, int W, int rd, const c
 /* "v" converted from float dtype `from` to `to`, W lanes. */
 void lc_vcast(struct lc_sb *sb, const char *v, int from, int to, int W);
 
+/* ---- atomic.c: folding into memory other items fold into ------------------------ */
+
+/* *ptr = *ptr <op> val atomically; ptr is an expression of a pointer to dtype dt in
+ * `space` ("__global" or "__local"), val one of dt. */
+void lc_emit_atomic_fold(struct lc_cg *g, struct lc_sb *sb, const char *ind, int dt, int op,
+                         const char *space, const char *ptr, const char *val);
+
+/* ---- store.c: what the store schedules share ------------------------------------- */
+
+/* The condition under which an item writes (its predicate, its gathered indices in
+ * range) into sb; 0 when it always writes. */
+int lc_store_guard(struct lc_cg *g, struct lc_sb *sb);
+/* The places [lo, hi] of the storage the store target's leaf spans. */
+void lc_leaf_span(const struct lc_node *leaf, int64_t *lo, int64_t *hi);
+
 /* ---- redstate.c: reduction states ------------------------------------------------- */
 
 /* The state of slot s is fields <pre>_a, <pre>_b, ... of these types. */

@@ -64,6 +64,9 @@ struct lc_target {
                                    each of this many items a private copy of it, summed after
                                    (0: never; every item adds atomically) */
     int64_t store_private_max;  /* ... while the copies hold at most this many elements */
+    int64_t store_local_bytes;  /* a scatter-add into a target of at most this many bytes adds into
+                                   a copy per work-group in local memory (0: never) */
+    int64_t store_local_groups; /* ... with at most this many work-groups */
 };
 
 /* Describe a device of kind `kind` from its facts. */

@@ -6,12 +6,8 @@
  * position). Assignments are plain stores: where several items write one
  * place (repeated indices), one of them wins, which NumPy leaves unspecified
  * too. Combined stores (np.add.at, bincount) fold the value in atomically,
- * so every item counts: OpenCL's own atomics where it has one (integer
- * adds, 32-bit integer min and max), PTX's red.global.add for float adds on
- * NVIDIA, and elsewhere a compare-and-swap loop on the element's bits (4-
- * and 8-byte dtypes; smaller ones are folded into a 32-bit copy first). No
- * OpenCL driver here offers cl_ext_float_atomics' float add (Intel's CPU
- * runtime lists the extension but defines no fp32/fp64 add feature). A gathered
+ * so every item counts (atomic.c; dtypes under 4 bytes are folded into a
+ * 32-bit copy first). A gathered
  * index out of range writes nothing: the item only reports it (lc_gidx),
  * and the host raises IndexError.
  *
@@ -28,7 +24,7 @@
 
 /* The condition under which this item writes: its predicate holds and every
  * index the target gathers by is in range. */
-static int lc_store_guard(struct lc_cg *g, struct lc_sb *sb)
+int lc_store_guard(struct lc_cg *g, struct lc_sb *sb)
 {
     const struct lc_kernel *k = g->k;
     const struct lc_access *t = &g->acc[k->store_access];
@@ -52,58 +48,21 @@ static int lc_store_guard(struct lc_cg *g, struct lc_sb *sb)
     return any;
 }
 
-/* Fold v<value> into the target's element with a compare-and-swap loop. */
-static void lc_store_cas(struct lc_cg *g, struct lc_sb *sb, const char *ind)
-{
-    const struct lc_kernel *k = g->k;
-    int a = k->store_access, dt = g->acc[a].dtype;
-    const char *U = lc_dtype_size(dt) == 8 ? "ulong" : "uint";
-    lc_sb_printf(sb, "%s{\n%s    volatile __global %s *p_ = (volatile __global %s *)(a%d + ", ind,
-                 ind, U, U, a);
-    lc_addr(g, sb, a);
-    lc_sb_printf(sb, ");\n%s    union { %s u; %s t; } o_, n_;\n%s    %s e_;\n%s    o_.u = *p_;\n"
-                     "%s    do {\n%s        e_ = o_.u;\n%s        n_.t = ",
-                 ind, U, lc_T(dt), ind, U, ind, ind, ind, ind);
-    char v[32];
-    snprintf(v, sizeof v, "v%d", k->store_value);
-    const char *ops[2] = {"o_.t", v};
-    lc_cg_op(sb, &g->h, k->store_combine, dt, dt, ops);
-    lc_sb_printf(sb, ";\n%s        o_.u = %s(p_, e_, n_.u);\n%s    } while (o_.u != e_);\n%s}\n",
-                 ind, lc_dtype_size(dt) == 8 ? "atom_cmpxchg" : "atomic_cmpxchg", ind, ind);
-}
-
-/* Fold v<value> into the target's element with the device's own atomic where
- * OpenCL C has one for the op and dtype; NVIDIA adds floats with PTX's
- * red.global.add (sm_60 and later for doubles); else a CAS loop. */
+/* Fold v<value> into the target's element atomically. */
 static void lc_store_atomic(struct lc_cg *g, struct lc_sb *sb, const char *ind)
 {
     const struct lc_kernel *k = g->k;
-    int a = k->store_access, dt = g->acc[a].dtype, op = k->store_combine;
-    int size = lc_dtype_size(dt), isint = lc_dtype_kind(dt) == 'i' || lc_dtype_kind(dt) == 'u';
-    const char *fn = NULL;
-    if (isint && op == LC_OP_ADD)
-        fn = size == 4 ? "atomic_add" : "atom_add";
-    else if (isint && size == 4 && op == LC_OP_MINIMUM)
-        fn = "atomic_min";
-    else if (isint && size == 4 && op == LC_OP_MAXIMUM)
-        fn = "atomic_max";
-    if (fn) {
-        lc_sb_printf(sb, "%s%s(a%d + ", ind, fn, a);
-        lc_addr(g, sb, a);
-        lc_sb_printf(sb, ", v%d);\n", k->store_value);
-        return;
-    }
-    if (op == LC_OP_ADD && (dt == LC_FLOAT32 || dt == LC_FLOAT64)) {
-        lc_sb_printf(sb, "#if defined(cl_nv_pragma_unroll)\n%sasm volatile(\"red.global.add.%s [%%0], %%1;\" :: \"l\"(a%d + ",
-                     ind, dt == LC_FLOAT32 ? "f32" : "f64", a);
-        lc_addr(g, sb, a);
-        lc_sb_printf(sb, "), \"%s\"(v%d) : \"memory\");\n#else\n", dt == LC_FLOAT32 ? "f" : "d",
-                     k->store_value);
-        lc_store_cas(g, sb, ind);
-        lc_sb_printf(sb, "#endif\n");
-        return;
-    }
-    lc_store_cas(g, sb, ind);
+    int a = k->store_access;
+    struct lc_sb ptr = {0};
+    char v[32];
+    lc_sb_printf(&ptr, "a%d + ", a);
+    lc_addr(g, &ptr, a);
+    snprintf(v, sizeof v, "v%d", k->store_value);
+    if (ptr.oom)
+        sb->oom = 1;
+    lc_emit_atomic_fold(g, sb, ind, g->acc[a].dtype, k->store_combine, "__global",
+                        ptr.s ? ptr.s : "", v);
+    lc_sb_free(&ptr);
 }
 
 static void lc_store_write(struct lc_cg *g, struct lc_sb *sb, const char *ind)
@@ -185,7 +144,7 @@ static int lc_store_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 
 /* The places the target's leaf spans: every place the store may write
  * (gathered indices are checked against the leaf's extents). */
-static void lc_leaf_span(const struct lc_node *leaf, int64_t *lo, int64_t *hi)
+void lc_leaf_span(const struct lc_node *leaf, int64_t *lo, int64_t *hi)
 {
     *lo = *hi = leaf->offset;
     for (int d = 0; d < leaf->ndim; d++) {

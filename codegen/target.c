@@ -59,6 +59,10 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
      * (atomics cost 20-50 ns each there); GPUs add atomically. */
     t->store_private = gpu ? 0 : (int)(cu * 2);
     t->store_private_max = (int64_t)1 << 23;
+    /* A GPU work-group adds into a copy in local memory (32 KiB leaves room
+     * for two groups per multiprocessor), a few groups per compute unit. */
+    t->store_local_bytes = gpu ? 32768 : 0;
+    t->store_local_groups = gpu ? cu * 4 : 0;
 }
 
 enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
@@ -86,6 +90,7 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
     X(scan_tiles)         /* scan.c: tiles per work-group, three launches */               \
     X(scan_chunks)        /* scan.c: chunks of each row, three launches */              \
     X(store_private)      /* store.c: scatter-adds into private copies, then summed */     \
+    X(store_local)        /* store_local.c: scatter-adds into a local copy per group */    \
     X(store_items)        /* store.c: one item per element written in place */
 
 #define LC_DECLARE(name) extern const struct lc_schedule lc_sched_##name;

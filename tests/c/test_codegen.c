@@ -335,6 +335,22 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             lc_node_release(v);
         }
         return 1;
+    case 19: /* bincount-like: adds into 65536 float64 bins, more than the elements (atomics) */
+        {
+            int64_t sb[1] = {65536 * scale};
+            struct lc_node *t = leaf(LC_FLOAT64, 1, sb);
+            struct lc_node *i = leaf(LC_INT64, 1, s1);
+            x = leaf(LC_FLOAT32, 1, s1);
+            struct lc_node *g = lc_node_gather(t, i, 0, 0, &err);
+            struct lc_node *v = lc_node_cast(x, LC_FLOAT64, &err);
+            outs[0] = g && v ? lc_node_store(g, v, NULL, LC_OP_ADD, &err) : NULL;
+            lc_node_release(t);
+            lc_node_release(i);
+            lc_node_release(g);
+            lc_node_release(v);
+            lc_node_release(x);
+        }
+        return 1;
     default: /* a long softmax (CPUs: split sums of exp with blocked maxima) */
         {
             int64_t s4[1] = {20000 * scale};
@@ -352,7 +368,7 @@ static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", 
                               "col_meanstd", "softmax", "long_scan", "view_where_cast", "col_sum_short",
                               "long_sum", "long_argmax", "row_sum_short", "map_rows",
                               "map_strided", "map_4d", "long_cummax", "gather_rowsum",
-                              "scatter_add", "long_softmax"};
+                              "scatter_add", "scatter_add_wide", "long_softmax"};
 
 int main(void)
 {
