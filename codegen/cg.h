@@ -34,6 +34,7 @@ struct lc_cg {
     int lane_dim;                       /* ... for reads with stride 1 along this dim */
     int shifted;                        /* float32 var/std as shifted sums (no divide per element) */
     const char *acc_float;              /* float accumulator type: "double" or "float" */
+    int rnd_lanes;                      /* random sources read W lanes at a time (random.c) */
 };
 
 /* A schedule: how kernels of one kind are cut into work-items. `fits` says
@@ -99,6 +100,17 @@ void lc_vcast(struct lc_sb *sb, const char *v, int from, int to, int W);
  * `space` ("__global" or "__local"), val one of dt. */
 void lc_emit_atomic_fold(struct lc_cg *g, struct lc_sb *sb, const char *ind, int dt, int op,
                          const char *space, const char *ptr, const char *val);
+
+/* ---- random.c: random sources ------------------------------------------------------ */
+
+/* The Philox helpers the kernel's random accesses need (nothing without one). */
+void lc_random_helpers(const struct lc_cg *g, struct lc_sb *sb);
+/* The value of random access a at the current index. */
+void lc_random_expr(struct lc_cg *g, struct lc_sb *sb, int a);
+/* Can random access a be read W lanes at a time (float dtypes, W = 8)? */
+int lc_random_vec_ok(const struct lc_cg *g, int a, int W);
+/* Its W lanes along dim rd (stride 0 or 1 there); the kernel then gets the W-lane helpers. */
+void lc_random_expr_vec(struct lc_cg *g, struct lc_sb *sb, int a, int W, int rd);
 
 /* ---- store.c: what the store schedules share ------------------------------------- */
 

@@ -87,6 +87,7 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
         lc_sb_printf(&src, "/* lazycl %s kernel: %d fused op%s; %s. */\n", kind, k->n_fused,
                      k->n_fused == 1 ? "" : "s", out->schedule);
         lc_cg_helpers(&src, &g.h);
+        lc_random_helpers(&g, &src);
         lc_red_helpers(&g, &src);
         if (lc_has_gather(&g))
             /* A gather's index: from the end when negative; out of range, the first

@@ -196,6 +196,14 @@ int lc_common_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb)
             if (lc_add_leaf_arg(l, a, LC_FROM_VALUE, adt, v0) < 0 ||
                 lc_add_leaf_arg(l, a, LC_FROM_STEP, adt, v1) < 0)
                 return -1;
+        } else if (x->kind == LC_ACCESS_RANDOM) {
+            /* The key and the counter of element 0, raw 64-bit words (engine/xplan.c). */
+            union lc_scalar key = x->value, ctr = x->step;
+            lc_sb_printf(sb, "%s\n    const ulong a%d_k, const ulong a%d_c", sep, a, a);
+            sep = ",";
+            if (lc_add_leaf_arg(l, a, LC_FROM_VALUE, LC_UINT64, key) < 0 ||
+                lc_add_leaf_arg(l, a, LC_FROM_STEP, LC_UINT64, ctr) < 0)
+                return -1;
         } else if (k->kind == LC_KERNEL_STORE && x->kind == LC_ACCESS_INPUT &&
                    x->source == k->access[k->store_access].source) {
             /* The array a store writes (every read of it shares the pointer). */
@@ -362,6 +370,8 @@ void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind
                              x->access, lc_iota_type(g, x->dtype));
                 lc_addr(g, sb, x->access);
                 lc_sb_printf(sb, "))");
+            } else if (a->kind == LC_ACCESS_RANDOM) {
+                lc_random_expr(g, sb, x->access);
             } else if (g->lane >= 0 && a->strides[g->lane_dim] == 1 && !a->n_dyn) {
                 lc_sb_printf(sb, "t%d.s%d", x->access, g->lane);
             } else {
@@ -478,7 +488,7 @@ static int lc_vec_op_ok(int op)
     case LC_OP_POS: case LC_OP_ABS: case LC_OP_SQUARE: case LC_OP_RECIP: case LC_OP_CAST:
     case LC_OP_MAXIMUM: case LC_OP_MINIMUM: case LC_OP_FMAX: case LC_OP_FMIN:
     case LC_OP_FLOOR: case LC_OP_CEIL: case LC_OP_TRUNC: case LC_OP_RINT:
-    case LC_OP_BUFFER: case LC_OP_CONST:
+    case LC_OP_BUFFER: case LC_OP_CONST: case LC_OP_RANDOM:
         return 1;
     default:
         return lc_op_kind(op) == LC_KIND_UNARY && lc_op_template(op) != NULL &&
@@ -498,7 +508,8 @@ int lc_vec_ok(struct lc_cg *g, int rd)
         const struct lc_access *x = &g->acc[a];
         if (x->epilogue)
             continue;
-        if (x->kind == LC_ACCESS_IOTA)
+        if (x->kind == LC_ACCESS_IOTA ||
+            (x->kind == LC_ACCESS_RANDOM && !lc_random_vec_ok(g, a, g->t->simd)))
             return 0;
         if (x->kind != LC_ACCESS_CONST && lc_stclass(x->strides[rd]) == LC_ST_ANY)
             return 0;
@@ -546,6 +557,8 @@ void lc_emit_exprs_vec(struct lc_cg *g, struct lc_sb *sb, int W, int rd, const c
             const struct lc_access *a = &g->acc[x->access];
             if (a->kind == LC_ACCESS_CONST) {
                 lc_sb_printf(sb, "(%s%d)(a%d_v)", T, W, x->access);
+            } else if (a->kind == LC_ACCESS_RANDOM) {
+                lc_random_expr_vec(g, sb, x->access, W, rd);
             } else if (lc_stclass(a->strides[rd]) == LC_ST_UNIT) {
                 lc_sb_printf(sb, "vload%d(0, a%d + (", W, x->access);
                 lc_addr(g, sb, x->access);

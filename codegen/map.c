@@ -39,7 +39,7 @@ static int lc_reads_aligned4(struct lc_cg *g, int in)
         const struct lc_access *x = &g->acc[a];
         if (x->kind == LC_ACCESS_CONST)
             continue;
-        if (x->kind == LC_ACCESS_IOTA || x->n_dyn)
+        if (x->kind == LC_ACCESS_IOTA || x->kind == LC_ACCESS_RANDOM || x->n_dyn)
             return 0;
         if (x->strides[in] == 0)
             continue;

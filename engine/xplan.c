@@ -234,7 +234,10 @@ static void lc_xrun_bind(struct lc_xrun *r, const struct lc_launch *l, lc_buffer
             } else {
                 const struct lc_node *leaf = leaves[ca->index];
                 union lc_scalar v = ca->from == LC_FROM_VALUE ? leaf->value : leaf->step;
-                lc_scalar_arg(ca->dtype, lc_scalar_cast(v, leaf->dtype, ca->dtype), arg);
+                /* A random leaf's key and counter are raw 64-bit words, whatever its dtype. */
+                if (leaf->op != LC_OP_RANDOM)
+                    v = lc_scalar_cast(v, leaf->dtype, ca->dtype);
+                lc_scalar_arg(ca->dtype, v, arg);
             }
             break;
         case LC_CGARG_SCRATCH_BASE:

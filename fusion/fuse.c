@@ -218,6 +218,7 @@ static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int pha
                 goto nomem;
             break;
         case LC_OP_CONST: a.kind = LC_ACCESS_CONST; break;
+        case LC_OP_RANDOM: a.kind = LC_ACCESS_RANDOM; break;
         default: a.kind = LC_ACCESS_IOTA; break;
         }
     }
@@ -238,7 +239,7 @@ static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int pha
     if (LC_GROW(k->access, k->n_access, k->cap_access) < 0)
         goto nomem;
     k->access[k->n_access] = a;
-    int x = lc_new_expr(f, k, n->op == LC_OP_CONST || n->op == LC_OP_IOTA ? n->op : LC_OP_BUFFER,
+    int x = lc_new_expr(f, k, lc_op_kind(n->op) == LC_KIND_SOURCE ? n->op : LC_OP_BUFFER,
                         n->dtype, n->dtype, n);
     if (x < 0)
         return -2;

@@ -56,6 +56,8 @@ enum lc_access_kind {
     LC_ACCESS_TEMP,    /* a buffer this plan writes: plan->buffers[source] */
     LC_ACCESS_CONST,   /* a constant: value */
     LC_ACCESS_IOTA,    /* value + step * (offset + sum strides * idx) */
+    LC_ACCESS_RANDOM,  /* Philox(key = value, counter = step + offset + sum strides * idx),
+                          leaf->p.random.dist (codegen/random.c) */
 };
 
 /* A read of one leaf at every point of the kernel's index space (or of its

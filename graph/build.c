@@ -62,6 +62,7 @@ static struct lc_node *lc_leaf_view(const struct lc_node *a, int ndim, const int
     n->value = a->value;
     n->step = a->step;
     n->flags = a->flags;
+    n->p = a->p;                  /* RANDOM: the distribution */
     n->origin = a->origin;
     n->origin_size = a->origin_size;
     n->offset = offset;

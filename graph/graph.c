@@ -166,6 +166,8 @@ void lc_node_seal(struct lc_node *n)
     case LC_KIND_SOURCE:
         if (n->op == LC_OP_CONST)
             break;
+        if (n->op == LC_OP_RANDOM)
+            buf[k++] = (uint64_t)(uint32_t)n->p.random.dist;
         buf[k++] = (uint64_t)n->offset;
         for (int i = 0; i < n->ndim; i++)
             buf[k++] = (uint64_t)n->strides[i];
@@ -365,6 +367,31 @@ struct lc_node *lc_node_iota(void *owner, int dtype, union lc_scalar start, unio
     n->strides[0] = 1;
     n->origin = n->serial;
     n->origin_size = count;
+    lc_node_seal(n);
+    return n;
+}
+
+struct lc_node *lc_node_random(void *owner, int dtype, int dist, uint64_t key, uint64_t offset,
+                               int64_t count, struct lc_error *e)
+{
+    int fl = dtype == LC_FLOAT32 || dtype == LC_FLOAT64;
+    int ok = dist == LC_RANDOM_BITS ? dtype == LC_UINT32 || dtype == LC_UINT64
+           : (dist == LC_RANDOM_UNIFORM || dist == LC_RANDOM_NORMAL) && fl;
+    if (!ok) {
+        lc_error_set(e, LC_ERR_INVALID, "random: no distribution %d of dtype %s", dist,
+                     lc_dtype_name(dtype));
+        return NULL;
+    }
+    union lc_scalar k = {.u = key}, c = {.u = offset};
+    union lc_scalar zero = {0};
+    struct lc_node *n = lc_node_iota(owner, dtype, zero, zero, count, e);
+    if (!n)
+        return NULL;
+    /* Sealed again below as a RANDOM leaf (an arange's layout, its own values). */
+    n->op = LC_OP_RANDOM;
+    n->value = k;
+    n->step = c;
+    n->p.random.dist = dist;
     lc_node_seal(n);
     return n;
 }

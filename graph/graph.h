@@ -95,8 +95,8 @@ struct lc_node {
     struct lc_storage *storage;
     int64_t offset;
     int64_t strides[LC_MAXDIM];
-    union lc_scalar value; /* CONST value; IOTA start */
-    union lc_scalar step;  /* IOTA step */
+    union lc_scalar value; /* CONST value; IOTA start; RANDOM the Philox key (u) */
+    union lc_scalar step;  /* IOTA step; RANDOM the counter of element 0 (u) */
     /* CONST, IOTA: the serial of the source node this leaf views (its own for
      * a new one) and that source's element count: a write into a view of a
      * constant finds every array viewing the same one, and the one buffer they
@@ -123,6 +123,9 @@ struct lc_node {
         struct {                          /* STORE */
             int32_t combine;              /* 0: assign; else ADD, MUL, MINIMUM, MAXIMUM */
         } store;
+        struct {                          /* RANDOM */
+            int32_t dist;                 /* enum lc_random_dist */
+        } random;
     } p;
 };
 
@@ -152,6 +155,16 @@ struct lc_node *lc_node_const(void *owner, int dtype, union lc_scalar v, int ndi
 /* start + step * k for k in [0, n). */
 struct lc_node *lc_node_iota(void *owner, int dtype, union lc_scalar start, union lc_scalar step,
                              int64_t n, struct lc_error *e);
+/* Counter-based random numbers (Philox4x32-10, codegen/random.c): element k
+ * is a function of the key and the counter c = offset + k only, so a random
+ * array is a source like an arange, computed inside its consumers. */
+enum lc_random_dist {
+    LC_RANDOM_BITS,    /* uint32: word 0; uint64: words 0 and 1 (high) */
+    LC_RANDOM_UNIFORM, /* float32/float64 in [0, 1): the top 24/53 bits, scaled exactly */
+    LC_RANDOM_NORMAL,  /* float32/float64 standard normal: Box-Muller over the words */
+};
+struct lc_node *lc_node_random(void *owner, int dtype, int dist, uint64_t key, uint64_t offset,
+                               int64_t n, struct lc_error *e);
 /* Make a pending node a leaf: drop its inputs, take `storage` (retained) as
  * its contiguous buffer. Its op becomes BUFFER; its hash, dtype and shape
  * stay. */

@@ -147,6 +147,27 @@ static PyObject *py_iota(PyObject *Py_UNUSED(m), PyObject *args)
     return r;
 }
 
+static PyObject *py_random(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    PyObject *dtype_o, *device;
+    int dist;
+    unsigned long long key, offset;
+    long long n;
+    if (!PyArg_ParseTuple(args, "OiKKLO:_random", &dtype_o, &dist, &key, &offset, &n, &device))
+        return NULL;
+    int dt = lc_py_parse_dtype(dtype_o, LC_FLOAT64);
+    if (dt < 0)
+        return NULL;
+    PyObject *q = lc_py_resolve_queue(device);
+    if (!q)
+        return NULL;
+    struct lc_error e = {0};
+    struct lc_node *node = lc_node_random(lc_py_q(q), dt, dist, key, offset, n, &e);
+    PyObject *r = node ? lc_py_wrap(node, q) : lc_py_raise(&e);
+    Py_DECREF(q);
+    return r;
+}
+
 static PyObject *py_unary(PyObject *Py_UNUSED(m), PyObject *args)
 {
     PyObject *name, *x;
@@ -355,6 +376,9 @@ PyMethodDef lc_py_build_functions[] = {
      "asarray(obj, dtype=None, device=None): a lazycl array from a NumPy array, list or scalar."},
     {"_full", py_full, METH_VARARGS, "_full(value, shape, dtype, device)"},
     {"_iota", py_iota, METH_VARARGS, "_iota(start, step, n, dtype, device)"},
+    {"_random", py_random, METH_VARARGS,
+     "_random(dtype, dist, key, offset, n, device): n Philox values, element k of counter "
+     "offset + k (dist 0 bits, 1 uniform, 2 normal; graph.h)"},
     {"_unary", py_unary, METH_VARARGS, "_unary(op, x)"},
     {"_binary", py_binary, METH_VARARGS, "_binary(op, a, b)"},
     {"where", py_where, METH_VARARGS, "where(cond, a, b): elements of a where cond, else of b."},

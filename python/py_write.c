@@ -110,6 +110,8 @@ static int lc_realize_source(lc_py_Queue *q, PyObject *queue, const struct lc_no
     int64_t n = r->origin_size;
     struct lc_node *src = r->op == LC_OP_CONST
         ? lc_node_const(r->owner, r->dtype, r->value, 1, &n, 0, &e)
+        : r->op == LC_OP_RANDOM
+        ? lc_node_random(r->owner, r->dtype, r->p.random.dist, r->value.u, r->step.u, n, &e)
         : lc_node_iota(r->owner, r->dtype, r->value, r->step, n, &e);
     struct lc_node *c = src ? lc_node_copy(src, &e) : NULL;
     if (src)
