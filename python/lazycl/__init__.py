@@ -21,6 +21,7 @@ from ._api import (  # noqa: F401
     abs, all, any, asarray, asnumpy, compute, explain, max, min, pow, round, sum,
 )
 from . import _api as _api_module
+from . import random  # noqa: E402  (lazycl.random: counter-based random numbers)
 
 __version__ = "0.1.0"
 
