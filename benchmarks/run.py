@@ -112,6 +112,37 @@ def f_bincount(ns, idx, x):
 JACOBI_N, JACOBI_STEPS = 2000, 10
 
 
+# Random numbers: each system's own generator (ns.randn(n, tok) gives n float32 standard
+# normals; tok, a one-element int32 array, only keeps JAX from folding its fixed key into a
+# constant). `random` is mean(normal**2), which lazycl fuses into one kernel with no buffer;
+# `randn` materializes the normals (lazycl through a copy: a random array is a source, computed
+# where it is read, so it needs a consumer to be written).
+
+def make_random(n):
+    def f_random(ns, tok):
+        z = ns.randn(n, tok)
+        return ns.sum(z * z) / n
+    return f_random
+
+
+def make_randn(n):
+    def f_randn(ns, tok):
+        return ns.randn_mat(n, tok)
+    return f_randn
+
+
+def normal_check(n):
+    """A materialized draw is checked by its moments, not element by element."""
+    def check_moments(r):
+        r = np.asarray(r, dtype=np.float64).reshape(-1)
+        if r.size != n:
+            return False, float("nan"), f"size {r.size} != {n}"
+        m, v = float(r.mean()), float(r.var())
+        ok = abs(m) < 10 / math.sqrt(n) and abs(v - 1) < 20 / math.sqrt(n)
+        return ok, abs(v - 1), "" if ok else f"mean {m:.3g}, var {v:.4g}"
+    return check_moments
+
+
 def f_jacobi_2d(ns, A, B):
     """npbench's jacobi_2d kernel body, JACOBI_STEPS times (npbench's `range(1, TSTEPS)` with
     TSTEPS = JACOBI_STEPS + 1), in place in A and B."""
@@ -187,7 +218,8 @@ def ne_standardize(ne, X):
 class Workload:
     def __init__(self, name, fn, inputs, out_elems, tol, expr, ne=None, hand=None, fuse=False,
                  numba=None, label=None, mutates=False, nbytes=None, peers_skip=None,
-                 stats=None):
+                 stats=None, ref=None):
+        self.ref = ref                # a callable checking the result, where no reference is
         self.name = name
         self.fn = fn
         self.inputs = inputs          # list of numpy arrays
@@ -313,6 +345,18 @@ def build_workloads(n, side, small_sizes, only):
                                            "pyopencl": "not wired for writes"},
                                label=f"slicewrite x[{start}:{'' if stop is None else stop}:{step}] "
                                      f"({ln} el.)" if tag != "full" else f"slicewrite full x[:] ({ln} el.)"))
+    tok = np.zeros(1, np.int32)
+    no_rng = {"pyopencl": "no random module in pyopencl.array here",
+              "dask": "not wired (dask.array.random)", "numba": "not expressed"}
+    if want("random"):
+        wl.append(Workload("random", make_random(n), [tok], 1, (5e-3, 0),
+                           "mean(standard_normal(N, float32) ** 2), each system's generator",
+                           nbytes=4, peers_skip=no_rng, hand=kernels.setup_none))
+    if want("randn"):
+        wl.append(Workload("randn", make_randn(n), [tok], n, (0, 0),
+                           "standard_normal(N, float32) materialized, each system's generator",
+                           nbytes=4 * n, peers_skip=no_rng, ref=normal_check(n),
+                           hand=kernels.setup_none))
     if want("small"):
         for s in small_sizes:
             wl.append(Workload(f"small-{s:.0e}".replace("+0", ""), f_chain, [u(s), u(s)], s,
@@ -328,6 +372,7 @@ class NS:
         self.exp, self.sqrt, self.log1p = mod.exp, mod.sqrt, mod.log1p
         self.sum, self.max, self.cumsum = mod.sum, mod.max, mod.cumsum
         self.bincount = getattr(mod, "bincount", None)
+        self.randn = self.randn_mat = None
         self.mean0 = lambda X: X.mean(0)
         self.std0 = lambda X: X.std(0)
         for k, v in over.items():
@@ -337,7 +382,9 @@ class NS:
 # ---- checking and timing ---------------------------------------------------------------------
 
 def check(result, ref, tol):
-    """(ok, max error relative to max |ref|, note)."""
+    """(ok, max error relative to max |ref|, note); a callable ref checks the result itself."""
+    if callable(ref):
+        return ref(result)
     try:
         r = np.asarray(result, dtype=np.float64)
     except Exception as e:  # noqa: BLE001
@@ -577,8 +624,11 @@ def build_peers(args, gpu):
     if jax and "jax" not in skip:
         import jax.numpy as jnp
         # jnp.bincount under jit needs a static length (the bins: no index reaches it here)
+        jrand = (lambda n, tok: jax.random.normal(
+            jax.random.fold_in(jax.random.PRNGKey(0), tok[0]), (n,), dtype=jnp.float32))
         jns = NS(jnp, bincount=lambda i, weights=None, minlength=0:
-                 jnp.bincount(i, weights, minlength=minlength, length=minlength))
+                 jnp.bincount(i, weights, minlength=minlength, length=minlength),
+                 randn=jrand, randn_mat=jrand)
         peers["jax"] = (f"jax {v} jit ({jax.default_backend()})", lambda w: _jax_system(jax, jns, w))
     else:
         notes["jax"] = v if not jax else "skipped"
@@ -592,7 +642,8 @@ def build_peers(args, gpu):
     if gpu:
         cupy, v = detect("cupy")
         if cupy and "cupy" not in skip:
-            cns = NS(cupy)
+            crand = (lambda n, tok: cupy.random.standard_normal(n, dtype=cupy.float32))
+            cns = NS(cupy, randn=crand, randn_mat=crand)
             peers["cupy"] = ("cupy " + v, lambda w: _cupy_system(cupy, cns, w, False))
             if "cupy.fuse" not in skip:
                 peers["cupy.fuse"] = ("cupy.fuse", lambda w: _cupy_system(cupy, cns, w, True))
@@ -603,9 +654,10 @@ def build_peers(args, gpu):
 
     torch, v = detect("torch")
     if torch and "torch" not in skip:
-        tns = NS(torch, cumsum=lambda x: torch.cumsum(x, 0),
-                 std0=lambda X: X.std(0, correction=0))
         tdev = "cuda" if gpu and torch.cuda.is_available() else "cpu"
+        trand = (lambda n, tok: torch.randn(n, device=tdev))
+        tns = NS(torch, cumsum=lambda x: torch.cumsum(x, 0),
+                 std0=lambda X: X.std(0, correction=0), randn=trand, randn_mat=trand)
         peers["torch"] = (f"torch {v} eager ({tdev})", lambda w: _torch_system(torch, tns, tdev, w, False))
         if "torch.compile" not in skip:
             peers["torch.compile"] = (f"torch.compile ({tdev})",
@@ -903,14 +955,19 @@ def main(argv=None):
 
     queue = lc.asarray(np.zeros(1, np.float32), device=dev).queue
     ctx = kernels.HandContext(dev, queue)
-    lns, npns = NS(lc), NS(np)
+    lrng, nrng = lc.random.default_rng(0, device=dev), np.random.default_rng(0)
+    lns = NS(lc, randn=lambda n, tok: lrng.standard_normal(n, dtype=np.float32),
+             randn_mat=lambda n, tok: lc.copy(lrng.standard_normal(n, dtype=np.float32)))
+    nrand = (lambda n, tok: nrng.standard_normal(n, dtype=np.float32))
+    npns = NS(np, randn=nrand, randn_mat=nrand)
     wls = build_workloads(n, side, small, only)
 
     results = []
     for w in wls:
         t_w = time.perf_counter()
-        ref = np.asarray(w.fn(npns, *[a.astype(np.float64) if a.dtype.kind == "f" else a
-                                      for a in w.inputs]), dtype=np.float64)
+        ref = w.ref if w.ref is not None else np.asarray(
+            w.fn(npns, *[a.astype(np.float64) if a.dtype.kind == "f" else a for a in w.inputs]),
+            dtype=np.float64)
         cells = {}
 
         def fresh_lc():
