@@ -101,6 +101,11 @@ void lc_vcast(struct lc_sb *sb, const char *v, int from, int to, int W);
 void lc_emit_atomic_fold(struct lc_cg *g, struct lc_sb *sb, const char *ind, int dt, int op,
                          const char *space, const char *ptr, const char *val);
 
+/* ---- sort.c ---------------------------------------------------------------------------- */
+
+/* Is scan-kind op `op` a sort (SORT, ARGSORT) rather than a scan? */
+int lc_sort_op(int op);
+
 /* ---- random.c: random sources ------------------------------------------------------ */
 
 /* The Philox helpers the kernel's random accesses need (nothing without one). */

@@ -67,6 +67,8 @@ struct lc_target {
     int64_t store_local_bytes;  /* a scatter-add into a target of at most this many bytes adds into
                                    a copy per work-group in local memory (0: never) */
     int64_t store_local_groups; /* ... with at most this many work-groups */
+    /* Sorts. */
+    int64_t sort_items;         /* items a sort's rows are cut into (chunks of >= 1024) */
 };
 
 /* Describe a device of kind `kind` from its facts. */

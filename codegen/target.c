@@ -63,6 +63,8 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
      * for two groups per multiprocessor), a few groups per compute unit. */
     t->store_local_bytes = gpu ? 32768 : 0;
     t->store_local_groups = gpu ? cu * 4 : 0;
+    /* Sorts cut their rows into chunks over about this many items in all. */
+    t->sort_items = gpu ? cu * 256 : cu * 8;
 }
 
 enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
@@ -86,6 +88,7 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
     X(reduce_colsplit)    /* reduce_split.c: groups of adjacent outputs x row chunks */    \
     X(reduce_loop)        /* reduce.c: one item per output */                              \
     X(reduce_split)       /* reduce_split.c: groups per output, last group combines */     \
+    X(sort_radix)         /* sort.c: LSD radix sort along the last dim (sort, argsort) */  \
     X(scan_row)           /* scan.c: one item per row */                                   \
     X(scan_tiles)         /* scan.c: tiles per work-group, three launches */               \
     X(scan_chunks)        /* scan.c: chunks of each row, three launches */              \

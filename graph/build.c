@@ -826,6 +826,28 @@ struct lc_node *lc_node_scan(int op, struct lc_node *a, int axis, struct lc_erro
     return n;
 }
 
+struct lc_node *lc_node_sort(int op, struct lc_node *a, int axis, int descending,
+                             struct lc_error *e)
+{
+    if (op != LC_OP_SORT && op != LC_OP_ARGSORT) {
+        lc_error_set(e, LC_ERR_INVALID, "'%s' is not a sort", lc_op_name(op));
+        return NULL;
+    }
+    if (axis < 0 || axis >= a->ndim) {
+        lc_error_set(e, LC_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,
+                     a->ndim);
+        return NULL;
+    }
+    struct lc_node *n = lc_node_new(op, op == LC_OP_ARGSORT ? LC_INT64 : a->dtype, a->ndim,
+                                    a->shape, &a, 1, e);
+    if (!n)
+        return NULL;
+    n->p.red.axes = 1u << axis;
+    n->p.red.kind = descending != 0;
+    lc_node_seal(n);
+    return n;
+}
+
 /* ---- gathers -------------------------------------------------------------------- */
 
 struct lc_node *lc_node_gather(struct lc_node *src, struct lc_node *idx, int axis, int report_axis,

@@ -208,6 +208,10 @@ struct lc_node *lc_node_slice(struct lc_node *a, const int64_t *start, const int
 struct lc_node *lc_node_reduce(int op, struct lc_node *a, uint32_t axes, int ddof, int kind,
                                struct lc_error *e);
 struct lc_node *lc_node_scan(int op, struct lc_node *a, int axis, struct lc_error *e);
+/* A stable sort of a along `axis`: SORT gives the values (a's dtype), ARGSORT
+ * the int64 positions along the axis; NaN last, descending or not. */
+struct lc_node *lc_node_sort(int op, struct lc_node *a, int axis, int descending,
+                             struct lc_error *e);
 
 /* ---- gathers -------------------------------------------------------------------- */
 

@@ -356,6 +356,20 @@ static PyObject *py_scan(PyObject *Py_UNUSED(m), PyObject *args)
     return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
 }
 
+static PyObject *py_sort(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    PyObject *x;
+    int axis, descending, arg;
+    if (!PyArg_ParseTuple(args, "Oiii:_sort", &x, &axis, &descending, &arg))
+        return NULL;
+    lc_py_Array *a = lc_py_as_array(x);
+    if (!a)
+        return NULL;
+    struct lc_error e = {0};
+    struct lc_node *r = lc_node_sort(arg ? LC_OP_ARGSORT : LC_OP_SORT, a->node, axis, descending, &e);
+    return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
+}
+
 static PyObject *py_gather(PyObject *Py_UNUSED(m), PyObject *args)
 {
     PyObject *x, *i;
@@ -389,6 +403,8 @@ PyMethodDef lc_py_build_functions[] = {
     {"_slice", py_slice, METH_VARARGS, "_slice(x, starts, steps, lens)"},
     {"_reduce", py_reduce, METH_VARARGS, "_reduce(op, x, axes, ddof=0, kind=0)"},
     {"_scan", py_scan, METH_VARARGS, "_scan(op, x, axis)"},
+    {"_sort", py_sort, METH_VARARGS,
+     "_sort(x, axis, descending, arg): a stable sort along axis (arg: the int64 positions)"},
     {"_gather", py_gather, METH_VARARGS,
      "_gather(src, idx, axis, report_axis): src read at idx along axis (lc_node_gather)"},
     {NULL, NULL, 0, NULL},

@@ -15,6 +15,7 @@ from . import _write
 from ._index import take, take_along_axis  # noqa: F401
 from ._tiling import pad, repeat, roll, tile  # noqa: F401
 from ._histogram import histogram, histogram2d, histogramdd  # noqa: F401
+from ._sort import argsort, sort  # noqa: F401
 from ._indexmaps import (  # noqa: F401
     diag, diagonal, indices, meshgrid, outer, trace, tril, triu,
 )
@@ -839,7 +840,7 @@ def _lazy_functions():
                  "tril", "triu", "diagonal", "diag", "trace", "indices", "meshgrid",
                  "outer", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
                  "split", "array_split", "hsplit", "vsplit", "dsplit", "choose", "select",
-                 "histogram", "histogram2d", "histogramdd"]:
+                 "histogram", "histogram2d", "histogramdd", "sort", "argsort"]:
         f = getattr(np, name, None)
         # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
         if f is not None and f not in table:

@@ -147,6 +147,14 @@ class Array(_c.ArrayBase):
     def nonzero(self):
         return _write.nonzero(self)
 
+    def sort(self, axis=-1, kind=None, order=None):
+        from . import _sort
+        _sort.sort_inplace(self, axis, kind, order)
+
+    def argsort(self, axis=-1, kind=None, order=None):
+        from . import _sort
+        return _sort.argsort(self, axis, kind, order)
+
     def __iadd__(self, o):
         return _write.inplace(self, "add", o)
 
