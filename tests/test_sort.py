@@ -1,0 +1,160 @@
+"""sort and argsort against NumPy: every dtype, NaN, +-inf and -0.0, every axis, empty and 0-d,
+non-contiguous and negative strides, stability on heavily repeated keys, descending, the key
+computed inside the sort (kernel and buffer counts), in-place x.sort(), determinism."""
+import numpy as np
+import pytest
+
+import lazycl
+from conftest import ALL_DTYPES, DEVICE_FILTERS, make
+
+
+@pytest.fixture(params=DEVICE_FILTERS)
+def dev(request):
+    return request.param
+
+
+def lz(a, dev):
+    return lazycl.asarray(a, device=dev)
+
+
+def special(dtype, shape, seed=0):
+    """Data with repeats and, for floats, NaN, +-inf and -0.0 among ordinary values."""
+    h = make(dtype, shape, seed=seed, lo=-6, hi=6) if np.dtype(dtype).kind != "b" else \
+        make(dtype, shape, seed=seed)
+    if np.dtype(dtype).kind == "f" and h.size:
+        flat = h.reshape(-1)
+        rng = np.random.default_rng(seed + 1)
+        for v in (np.nan, np.inf, -np.inf, -0.0, 0.0):
+            flat[rng.integers(0, flat.size, max(1, flat.size // 20))] = v
+    return h
+
+
+def ref_desc_argsort(h, axis):
+    """A stable descending argsort with NaN last (the array API's descending=True)."""
+    f = h.astype(np.float64) if h.dtype.kind != "f" else h
+    return np.argsort(-f, axis=axis, kind="stable")
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_sort_and_argsort_match_numpy(dev, dtype):
+    h = special(dtype, (5, 2111), seed=3)
+    x = lz(h, dev)
+    for axis in (0, 1, -1, None):
+        want = np.sort(h, axis=axis, kind="stable")     # -0.0 and 0.0 in their order
+        got = np.asarray(lazycl.sort(x, axis=axis))
+        np.testing.assert_array_equal(got, want)
+        assert got.dtype == want.dtype
+        if h.dtype.kind == "f":
+            assert np.array_equal(np.signbit(got), np.signbit(want))   # -0.0 kept as it was
+        ia = np.asarray(lazycl.argsort(x, axis=axis))
+        np.testing.assert_array_equal(ia, np.argsort(h, axis=axis, kind="stable"))
+        assert ia.dtype == np.int64
+    # the array API's descending: NaN last, equal elements in their order
+    for axis in (0, 1):
+        np.testing.assert_array_equal(np.asarray(lazycl.argsort(x, axis=axis, descending=True)),
+                                      ref_desc_argsort(h, axis))
+        np.testing.assert_array_equal(
+            np.asarray(lazycl.sort(x, axis=axis, descending=True)),
+            np.take_along_axis(h, ref_desc_argsort(h, axis), axis))
+
+
+def test_stability_on_repeated_keys(dev):
+    rng = np.random.default_rng(5)
+    for dtype in ("int8", "float32", "int64"):
+        h = rng.integers(0, 3, 50000).astype(dtype)
+        np.testing.assert_array_equal(np.asarray(lazycl.argsort(lz(h, dev))),
+                                      np.argsort(h, kind="stable"))
+    h = np.zeros(10000, np.float64)
+    h[::2] = -0.0                           # -0.0 and 0.0 are equal: indices stay in order
+    np.testing.assert_array_equal(np.asarray(lazycl.argsort(lz(h, dev))), np.arange(10000))
+
+
+def test_shapes_and_layouts(dev):
+    h = special("float32", (3, 4, 50), seed=9)
+    x = lz(h, dev)
+    for axis in (0, 1, 2):
+        np.testing.assert_array_equal(np.asarray(lazycl.sort(x, axis=axis)), np.sort(h, axis=axis))
+    # non-contiguous, negative strides, broadcast views
+    np.testing.assert_array_equal(np.asarray(lazycl.sort(x[:, ::-2, 3:])),
+                                  np.sort(h[:, ::-2, 3:]))
+    np.testing.assert_array_equal(np.asarray(lazycl.argsort(x.T, axis=0)),
+                                  np.argsort(h.T, axis=0, kind="stable"))
+    b = lazycl.broadcast_to(lz(np.array([3.0, 1.0, 2.0]), dev), (4, 3))
+    np.testing.assert_array_equal(np.asarray(lazycl.sort(b)), np.sort(np.broadcast_to([3.0, 1, 2], (4, 3))))
+    # empty, one element, 0-d
+    for shape in [(0,), (3, 0), (0, 5), (1,), (4, 1)]:
+        e = np.ones(shape, np.float32)
+        np.testing.assert_array_equal(np.asarray(lazycl.sort(lz(e, dev))), np.sort(e))
+        got = np.asarray(lazycl.argsort(lz(e, dev)))
+        assert got.shape == shape and got.dtype == np.int64
+        np.testing.assert_array_equal(got, np.argsort(e))
+    z = lz(np.float32(3), dev)
+    np.testing.assert_array_equal(np.asarray(lazycl.sort(z, axis=None)), np.sort(np.float32(3), axis=None))
+    with pytest.raises(np.exceptions.AxisError):
+        lazycl.sort(z)
+    with pytest.raises(np.exceptions.AxisError):
+        lazycl.argsort(x, axis=3)
+    with pytest.raises(ValueError, match="sort kind"):
+        lazycl.sort(x, kind="bogo")
+    with pytest.raises(ValueError, match="no fields"):
+        lazycl.sort(x, order="a")
+
+
+def test_numpy_functions_stay_lazy(dev):
+    h = special("float64", (300,), seed=1)
+    x = lz(h, dev)
+    r = np.sort(x)
+    assert isinstance(r, lazycl.Array)
+    np.testing.assert_array_equal(np.asarray(r), np.sort(h))
+    r = np.argsort(x, kind="stable")
+    assert isinstance(r, lazycl.Array)
+    np.testing.assert_array_equal(np.asarray(r), np.argsort(h, kind="stable"))
+    np.testing.assert_array_equal(np.asarray(x.argsort()), np.argsort(h, kind="stable"))
+
+
+def test_sort_in_place(dev):
+    h = special("int32", (4, 100), seed=2)
+    x = lz(h.copy(), dev)
+    v = x[1]                          # a view sees the sorted data
+    before = x + 0                    # an older result keeps the old values
+    x.sort(axis=1)
+    np.testing.assert_array_equal(np.asarray(x), np.sort(h, axis=1))
+    np.testing.assert_array_equal(np.asarray(v), np.sort(h[1]))
+    np.testing.assert_array_equal(np.asarray(before), h)
+    x.sort(axis=0)
+    np.testing.assert_array_equal(np.asarray(x), np.sort(np.sort(h, axis=1), axis=0))
+    with pytest.raises(ValueError, match="read-only"):
+        lazycl.broadcast_to(lz(np.arange(3), dev), (2, 3)).sort()
+
+
+def test_key_computed_in_the_sort(dev):
+    """sort(x * x) reads x in the sort's first pass: no buffer for x * x, 3 launches per
+    8-bit digit, and only the sort's scratch and its output are allocated."""
+    h = make("float32", (5000,), seed=4)
+    x = lz(h, dev)
+    x.compute()
+    lazycl.reset_stats()
+    r = lazycl.sort(x * x + 1)
+    r.compute()
+    s = lazycl.stats()
+    assert s["launches"] == 3 * 4
+    assert s["buffers_allocated"] + s["pool_hits"] == 2          # the output and the scratch
+    np.testing.assert_array_equal(np.asarray(r), np.sort(h * h + 1))
+    lazycl.reset_stats()
+    i = lazycl.argsort(lazycl.abs(x - 0.5))
+    i.compute()
+    assert lazycl.stats()["launches"] == 12
+    np.testing.assert_array_equal(np.asarray(i), np.argsort(np.abs(h - np.float32(0.5)), kind="stable"))
+    # an 8-bit key: one digit, three launches
+    lazycl.reset_stats()
+    lazycl.argsort(lz(h, dev) > 0).compute()
+    assert lazycl.stats()["launches"] == 3
+
+
+def test_determinism(dev):
+    h = np.random.default_rng(3).integers(0, 10, 200000).astype(np.float32)
+    x = lz(h, dev)
+    a = np.asarray(lazycl.argsort(x))
+    b = np.asarray(lazycl.argsort(x))
+    np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(a, np.argsort(h, kind="stable"))
