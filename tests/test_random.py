@@ -252,9 +252,12 @@ def test_errors_are_numpys():
         (lambda: g.choice(3, p=[0.5, 0.5]), ValueError, "same size"),
         (lambda: g.choice(3, p=[-0.5, 1, 0.5]), ValueError, "non-negative"),
         (lambda: g.uniform(0, np.inf), OverflowError, "Range exceeds"),
-        (lambda: g.choice(5, 3, replace=False), NotImplementedError, "sort"),
-        (lambda: g.permutation(5), NotImplementedError, "sort"),
-        (lambda: g.shuffle(lazycl.zeros(3)), NotImplementedError, "sort"),
+        (lambda: g.choice(5, 6, replace=False), ValueError, "larger sample than population"),
+        (lambda: g.choice(3, 2, replace=False, p=[1.0, 0, 0]), ValueError, "Fewer non-zero"),
+        (lambda: g.permutation(np.array(5)), IndexError, "at least 1-dimensional"),
+        (lambda: g.permutation(-1), ValueError, "negative dimensions"),
+        (lambda: g.shuffle(np.arange(3)), TypeError, "in place"),
+        (lambda: g.permuted(lazycl.zeros((2, 3)), axis=2), np.exceptions.AxisError, "axis 2"),
     ]
     for f, exc, msg in cases:
         with pytest.raises(exc, match=msg):
@@ -277,3 +280,57 @@ def test_legacy_functions():
     assert ((a[4] >= 1) & (a[4] < 2)).all()
     with pytest.raises(ValueError, match="Seed must be"):
         R.seed(-1)
+
+
+def test_permutations(dev):
+    """permutation, shuffle, permuted, choice(replace=False): argsorts of random 64-bit keys."""
+    g = R.default_rng(21, device=dev)
+    p = np.asarray(g.permutation(1000))
+    assert p.dtype == np.int64 and sorted(p) == list(range(1000))
+    assert not np.array_equal(p, np.arange(1000))
+    a = np.arange(40).reshape(8, 5)
+    x = lazycl.asarray(a, device=dev)
+    r = np.asarray(g.permutation(x))
+    assert sorted(r[:, 0]) == list(a[:, 0]) and (r - r[:, :1] == a[0] - a[0, 0]).all()
+    r = np.asarray(g.permutation(x, axis=1))
+    assert (np.sort(r, axis=1) == a).all() and (r - r[:1] == (a - a[:1])).all()
+    v = x[2]
+    g.shuffle(x)
+    got = np.asarray(x)
+    assert sorted(map(tuple, got)) == sorted(map(tuple, a))
+    np.testing.assert_array_equal(np.asarray(v), got[2])          # a view sees the shuffle
+    # permuted: each row on its own; every position uniform (chi-square over 20000 rows)
+    rows = np.asarray(g.permuted(lazycl.asarray(np.tile(np.arange(6), (20000, 1)), device=dev),
+                                 axis=1))
+    assert (np.sort(rows, axis=1) == np.arange(6)).all()
+    counts = np.stack([np.bincount(rows[:, j], minlength=6) for j in range(6)])
+    chi2 = ((counts - 20000 / 6) ** 2 / (20000 / 6)).sum()
+    assert chi2 < 74           # 25 degrees of freedom: P(chi2 > 74) < 1e-6
+    assert len({tuple(r) for r in rows[:50]}) > 40                  # rows differ
+    flat = np.asarray(g.permuted(lazycl.asarray(np.arange(12).reshape(3, 4), device=dev)))
+    assert flat.shape == (3, 4) and sorted(flat.reshape(-1)) == list(range(12))
+    out = lazycl.zeros((3, 4), dtype=np.int64, device=dev)
+    assert g.permuted(lazycl.asarray(np.arange(12).reshape(3, 4), device=dev), axis=0, out=out) is out
+    assert (np.sort(np.asarray(out), axis=0) == np.arange(12).reshape(3, 4)).all()
+    # choice without replacement: distinct, from the population
+    c = np.asarray(g.choice(100, 30, replace=False))
+    assert len(set(c)) == 30 and c.min() >= 0 and c.max() < 100
+    c = np.asarray(g.choice(np.arange(10) * 3, (2, 3), replace=False))
+    assert c.shape == (2, 3) and len(set(c.reshape(-1))) == 6 and (c % 3 == 0).all()
+
+
+def test_choice_without_replacement_with_p():
+    """The law of drawing one at a time with p renormalized (NumPy's): item 0 of
+    p = [.5, .2, .1, .1, .1] is in a sample of 2 with probability 0.7917."""
+    g = R.default_rng(77)
+    p = [0.5, 0.2, 0.1, 0.1, 0.1]
+    hits = np.zeros(5)
+    n = 400
+    for _ in range(n):
+        s = np.asarray(g.choice(5, 2, replace=False, p=p))
+        assert len(set(s)) == 2
+        hits[s] += 1
+    want = np.array([0.7917, 0.4667, 0.2472, 0.2472, 0.2472])
+    assert (np.abs(hits / n - want) < 5 * np.sqrt(want * (1 - want) / n)).all()
+    s = np.asarray(g.choice(4, 2, replace=False, p=[0.5, 0.5, 0.0, 0.0]))
+    assert sorted(s) == [0, 1]

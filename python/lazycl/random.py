@@ -21,8 +21,8 @@ spawned streams follow NumPy's rules; `Generator.spawn` gives independent stream
 keys). Each method takes ``device=`` (the generator's own device by default) and ``dtype=``
 where NumPy's does.
 
-Not yet: ``choice(..., replace=False)``, ``permutation``, ``shuffle`` and ``permuted`` need the
-sort of the sort issue; they raise NotImplementedError rather than run on the host.
+``permutation``, ``shuffle``, ``permuted`` and ``choice(..., replace=False)`` sort random 64-bit
+keys on the device (lazycl.sort's radix sort); ``shuffle`` writes in place through the writes.
 """
 import builtins
 import operator
@@ -280,26 +280,14 @@ class Generator:
                              if pop is None else "a cannot be empty unless no samples are taken")
         if n < 0:
             raise ValueError("a must be a positive integer unless no samples are taken")
-        if not replace:
-            raise NotImplementedError("lazycl.random: choice without replacement needs a "
-                                      "device sort, which lazycl does not have yet")
         shape = size_t if size_t is not None else ()
+        if not replace:
+            return self._choice_unique(n, count, shape, p, pop, axis, device)
         if p is None:
             idx = self.integers(0, n, shape, device=device) if count else \
                 _c._full(0, shape, "int64", None)
         else:
-            pp = np.asarray(p, dtype=np.float64)
-            if pp.ndim != 1:
-                raise ValueError("p must be 1-dimensional")
-            if pp.shape[0] != n:
-                raise ValueError("a and p must have same size")
-            if np.any(np.isnan(pp)):
-                raise ValueError("Probabilities contain NaN")
-            if np.any(pp < 0):
-                raise ValueError("Probabilities are not non-negative")
-            if abs(pp.sum() - 1.0) > np.sqrt(np.finfo(np.float64).eps):
-                raise ValueError("Probabilities do not sum to 1. See Notes section of "
-                                 "docstring for more information.")
+            pp = _check_p(p, n)
             cdf = np.cumsum(pp)
             cdf /= cdf[-1]
             u = self.random(shape, device=device)
@@ -315,17 +303,114 @@ class Generator:
         key = (slice(None),) * axis + (idx,)
         return _index.getitem(src, key)
 
-    def permutation(self, x, axis=0):
-        raise NotImplementedError("lazycl.random: permutation needs a device sort, which "
-                                  "lazycl does not have yet")
+    def _choice_unique(self, n, count, shape, p, pop, axis, device):
+        """count distinct indices of range(n): the first of a random order; with p, the
+        count smallest of E_i / p_i, E_i exponential (Efraimidis-Spirakis: the same law as
+        drawing one at a time with renormalized p, which NumPy does)."""
+        if count > n:
+            raise ValueError("Cannot take a larger sample than population when replace is False")
+        dev = device if device is not None else self._device
+        if p is None:
+            order = self._order((n,), 0, dev)
+        else:
+            pp = _check_p(p, n)
+            if np.count_nonzero(pp) < count:
+                raise ValueError("Fewer non-zero entries in p than size")
+            e = self.standard_exponential(n, device=dev)
+            w = _c.asarray(np.where(pp > 0, pp, 0.0), None, e.queue)
+            key = _c.where(_c._binary("greater", w, 0.0), _c._binary("true_divide", e, w), np.inf)
+            from . import _sort
+            order = _sort.argsort(key)
+        idx = _c.reshape(order[:count], shape)
+        if pop is None:
+            return idx
+        src = pop if _is_array(pop) else _c.asarray(pop, None, dev)
+        return _take1(src, idx, axis)
+
+    # ---- permutations: argsort of random 64-bit keys (the device sort) -------------------
+
+    def _order(self, shape, axis, device):
+        """A uniformly random permutation of range(shape[axis]) along axis, for every other
+        index independently: the argsort of random 64-bit keys (ties, at n^2 / 2^65, keep
+        index order)."""
+        from . import _sort
+        bits = self._draw(np.uint64, _BITS, tuple(shape), device)
+        return _sort.argsort(bits, axis=axis)
+
+    def permutation(self, x, axis=0, *, device=None):
+        """arange(x) permuted, or a copy of array x permuted along axis."""
+        if isinstance(x, (int, np.integer)):
+            n = operator.index(x)
+            if n < 0:
+                raise ValueError("negative dimensions are not allowed")
+            return self._order((n,), 0, device)
+        a = x if _is_array(x) else _c.asarray(np.asarray(x), None,
+                                               device if device is not None else self._device)
+        if a.ndim == 0:
+            raise IndexError("x must be an integer or at least 1-dimensional")
+        ax = _axis(axis, a.ndim)
+        from . import _index
+        idx = self._order((a.shape[ax],), 0, device if device is not None else a.device)
+        return _index.getitem(a, (slice(None),) * ax + (idx,))
 
     def shuffle(self, x, axis=0):
-        raise NotImplementedError("lazycl.random: shuffle needs a device sort, which lazycl "
-                                  "does not have yet")
+        """x permuted in place along axis (a lazycl array; its views see the write)."""
+        if not _is_array(x):
+            raise TypeError("lazycl.random: shuffle permutes a lazycl array in place; use "
+                            "permutation for other inputs")
+        if x.ndim == 0:
+            raise TypeError("shuffle needs an array of at least 1 dimension")
+        from . import _write
+        _write.setitem(x, Ellipsis, self.permutation(x, axis, device=x.device))
 
     def permuted(self, x, axis=None, out=None):
-        raise NotImplementedError("lazycl.random: permuted needs a device sort, which lazycl "
-                                  "does not have yet")
+        """Every slice of x along axis (None: the flattened array) permuted independently."""
+        a = x if _is_array(x) else _c.asarray(np.asarray(x), None, self._device)
+        if axis is None:
+            flat = _c.reshape(a, (a.size,))
+            r = _c.reshape(_take1(flat, self._order((a.size,), 0, a.device), 0), tuple(a.shape))
+        else:
+            ax = _axis(axis, a.ndim)
+            from ._index import take_along_axis
+            r = take_along_axis(a, self._order(tuple(a.shape), ax, a.device), ax)
+        if out is None:
+            return r
+        if not _is_array(out):
+            raise TypeError("out must be a lazycl array")
+        if tuple(out.shape) != tuple(a.shape):
+            raise ValueError("out must have the same shape as x")
+        from . import _write
+        _write.setitem(out, Ellipsis, r)
+        return out
+
+
+def _axis(axis, ndim):
+    ax = operator.index(axis)
+    if not -ndim <= ax < ndim:
+        raise np.exceptions.AxisError(ax, ndim)
+    return ax % ndim
+
+
+def _take1(a, idx, axis):
+    from . import _index
+    return _index.getitem(a, (slice(None),) * axis + (idx,))
+
+
+def _check_p(p, n):
+    """p as NumPy checks it for choice (read on the host)."""
+    pp = np.asarray(p, dtype=np.float64)
+    if pp.ndim != 1:
+        raise ValueError("p must be 1-dimensional")
+    if pp.shape[0] != n:
+        raise ValueError("a and p must have same size")
+    if np.any(np.isnan(pp)):
+        raise ValueError("Probabilities contain NaN")
+    if np.any(pp < 0):
+        raise ValueError("Probabilities are not non-negative")
+    if abs(pp.sum() - 1.0) > np.sqrt(np.finfo(np.float64).eps):
+        raise ValueError("Probabilities do not sum to 1. See Notes section of "
+                         "docstring for more information.")
+    return pp
 
 
 def _nonneg(name):
