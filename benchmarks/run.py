@@ -90,6 +90,18 @@ def f_cumsum(ns, x):
     return ns.cumsum(x * x)
 
 
+def f_sort(ns, x):
+    return ns.sort(x)
+
+
+def f_argsort(ns, x):
+    return ns.argsort(x)
+
+
+def f_sort_rows(ns, X):
+    return ns.sort(X)
+
+
 def f_gather(ns, x, idx):
     return x[idx]
 
@@ -345,6 +357,19 @@ def build_workloads(n, side, small_sizes, only):
                                            "pyopencl": "not wired for writes"},
                                label=f"slicewrite x[{start}:{'' if stop is None else stop}:{step}] "
                                      f"({ln} el.)" if tag != "full" else f"slicewrite full x[:] ({ln} el.)"))
+    no_sort = {"pyopencl": "no sort in pyopencl.array", "numba": "not expressed",
+               "dask": "dask.array has no sort"}
+    if want("sort"):
+        wl.append(Workload("sort", f_sort, [u(n)], n, (0, 0), "sort(x), x uniform float32",
+                           hand=kernels.setup_none, peers_skip=no_sort))
+    if want("argsort"):
+        wl.append(Workload("argsort", f_argsort, [u(n)], n, (0, 0),
+                           "argsort(x), stable, x uniform float32 (distinct values)",
+                           hand=kernels.setup_none, peers_skip=no_sort, nbytes=4 * n + 8 * n))
+    if want("sort_rows"):
+        wl.append(Workload("sort_rows", f_sort_rows, [u(side, side)], side * side, (0, 0),
+                           f"sort of {side}x{side} float32 along the last axis",
+                           hand=kernels.setup_none, peers_skip=no_sort))
     tok = np.zeros(1, np.int32)
     no_rng = {"pyopencl": "no random module in pyopencl.array here",
               "dask": "not wired (dask.array.random)", "numba": "not expressed"}
@@ -373,6 +398,8 @@ class NS:
         self.sum, self.max, self.cumsum = mod.sum, mod.max, mod.cumsum
         self.bincount = getattr(mod, "bincount", None)
         self.randn = self.randn_mat = None
+        self.sort = getattr(mod, "sort", None)
+        self.argsort = getattr(mod, "argsort", None)
         self.mean0 = lambda X: X.mean(0)
         self.std0 = lambda X: X.std(0)
         for k, v in over.items():
@@ -657,7 +684,9 @@ def build_peers(args, gpu):
         tdev = "cuda" if gpu and torch.cuda.is_available() else "cpu"
         trand = (lambda n, tok: torch.randn(n, device=tdev))
         tns = NS(torch, cumsum=lambda x: torch.cumsum(x, 0),
-                 std0=lambda X: X.std(0, correction=0), randn=trand, randn_mat=trand)
+                 std0=lambda X: X.std(0, correction=0), randn=trand, randn_mat=trand,
+                 sort=lambda x: torch.sort(x).values,
+                 argsort=lambda x: torch.argsort(x, stable=True))
         peers["torch"] = (f"torch {v} eager ({tdev})", lambda w: _torch_system(torch, tns, tdev, w, False))
         if "torch.compile" not in skip:
             peers["torch.compile"] = (f"torch.compile ({tdev})",
@@ -959,7 +988,8 @@ def main(argv=None):
     lns = NS(lc, randn=lambda n, tok: lrng.standard_normal(n, dtype=np.float32),
              randn_mat=lambda n, tok: lc.copy(lrng.standard_normal(n, dtype=np.float32)))
     nrand = (lambda n, tok: nrng.standard_normal(n, dtype=np.float32))
-    npns = NS(np, randn=nrand, randn_mat=nrand)
+    npns = NS(np, randn=nrand, randn_mat=nrand,
+              argsort=lambda x: np.argsort(x, kind="stable"))
     wls = build_workloads(n, side, small, only)
 
     results = []

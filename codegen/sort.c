@@ -267,6 +267,11 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                 l->local[0] = wg;
                 l->local[1] = l->local[2] = 1;
                 l->global[0] = lc_round_up(l->global[0], wg);
+            } else {
+                /* One item per group on CPUs: every chunk may go to another core (a driver
+                 * packing them into one group would run them all on one). */
+                l->use_local = 1;
+                l->local[0] = l->local[1] = l->local[2] = 1;
             }
         }
         size_t t = kcur;
