@@ -166,7 +166,7 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         if (kk == LC_SORT_SCAN) {
             lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n"
                              "    __global long *c = cnt + m * %d * P;\n    long acc = 0;\n"
-                             "    for (long t = 0; t < %d * P; t++) {\n"
+                             "#pragma unroll 1\n    for (long t = 0; t < %d * P; t++) {\n"
                              "        const long x = c[t];\n        c[t] = acc;\n        acc += x;\n"
                              "    }\n}\n\n", LC_DIGITS, LC_DIGITS);
             continue;
@@ -183,9 +183,9 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
             lc_sb_printf(sb, "    __global %s *vsrc = (__global %s *)(s + vs) + m * n%d;\n", V, V, nr);
         lc_sb_printf(sb, "    __global long *c = cnt + m * %d * P + q;\n", LC_DIGITS);
         if (kk == LC_SORT_FIRST || kk == LC_SORT_HIST) {
-            lc_sb_printf(sb, "    long h[%d];\n    for (int d = 0; d < %d; d++)\n        h[d] = 0;\n",
+            lc_sb_printf(sb, "    long h[%d];\n#pragma unroll 1\n    for (int d = 0; d < %d; d++)\n        h[d] = 0;\n",
                          LC_DIGITS, LC_DIGITS);
-            lc_sb_printf(sb, "    for (long i%d = beg; i%d < end; i%d++) {\n", nr, nr, nr);
+            lc_sb_printf(sb, "#pragma unroll 1\n    for (long i%d = beg; i%d < end; i%d++) {\n", nr, nr, nr);
             if (kk == LC_SORT_FIRST) {
                 /* The key expression, computed here (the fused producer). */
                 lc_emit_exprs(g, sb, 0, "        ");
@@ -201,13 +201,13 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
             } else {
                 lc_sb_printf(sb, "        const %s key_ = ksrc[i%d];\n", K, nr);
             }
-            lc_sb_printf(sb, "        h[(key_ >> shift) & %d]++;\n    }\n"
+            lc_sb_printf(sb, "        h[(key_ >> shift) & %d]++;\n    }\n#pragma unroll 1\n"
                              "    for (int d = 0; d < %d; d++)\n        c[d * P] = h[d];\n}\n\n",
                          LC_DIGITS - 1, LC_DIGITS);
             continue;
         }
         /* MOVE and LAST: each element to its digit's next place, in order. */
-        lc_sb_printf(sb, "    long o[%d];\n    for (int d = 0; d < %d; d++)\n        o[d] = c[d * P];\n",
+        lc_sb_printf(sb, "    long o[%d];\n#pragma unroll 1\n    for (int d = 0; d < %d; d++)\n        o[d] = c[d * P];\n",
                      LC_DIGITS, LC_DIGITS);
         if (kk == LC_SORT_MOVE) {
             lc_sb_printf(sb, "    __global %s *kdst = (__global %s *)(s + kd) + m * n%d;\n", K, K, nr);
@@ -215,7 +215,7 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                 lc_sb_printf(sb, "    __global %s *vdst = (__global %s *)(s + vd) + m * n%d;\n",
                              V, V, nr);
         }
-        lc_sb_printf(sb, "    for (long j_ = beg; j_ < end; j_++) {\n"
+        lc_sb_printf(sb, "#pragma unroll 1\n    for (long j_ = beg; j_ < end; j_++) {\n"
                          "        const %s key_ = ksrc[j_];\n"
                          "        const long pos_ = o[(key_ >> shift) & %d]++;\n", K, LC_DIGITS - 1);
         if (kk == LC_SORT_MOVE) {
