@@ -16,6 +16,9 @@ from ._index import take, take_along_axis  # noqa: F401
 from ._tiling import pad, repeat, roll, tile  # noqa: F401
 from ._histogram import histogram, histogram2d, histogramdd  # noqa: F401
 from ._sort import argsort, sort  # noqa: F401
+from ._select import (  # noqa: F401
+    argpartition, median, nanmedian, partition, percentile, quantile, top_k,
+)
 from ._indexmaps import (  # noqa: F401
     diag, diagonal, indices, meshgrid, outer, trace, tril, triu,
 )
@@ -840,7 +843,8 @@ def _lazy_functions():
                  "tril", "triu", "diagonal", "diag", "trace", "indices", "meshgrid",
                  "outer", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
                  "split", "array_split", "hsplit", "vsplit", "dsplit", "choose", "select",
-                 "histogram", "histogram2d", "histogramdd", "sort", "argsort"]:
+                 "histogram", "histogram2d", "histogramdd", "sort", "argsort",
+                 "partition", "argpartition", "median", "nanmedian", "percentile", "quantile"]:
         f = getattr(np, name, None)
         # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
         if f is not None and f not in table:

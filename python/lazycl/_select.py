@@ -1,0 +1,277 @@
+"""Selection on top of the sort: top_k, partition, argpartition, median, nanmedian, quantile,
+percentile.
+
+Each sorts along the axis (lc.sort / lc.argsort: a stable radix sort, NaN last) and reads the
+positions it needs with gathers, so a pending key is computed inside the sort's first pass and
+the values are read back by index (``top_k(abs(a), k)`` writes no ``abs(a)``). A full sort
+satisfies NumPy's partition contract (the kth element in its sorted place, none larger before
+it, none smaller after it); NumPy leaves the order inside the two sides unspecified.
+"""
+import collections
+import operator
+import warnings
+
+import numpy as np
+
+from . import _lazycl as _c
+from ._sort import argsort, sort
+
+try:
+    from numpy.exceptions import AxisError
+except ImportError:  # NumPy < 1.25
+    from numpy import AxisError
+
+TopK = collections.namedtuple("TopK", ["values", "indices"])
+
+
+def _as(x):
+    from ._api import _as as as_
+    return as_(x)
+
+
+def _axis(axis, ndim):
+    ax = operator.index(axis)
+    if not -ndim <= ax < ndim:
+        raise AxisError(ax, ndim)
+    return ax % ndim
+
+
+def _take(a, idx, axis):
+    """a[..., idx, ...] along axis with idx of a's ndim (take_along_axis)."""
+    from ._index import take_along_axis
+    return take_along_axis(a, idx, axis)
+
+
+def _slice_axis(x, axis, start, stop, step=1):
+    key = (slice(None),) * axis + (slice(start, stop, step),)
+    return x[key]
+
+
+def top_k(x, k, /, axis=-1, *, largest=True, sorted=True):
+    """(values, indices) of the k largest (or smallest) elements along axis, as torch.topk and
+    jax.lax.top_k; NaN ranks above +inf, as in NumPy's sort order. sorted=False is accepted
+    (the result is sorted anyway)."""
+    x = _as(x)
+    if x.ndim == 0:
+        raise ValueError("top_k needs an array of at least 1 dimension")
+    ax = _axis(axis, x.ndim)
+    n = x.shape[ax]
+    k = operator.index(k)
+    if not 0 <= k <= n:
+        raise ValueError(f"k (={k}) must be between 0 and the axis length ({n})")
+    idx = argsort(x, axis=ax)
+    top = _slice_axis(idx, ax, n - 1, n - 1 - k if n - 1 - k >= 0 else None, -1) if largest \
+        else _slice_axis(idx, ax, 0, k)
+    if k == 0:
+        top = _c._full(0, tuple(x.shape[:ax]) + (0,) + tuple(x.shape[ax + 1:]), "int64", x.queue)
+    return TopK(_take(x, top, ax), top)
+
+
+def _kth(kth, n):
+    k = np.asarray(kth)
+    if k.dtype.kind not in "iu" and k.size:
+        raise TypeError("Partition index must be integer")
+    ks = [int(v) for v in k.reshape(-1)]
+    for v in ks:
+        w = v + n if v < 0 else v
+        if not 0 <= w < n:
+            raise ValueError(f"kth(={w if v < 0 else v}) out of bounds ({n})")
+    return ks
+
+
+def _prep_partition(a, kth, axis, kind, order):
+    a = _as(a)
+    if kind != "introselect":
+        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    if axis is None:
+        a, ax = _c.reshape(a, (a.size,)), 0
+    else:
+        if a.ndim == 0:
+            raise AxisError(operator.index(axis), 0)
+        ax = _axis(axis, a.ndim)
+    _kth(kth, a.shape[ax])
+    return a, ax
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """numpy.partition (by a full stable sort, which satisfies its contract)."""
+    a, ax = _prep_partition(a, kth, axis, kind, order)
+    return sort(a, axis=ax)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """numpy.argpartition (by a full stable argsort)."""
+    a, ax = _prep_partition(a, kth, axis, kind, order)
+    return argsort(a, axis=ax)
+
+
+# ---- order statistics --------------------------------------------------------------------
+
+def _reduce_axes(a, axis):
+    """a with the reduced axes flattened into one last axis; the kept shape."""
+    if axis is None:
+        return _c.reshape(a, (a.size,)), (), tuple(range(a.ndim))
+    given = [axis] if isinstance(axis, (int, np.integer)) else list(axis)
+    axes = tuple(sorted(_axis(x, a.ndim) for x in given))
+    if len(set(axes)) != len(axes):
+        raise ValueError("duplicate value in 'axis'")
+    keep = [d for d in range(a.ndim) if d not in axes]
+    t = _c.permute_dims(a, keep + list(axes)) if keep + list(axes) != list(range(a.ndim)) else a
+    kept = tuple(a.shape[d] for d in keep)
+    n = 1
+    for d in axes:
+        n *= a.shape[d]
+    return _c.reshape(t, kept + (n,)), kept, axes
+
+
+def _keepdims(r, a, axes, keepdims, qshape=()):
+    if not keepdims:
+        return r
+    shape = list(qshape) + [1 if d in axes else a.shape[d] for d in range(a.ndim)]
+    return _c.reshape(r, tuple(shape))
+
+
+def _float_dtype(dt):
+    return dt if dt.kind == "f" else np.dtype(np.float64)
+
+
+def _at(s, pos):
+    """s[..., pos] for an int64 array pos of s's shape but the last axis (per row)."""
+    p = _c.reshape(pos, tuple(pos.shape) + (1,))
+    r = _take(s, p, s.ndim - 1)
+    return _c.reshape(r, tuple(pos.shape))
+
+
+def _lerp(a, b, t):
+    """NumPy's _lerp: a + (b - a) t, or b - (b - a)(1 - t) where t >= 0.5."""
+    d = _c._binary("subtract", b, a)
+    lo = _c._binary("add", a, _c._binary("multiply", d, t))
+    if not isinstance(t, float):
+        hi = _c._binary("subtract", b, _c._binary("multiply", d, _c._binary("subtract", 1.0, t)))
+        return _c.where(_c._binary("greater_equal", t, 0.5), hi, lo)
+    return _c._binary("subtract", b, _c._binary("multiply", d, 1.0 - t)) if t >= 0.5 else lo
+
+
+def _quantile_rows(s, q, n, count, dt):
+    """The linear-method quantiles q (host array, in [0, 1]) of each row of the sorted s with
+    `count` valid elements per row (an int64 array of the kept shape, or None for all n)."""
+    out = []
+    for qv in np.asarray(q, dtype=np.float64).reshape(-1):
+        if count is None:
+            v = qv * (n - 1)
+            lo, hi = int(np.floor(v)), int(np.ceil(v))
+            t = v - lo
+            a = _slice_axis(s, s.ndim - 1, lo, lo + 1)
+            b = _slice_axis(s, s.ndim - 1, hi, hi + 1)
+            a = _c.reshape(a, tuple(s.shape[:-1]))
+            b = _c.reshape(b, tuple(s.shape[:-1]))
+            tt = np.asarray(t, dtype=dt)
+            r = a if t == 0 else _lerp(a, b, float(tt))
+        else:
+            v = _c._binary("multiply", _c.astype(_c._binary("subtract", count, 1), "float64"), qv)
+            lo = _c.astype(_c._unary("floor", v), "int64")
+            hi = _c.astype(_c._unary("ceil", v), "int64")
+            zero = _c._binary("maximum", lo, 0)
+            a = _at(s, zero)
+            b = _at(s, _c._binary("maximum", hi, 0))
+            t = _c.astype(_c._binary("subtract", v, _c.astype(lo, "float64")), dt.name)
+            r = _lerp(a, b, t)
+        out.append(_c.astype(r, dt.name) if np.dtype(r.dtype) != dt else r)
+    return out
+
+
+def _order_stat(a, q, axis, keepdims, nan_aware, what, scalar_q):
+    a = _as(a)
+    dt = _float_dtype(np.dtype(a.dtype))
+    if a.size == 0:
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+    r2, kept, axes = _reduce_axes(a, axis)
+    n = r2.shape[-1]
+    if n == 0:
+        qs = np.asarray(q).shape
+        return _c._full(np.nan, qs + kept, dt.name, a.queue)
+    s = sort(_c.astype(r2, dt.name) if np.dtype(r2.dtype) != dt else r2, axis=-1)
+    if np.dtype(a.dtype).kind == "f":
+        isn = _c._unary("isnan", s)
+        nans = _c._reduce("sum", _c.astype(isn, "int64"), (s.ndim - 1,))
+    else:
+        nans = None
+    if nan_aware and nans is not None:
+        count = _c._binary("subtract", n, nans)
+        rows = _quantile_rows(s, q, n, count, dt)
+        allnan = _c._binary("equal", count, 0)
+        rows = [_c.where(allnan, np.nan, r) for r in rows]
+    else:
+        rows = _quantile_rows(s, q, n, None, dt)
+        if nans is not None:                      # any NaN in a slice makes its result NaN
+            has = _c._binary("greater", nans, 0)
+            rows = [_c.where(has, np.nan, r) for r in rows]
+    rows = [_c.astype(r, dt.name) if np.dtype(r.dtype) != dt else r for r in rows]
+    if scalar_q:
+        r = rows[0]
+        return _keepdims(r, a, axes, keepdims)
+    from ._join import stack
+    qshape = np.asarray(q).shape
+    r = _c.reshape(stack(rows, axis=0), qshape + kept) if rows else \
+        _c._full(0, qshape + kept, dt.name, a.queue)
+    return _keepdims(r, a, axes, keepdims, qshape)
+
+
+def _check_out(out):
+    if out is not None:
+        raise TypeError("lazycl does not take out= here: assign the result (out[...] = ...)")
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """numpy.median: the middle of the sorted slice (the mean of the two middles); NaN where a
+    slice holds a NaN."""
+    _check_out(out)
+    return _order_stat(a, 0.5, axis, keepdims, False, "median", True)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """numpy.nanmedian: the median of each slice's non-NaN values (NaN for an all-NaN one)."""
+    _check_out(out)
+    return _order_stat(a, 0.5, axis, keepdims, True, "nanmedian", True)
+
+
+def _check_q(q, hi, what):
+    qa = np.asarray(q, dtype=np.float64)
+    if np.any((qa < 0) | (qa > hi)) or np.any(np.isnan(qa)):
+        raise ValueError(f"{what} must be in the range [0, {hi}]")
+    return qa / hi if hi != 1 else qa
+
+
+def _method(method):
+    if method != "linear":
+        names = ['inverted_cdf', 'averaged_inverted_cdf', 'closest_observation',
+                 'interpolated_inverted_cdf', 'hazen', 'weibull', 'linear', 'median_unbiased',
+                 'normal_unbiased', 'lower', 'higher', 'midpoint', 'nearest']
+        if method in names:
+            raise NotImplementedError(f"lazycl computes the 'linear' method only (got {method!r})")
+        raise ValueError(f"{method!r} is not a valid method. Use one of: "
+                         f"dict_keys({names!r})")
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+             keepdims=False, *, weights=None, interpolation=None):
+    """numpy.quantile with the default linear method (NumPy's own interpolation formula)."""
+    _check_out(out)
+    _method(method)
+    if weights is not None:
+        raise NotImplementedError("lazycl: quantile with weights= is not supported")
+    qa = _check_q(q, 1, "Quantiles")
+    return _order_stat(a, qa, axis, keepdims, False, "quantile", np.ndim(q) == 0)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False, *, weights=None, interpolation=None):
+    """numpy.percentile with the default linear method."""
+    _check_out(out)
+    _method(method)
+    if weights is not None:
+        raise NotImplementedError("lazycl: percentile with weights= is not supported")
+    qa = _check_q(q, 100, "Percentiles")
+    return _order_stat(a, qa, axis, keepdims, False, "percentile", np.ndim(q) == 0)
