@@ -69,6 +69,8 @@ int lc_add_i64(struct lc_launch *l, int64_t x);
 /* Append a launch named by `suffix` (completed with the kernel name later). */
 struct lc_launch *lc_new_launch(struct lc_kcode *c, const char *suffix);
 size_t lc_round_up(size_t x, size_t m);
+/* On targets with fixed groups, a 1-d launch in groups of wg, its range rounded up (1); else 0. */
+int lc_fixed_groups(const struct lc_target *t, struct lc_launch *l, size_t wg);
 
 int lc_stclass(int64_t s);
 /* Parameters shared by every launch of a kernel: outputs, reads, shape. */
@@ -122,6 +124,9 @@ void lc_random_expr_vec(struct lc_cg *g, struct lc_sb *sb, int a, int W, int rd)
 /* The condition under which an item writes (its predicate, its gathered indices in
  * range) into sb; 0 when it always writes. */
 int lc_store_guard(struct lc_cg *g, struct lc_sb *sb);
+/* In an item's loop over elements (8 spaces in): the exprs, then "if (guard) {" (or "{")
+ * and q_ = the place written; the caller writes and closes the brace. */
+void lc_store_item_head(struct lc_cg *g, struct lc_sb *sb);
 /* The places [lo, hi] of the storage the store target's leaf spans. */
 void lc_leaf_span(const struct lc_node *leaf, int64_t *lo, int64_t *hi);
 

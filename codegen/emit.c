@@ -474,6 +474,17 @@ struct lc_launch *lc_new_launch(struct lc_kcode *c, const char *suffix)
     return l;
 }
 
+int lc_fixed_groups(const struct lc_target *t, struct lc_launch *l, size_t wg)
+{
+    if (!t->fixed_groups || !l->global[0])
+        return 0;
+    l->use_local = 1;
+    l->local[0] = wg;
+    l->local[1] = l->local[2] = 1;
+    l->global[0] = lc_round_up(l->global[0], wg);
+    return 1;
+}
+
 size_t lc_round_up(size_t x, size_t m)
 {
     return (x + m - 1) / m * m;

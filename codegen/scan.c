@@ -386,13 +386,7 @@ static int lc_gen_scan_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
             l->global[0] = (size_t)M * P;
             snprintf(c->schedule, sizeof c->schedule, "scan: three phases over chunks of each row");
         }
-        if (g->t->fixed_groups && l->global[0]) {
-            size_t wg = g->t->scan_work_group;
-            l->use_local = 1;
-            l->local[0] = wg;
-            l->local[1] = l->local[2] = 1;
-            l->global[0] = lc_round_up(l->global[0], wg);
-        }
+        lc_fixed_groups(g->t, l, g->t->scan_work_group);
     }
     return 0;
 }

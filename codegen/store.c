@@ -48,6 +48,22 @@ int lc_store_guard(struct lc_cg *g, struct lc_sb *sb)
     return any;
 }
 
+void lc_store_item_head(struct lc_cg *g, struct lc_sb *sb)
+{
+    lc_emit_exprs(g, sb, 0, "        ");
+    struct lc_sb cond = {0};
+    if (lc_store_guard(g, &cond))
+        lc_sb_printf(sb, "        if (%s) {\n", cond.s ? cond.s : "0");
+    else
+        lc_sb_printf(sb, "        {\n");
+    if (cond.oom)
+        sb->oom = 1;
+    lc_sb_free(&cond);
+    lc_sb_printf(sb, "            const long q_ = ");
+    lc_addr(g, sb, g->k->store_access);
+    lc_sb_printf(sb, ";\n");
+}
+
 /* Fold v<value> into the target's element atomically. */
 static void lc_store_atomic(struct lc_cg *g, struct lc_sb *sb, const char *ind)
 {
@@ -215,22 +231,11 @@ static int lc_private_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         lc_sb_printf(sb, " * n%d", d);
     lc_sb_printf(sb, ";\n    for (long gid = N_ * g_ / G; gid < N_ * (g_ + 1) / G; gid++) {\n");
     lc_unravel(sb, 0, nd, "gid", "        ");
-    lc_emit_exprs(g, sb, 0, "        ");
-    struct lc_sb cond = {0};
-    int guarded = lc_store_guard(g, &cond);
-    if (guarded)
-        lc_sb_printf(sb, "        if (%s) {\n", cond.s ? cond.s : "0");
-    else
-        lc_sb_printf(sb, "        {\n");
-    if (cond.oom)
-        sb->oom = 1;
-    lc_sb_free(&cond);
-    lc_sb_printf(sb, "            const long q_ = ");
-    lc_addr(g, sb, a);
+    lc_store_item_head(g, sb);
     char v[32];
     snprintf(v, sizeof v, "v%d", k->store_value);
     const char *ops[2] = {"p_[q_ - lo]", v};
-    lc_sb_printf(sb, ";\n            p_[q_ - lo] = ");
+    lc_sb_printf(sb, "            p_[q_ - lo] = ");
     lc_cg_op(sb, &g->h, LC_OP_ADD, dt, dt, ops);
     lc_sb_printf(sb, ";\n        }\n    }\n}\n\n");
     l->work_dim = 1;

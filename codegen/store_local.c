@@ -76,18 +76,7 @@ static int lc_local_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         lc_sb_printf(sb, " * n%d", d);
     lc_sb_printf(sb, ";\n    for (long gid = get_global_id(0); gid < N_; gid += get_global_size(0)) {\n");
     lc_unravel(sb, 0, nd, "gid", "        ");
-    lc_emit_exprs(g, sb, 0, "        ");
-    struct lc_sb cond = {0};
-    if (lc_store_guard(g, &cond))
-        lc_sb_printf(sb, "        if (%s) {\n", cond.s ? cond.s : "0");
-    else
-        lc_sb_printf(sb, "        {\n");
-    if (cond.oom)
-        sb->oom = 1;
-    lc_sb_free(&cond);
-    lc_sb_printf(sb, "            const long q_ = ");
-    lc_addr(g, sb, a);
-    lc_sb_printf(sb, ";\n");
+    lc_store_item_head(g, sb);
     char v[32];
     snprintf(v, sizeof v, "v%d", k->store_value);
     lc_emit_atomic_fold(g, sb, "            ", dt, LC_OP_ADD, "__local", "h_ + (q_ - lo)", v);
