@@ -16,6 +16,10 @@ from ._index import take, take_along_axis  # noqa: F401
 from ._tiling import pad, repeat, roll, tile  # noqa: F401
 from ._histogram import histogram, histogram2d, histogramdd  # noqa: F401
 from ._sort import argsort, sort  # noqa: F401
+from ._setops import (  # noqa: F401
+    digitize, intersect1d, isin, lexsort, searchsorted, setdiff1d, union1d, unique, unique_all,
+    unique_counts, unique_inverse, unique_values,
+)
 from ._indexmaps import (  # noqa: F401
     diag, diagonal, indices, meshgrid, outer, trace, tril, triu,
 )
@@ -840,7 +844,10 @@ def _lazy_functions():
                  "tril", "triu", "diagonal", "diag", "trace", "indices", "meshgrid",
                  "outer", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
                  "split", "array_split", "hsplit", "vsplit", "dsplit", "choose", "select",
-                 "histogram", "histogram2d", "histogramdd", "sort", "argsort"]:
+                 "histogram", "histogram2d", "histogramdd", "sort", "argsort",
+                 "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
+                 "searchsorted", "digitize", "isin", "intersect1d", "union1d", "setdiff1d",
+                 "lexsort"]:
         f = getattr(np, name, None)
         # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
         if f is not None and f not in table:
