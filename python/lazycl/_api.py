@@ -19,6 +19,10 @@ from ._sort import argsort, sort  # noqa: F401
 from ._select import (  # noqa: F401
     argpartition, median, nanmedian, partition, percentile, quantile, top_k,
 )
+from ._setops import (  # noqa: F401
+    digitize, intersect1d, isin, lexsort, searchsorted, setdiff1d, union1d, unique, unique_all,
+    unique_counts, unique_inverse, unique_values,
+)
 from ._indexmaps import (  # noqa: F401
     diag, diagonal, indices, meshgrid, outer, trace, tril, triu,
 )
@@ -844,7 +848,10 @@ def _lazy_functions():
                  "outer", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
                  "split", "array_split", "hsplit", "vsplit", "dsplit", "choose", "select",
                  "histogram", "histogram2d", "histogramdd", "sort", "argsort",
-                 "partition", "argpartition", "median", "nanmedian", "percentile", "quantile"]:
+                 "partition", "argpartition", "median", "nanmedian", "percentile", "quantile",
+                 "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
+                 "searchsorted", "digitize", "isin", "intersect1d", "union1d", "setdiff1d",
+                 "lexsort"]:
         f = getattr(np, name, None)
         # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
         if f is not None and f not in table:
