@@ -809,7 +809,8 @@ struct lc_node *lc_node_reduce(int op, struct lc_node *a, uint32_t axes, int ddo
 
 struct lc_node *lc_node_scan(int op, struct lc_node *a, int axis, struct lc_error *e)
 {
-    if (lc_op_kind(op) != LC_KIND_SCAN) {
+    /* Sorts are scan-shaped kernels but nodes of their own (lc_node_sort: dtype, order). */
+    if (lc_op_kind(op) != LC_KIND_SCAN || op == LC_OP_SORT || op == LC_OP_ARGSORT) {
         lc_error_set(e, LC_ERR_INVALID, "'%s' is not a scan", lc_op_name(op));
         return NULL;
     }
