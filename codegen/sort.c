@@ -32,61 +32,57 @@ static int lc_sort_fits(struct lc_cg *g)
     return lc_sort_op(g->k->scan_op);
 }
 
-/* The key's unsigned type and bit count for dtype dt. */
-static const char *lc_key_type(int dt, int *bits)
+/* The unsigned key of dtype dt: its type, bit count, sign bit and all-ones mask. */
+struct lc_key {
+    const char *type, *sign, *all;
+    int bits;
+};
+
+static struct lc_key lc_key_of(int dt)
 {
-    *bits = lc_dtype_size(dt) * 8;
-    return *bits == 64 ? "ulong" : "uint";
+    switch (lc_dtype_size(dt)) {
+    case 8: return (struct lc_key){"ulong", "0x8000000000000000ul", "0xfffffffffffffffful", 64};
+    case 4: return (struct lc_key){"uint", "0x80000000u", "0xffffffffu", 32};
+    case 2: return (struct lc_key){"uint", "0x8000u", "0xffffu", 16};
+    default: return (struct lc_key){"uint", "0x80u", "0xffu", 8};
+    }
 }
 
 /* key_ = the order-preserving key of value v (dtype dt), complemented when descending. */
 static void lc_emit_key(struct lc_sb *sb, int dt, const char *v, int desc, const char *ind)
 {
-    int bits = lc_dtype_size(dt) * 8;
-    const char *K = bits == 64 ? "ulong" : "uint";
-    const char *sign = bits == 64 ? "0x8000000000000000ul" : bits == 32 ? "0x80000000u"
-                     : bits == 16 ? "0x8000u" : "0x80u";
-    const char *all = bits == 64 ? "0xfffffffffffffffful" : bits == 32 ? "0xffffffffu"
-                    : bits == 16 ? "0xffffu" : "0xffu";
+    struct lc_key K = lc_key_of(dt);
     char k = lc_dtype_kind(dt);
     if (k == 'f') {
-        const char *as = bits == 64 ? "as_ulong" : "as_uint";
-        lc_sb_printf(sb, "%s%s key_ = %s(%s == 0 ? (%s)0 : %s);\n", ind, K, as, v, lc_T(dt), v);
-        lc_sb_printf(sb, "%skey_ = (key_ & %s) ? ~key_ : (key_ | %s);\n", ind, sign, sign);
+        const char *as = K.bits == 64 ? "as_ulong" : "as_uint";
+        lc_sb_printf(sb, "%s%s key_ = %s(%s == 0 ? (%s)0 : %s);\n", ind, K.type, as, v, lc_T(dt), v);
+        lc_sb_printf(sb, "%skey_ = (key_ & %s) ? ~key_ : (key_ | %s);\n", ind, K.sign, K.sign);
         if (desc)
             lc_sb_printf(sb, "%skey_ = ~key_;\n", ind);
-        lc_sb_printf(sb, "%sif (isnan(%s)) key_ = %s;\n", ind, v, all);
+        lc_sb_printf(sb, "%sif (isnan(%s)) key_ = %s;\n", ind, v, K.all);
         return;
     }
     if (k == 'b')
-        lc_sb_printf(sb, "%s%s key_ = (%s)(%s != 0);\n", ind, K, K, v);
-    else if (k == 'i')
-        lc_sb_printf(sb, "%s%s key_ = (%s)((%s)(%s) ^ %s);\n", ind, K, K,
-                     bits == 64 ? "ulong" : bits == 32 ? "uint" : bits == 16 ? "ushort" : "uchar",
-                     v, sign);
+        lc_sb_printf(sb, "%s%s key_ = (%s)(%s != 0);\n", ind, K.type, K.type, v);
+    else if (k == 'i')   /* the bits as unsigned of the dtype's own width, the sign flipped */
+        lc_sb_printf(sb, "%s%s key_ = (%s)((u%s)(%s) ^ %s);\n", ind, K.type, K.type, lc_T(dt), v,
+                     K.sign);
     else
-        lc_sb_printf(sb, "%s%s key_ = (%s)(%s);\n", ind, K, K, v);
+        lc_sb_printf(sb, "%s%s key_ = (%s)(%s);\n", ind, K.type, K.type, v);
     if (desc)
-        lc_sb_printf(sb, "%skey_ = ~key_ & %s;\n", ind, all);
+        lc_sb_printf(sb, "%skey_ = ~key_ & %s;\n", ind, K.all);
 }
 
-/* The value of dtype dt whose key (not complemented) is `key`: ints and bools only. */
+/* val_ = the value of dtype dt whose key is `key` (as lc_emit_key made it): ints and bools. */
 static void lc_emit_unkey(struct lc_sb *sb, int dt, const char *key, int desc, const char *ind)
 {
-    int bits = lc_dtype_size(dt) * 8;
-    const char *sign = bits == 64 ? "0x8000000000000000ul" : bits == 32 ? "0x80000000u"
-                     : bits == 16 ? "0x8000u" : "0x80u";
-    const char *all = bits == 64 ? "0xfffffffffffffffful" : bits == 32 ? "0xffffffffu"
-                    : bits == 16 ? "0xffffu" : "0xffu";
-    const char *K = bits == 64 ? "ulong" : "uint";
-    lc_sb_printf(sb, "%sconst %s u_ = %s%s%s;\n", ind, K, desc ? "~" : "", key, "");
+    struct lc_key K = lc_key_of(dt);
     if (desc)
-        lc_sb_printf(sb, "%sconst %s w_ = u_ & %s;\n", ind, K, all);
+        lc_sb_printf(sb, "%sconst %s w_ = ~%s & %s;\n", ind, K.type, key, K.all);
     else
-        lc_sb_printf(sb, "%sconst %s w_ = u_;\n", ind, K);
-    char k = lc_dtype_kind(dt);
-    if (k == 'i')
-        lc_sb_printf(sb, "%sconst %s val_ = (%s)(w_ ^ %s);\n", ind, lc_T(dt), lc_T(dt), sign);
+        lc_sb_printf(sb, "%sconst %s w_ = %s;\n", ind, K.type, key);
+    if (lc_dtype_kind(dt) == 'i')
+        lc_sb_printf(sb, "%sconst %s val_ = (%s)(w_ ^ %s);\n", ind, lc_T(dt), lc_T(dt), K.sign);
     else
         lc_sb_printf(sb, "%sconst %s val_ = (%s)w_;\n", ind, lc_T(dt), lc_T(dt));
 }
@@ -100,17 +96,11 @@ static void lc_emit_sort_store(struct lc_cg *g, struct lc_sb *sb, const char *in
         lc_sb_printf(sb, "%sout%d[0", ind, o);
         for (int d = 0; d < nd; d++) {
             int64_t st = g->ostr[o][d];
-            const char *iv = d == nd - 1 ? "pos_" : NULL;
-            char buf[16];
-            if (!iv) {
-                snprintf(buf, sizeof buf, "i%d", d);
-                iv = buf;
-            }
-            if (st == 0)
-                continue;
+            char iv[16];
+            snprintf(iv, sizeof iv, d == nd - 1 ? "pos_" : "i%d", d);
             if (st == 1)
                 lc_sb_printf(sb, " + %s", iv);
-            else
+            else if (st != 0)
                 lc_sb_printf(sb, " + %s * os%d_%d", iv, o, d);
         }
         lc_sb_printf(sb, "] = val_;\n");
@@ -128,8 +118,9 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     int64_t M = 1, N = g->shape[nd - 1];
     for (int d = 0; d < nr; d++)
         M *= g->shape[d];
-    int bits;
-    const char *K = lc_key_type(dt, &bits);
+    struct lc_key key = lc_key_of(dt);
+    int bits = key.bits;
+    const char *K = key.type;
     int passes = bits / 8;
     /* The payload: the index (argsort), the value's bits (a float sort), or none. */
     int pay = arg || lc_dtype_is_float(dt);
