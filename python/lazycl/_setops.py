@@ -30,7 +30,9 @@ import operator
 
 import numpy as np
 
+from . import _api  # imports this module: _api's helpers are read at call time
 from . import _lazycl as _c
+from ._index import _is_array
 from . import _write
 from ._sort import argsort as _argsort, sort as _sort
 
@@ -50,17 +52,6 @@ ISIN_LINEAR_MAX = 8
 
 
 # ---- small helpers ------------------------------------------------------------------------
-
-def _is_array(x):
-    return isinstance(x, _c.ArrayBase)
-
-
-def _queue(*xs):
-    for x in xs:
-        if _is_array(x):
-            return x.queue
-    return None
-
 
 def _as(x, q=None):
     """x as a lazycl array (a host value is uploaded to q)."""
@@ -288,7 +279,7 @@ def searchsorted(a, v, side="left", sorter=None):
     """numpy.searchsorted: int64 indices of v's shape that keep a sorted (a 1-d, ascending, or
     sorted by `sorter`), compared in the common dtype of a and v, NaN last."""
     right = _side(side)
-    q = _queue(a, v, sorter)
+    q = _api._queue_of(a, v, sorter)
     a = _as(a, q)
     _check_1d(a)
     n = a.shape[0]
@@ -324,7 +315,7 @@ def _monotonicity(bins):
 def digitize(x, bins, right=False):
     """numpy.digitize: the index of the bin of each x (int64), for increasing or decreasing
     bins."""
-    q = _queue(x, bins)
+    q = _api._queue_of(x, bins)
     x = _as(x, q)
     bins = _as(bins, x.queue)
     _check_1d(bins)
@@ -367,7 +358,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     search of the sorted test elements."""
     if kind not in (None, "sort", "table"):
         raise ValueError(f"Invalid kind: {kind!r}. Please use None, 'sort' or 'table'.")
-    q = _queue(element, test_elements)
+    q = _api._queue_of(element, test_elements)
     e = _as(element, q)
     t = _as(test_elements, e.queue)
     if kind == "table" and not all(np.dtype(z.dtype).kind in "iub" for z in (e, t)):
@@ -384,7 +375,7 @@ def _concat(a, b):
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """numpy.intersect1d, by NumPy's algorithm: the two (unique) inputs sorted together, and each
     element equal to its successor kept."""
-    q = _queue(ar1, ar2)
+    q = _api._queue_of(ar1, ar2)
     a1 = _as(ar1, q)
     a2 = _as(ar2, a1.queue)
     if not assume_unique:
@@ -420,14 +411,14 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
 
 def union1d(ar1, ar2):
     """numpy.union1d: the sorted unique values of both inputs."""
-    q = _queue(ar1, ar2)
+    q = _api._queue_of(ar1, ar2)
     a1 = _as(ar1, q)
     return unique(_concat(_flat(a1), _flat(_as(ar2, a1.queue))))
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):
     """numpy.setdiff1d: the (unique, sorted unless assume_unique) values of ar1 not in ar2."""
-    q = _queue(ar1, ar2)
+    q = _api._queue_of(ar1, ar2)
     a1 = _as(ar1, q)
     a2 = _flat(_as(ar2, a1.queue))
     a1 = _flat(a1) if assume_unique else unique(a1)
@@ -447,7 +438,7 @@ def lexsort(keys, axis=-1):
         keys = list(keys)
     if not keys:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
-    q = _queue(*keys)
+    q = _api._queue_of(*keys)
     keys = [_as(k, q) for k in keys]
     shape = tuple(keys[0].shape)
     if any(tuple(k.shape) != shape for k in keys):

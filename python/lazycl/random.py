@@ -31,7 +31,7 @@ import threading
 import numpy as np
 
 from . import _lazycl as _c
-from ._array import Array
+from ._api import _is_array
 
 __all__ = ["default_rng", "Generator", "SeedSequence", "seed", "rand", "randn", "randint",
            "random_sample", "random", "uniform", "normal", "standard_normal"]
@@ -52,11 +52,7 @@ def _size_tuple(size):
     return size
 
 
-def _is_array(x):
-    return isinstance(x, Array)
-
-
-def _param(x, q):
+def _param(x):
     """A distribution parameter: a lazycl array as is; anything else as a NumPy value."""
     if _is_array(x):
         return x
@@ -150,34 +146,35 @@ class Generator:
             return size
         return _shape_of(*params) if params else ()
 
-    def random(self, size=None, dtype=np.float64, out=None, *, device=None):
-        """Uniform floats in [0, 1): the top 24 (float32) or 53 (float64) bits of the words."""
-        dt = self._float_dtype(dtype, "random")
+    def _float_source(self, what, dist, size, dtype, out, device):
+        """A float draw of `size` (or out's shape) written into out when given, whose dtype
+        must then be the draw's, as NumPy's."""
+        dt = self._float_dtype(dtype, what)
         if out is not None and np.dtype(out.dtype) != dt:
             raise TypeError(f"Supplied output array has the wrong type. Expected {dt}, got "
                             f"{np.dtype(out.dtype)}")
-        return self._out_or(out, self._draw(dt, _UNIFORM, self._shape(size, out), device))
+        return self._out_or(out, self._draw(dt, dist, self._shape(size, out), device))
+
+    def random(self, size=None, dtype=np.float64, out=None, *, device=None):
+        """Uniform floats in [0, 1): the top 24 (float32) or 53 (float64) bits of the words."""
+        return self._float_source("random", _UNIFORM, size, dtype, out, device)
 
     def standard_normal(self, size=None, dtype=np.float64, out=None, *, device=None):
         """Standard normals (Box-Muller's cosine branch; see the module doc)."""
-        dt = self._float_dtype(dtype, "standard_normal")
-        if out is not None and np.dtype(out.dtype) != dt:
-            raise TypeError(f"Supplied output array has the wrong type. Expected {dt}, got "
-                            f"{np.dtype(out.dtype)}")
-        return self._out_or(out, self._draw(dt, _NORMAL, self._shape(size, out), device))
+        return self._float_source("standard_normal", _NORMAL, size, dtype, out, device)
 
-    def _affine(self, dist, a, b, size, device, check=None, dtype=np.float64):
+    def _affine(self, dist, a, b, size, device, check=None):
         """a + b * X, X uniform or normal of the broadcast shape, in float64 as NumPy's."""
-        pa, pb = _param(a, None), _param(b, None)
+        pa, pb = _param(a), _param(b)
         if check is not None:
             check(pb)
         shape = self._shape(size, None, pa, pb)
-        x = self._draw(dtype, dist, shape, device)
+        x = self._draw(np.float64, dist, shape, device)
         return _c._binary("add", _as_param(pa, x), _c._binary("multiply", _as_param(pb, x), x))
 
     def uniform(self, low=0.0, high=1.0, size=None, *, device=None):
         """low + (high - low) * random(): floats in [low, high)."""
-        pl, ph = _param(low, None), _param(high, None)
+        pl, ph = _param(low), _param(high)
         if not _is_array(pl) and not _is_array(ph) and not np.all(np.isfinite(ph - pl)):
             raise OverflowError("Range exceeds valid bounds")
         shape = self._shape(size, None, pl, ph)
@@ -195,18 +192,16 @@ class Generator:
 
     def exponential(self, scale=1.0, size=None, *, device=None):
         """scale * -log1p(-U), U uniform in [0, 1) (inverse transform: finite everywhere)."""
-        ps = _param(scale, None)
+        ps = _param(scale)
         _nonneg("scale")(ps)
         shape = self._shape(size, None, ps)
-        u = self._draw(np.float64, _UNIFORM, shape, device)
-        e = _c._unary("negative", _c._unary("log1p", _c._unary("negative", u)))
+        e = _exponential_of(self._draw(np.float64, _UNIFORM, shape, device))
         return _c._binary("multiply", _as_param(ps, e), e)
 
     def standard_exponential(self, size=None, dtype=np.float64, out=None, *, device=None):
         dt = self._float_dtype(dtype, "standard_exponential")
         u = self._draw(dt, _UNIFORM, self._shape(size, out), device)
-        return self._out_or(out, _c._unary("negative", _c._unary("log1p",
-                                                                    _c._unary("negative", u))))
+        return self._out_or(out, _exponential_of(u))
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None, *, device=None):
         """exp(normal(mean, sigma))."""
@@ -411,6 +406,11 @@ def _check_p(p, n):
         raise ValueError("Probabilities do not sum to 1. See Notes section of "
                          "docstring for more information.")
     return pp
+
+
+def _exponential_of(u):
+    """-log1p(-u): standard exponentials from uniforms in [0, 1) (finite everywhere)."""
+    return _c._unary("negative", _c._unary("log1p", _c._unary("negative", u)))
 
 
 def _nonneg(name):
