@@ -182,7 +182,7 @@ def _quantile_rows(s, q, n, count, dt):
     return out
 
 
-def _order_stat(a, q, axis, keepdims, nan_aware, what, scalar_q):
+def _order_stat(a, q, axis, keepdims, nan_aware, scalar_q):
     a = _as(a)
     dt = _float_dtype(np.dtype(a.dtype))
     if a.size == 0:
@@ -228,23 +228,18 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """numpy.median: the middle of the sorted slice (the mean of the two middles); NaN where a
     slice holds a NaN."""
     _check_out(out)
-    return _order_stat(a, 0.5, axis, keepdims, False, "median", True)
+    return _order_stat(a, 0.5, axis, keepdims, False, True)
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """numpy.nanmedian: the median of each slice's non-NaN values (NaN for an all-NaN one)."""
     _check_out(out)
-    return _order_stat(a, 0.5, axis, keepdims, True, "nanmedian", True)
+    return _order_stat(a, 0.5, axis, keepdims, True, True)
 
 
-def _check_q(q, hi, what):
-    qa = np.asarray(q, dtype=np.float64)
-    if np.any((qa < 0) | (qa > hi)) or np.any(np.isnan(qa)):
-        raise ValueError(f"{what} must be in the range [0, {hi}]")
-    return qa / hi if hi != 1 else qa
-
-
-def _method(method):
+def _quantiles(a, q, hi, axis, out, method, keepdims, weights, name):
+    """quantile (hi = 1) and percentile (hi = 100): q checked and scaled to [0, 1]."""
+    _check_out(out)
     if method != "linear":
         names = ['inverted_cdf', 'averaged_inverted_cdf', 'closest_observation',
                  'interpolated_inverted_cdf', 'hazen', 'weibull', 'linear', 'median_unbiased',
@@ -253,25 +248,21 @@ def _method(method):
             raise NotImplementedError(f"lazycl computes the 'linear' method only (got {method!r})")
         raise ValueError(f"{method!r} is not a valid method. Use one of: "
                          f"dict_keys({names!r})")
+    if weights is not None:
+        raise NotImplementedError(f"lazycl: {name} with weights= is not supported")
+    qa = np.asarray(q, dtype=np.float64)
+    if np.any((qa < 0) | (qa > hi)) or np.any(np.isnan(qa)):
+        raise ValueError(f"{name.capitalize()}s must be in the range [0, {hi}]")
+    return _order_stat(a, qa / hi if hi != 1 else qa, axis, keepdims, False, np.ndim(q) == 0)
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-             keepdims=False, *, weights=None, interpolation=None):
+             keepdims=False, *, weights=None):
     """numpy.quantile with the default linear method (NumPy's own interpolation formula)."""
-    _check_out(out)
-    _method(method)
-    if weights is not None:
-        raise NotImplementedError("lazycl: quantile with weights= is not supported")
-    qa = _check_q(q, 1, "Quantiles")
-    return _order_stat(a, qa, axis, keepdims, False, "quantile", np.ndim(q) == 0)
+    return _quantiles(a, q, 1, axis, out, method, keepdims, weights, "quantile")
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-               keepdims=False, *, weights=None, interpolation=None):
+               keepdims=False, *, weights=None):
     """numpy.percentile with the default linear method."""
-    _check_out(out)
-    _method(method)
-    if weights is not None:
-        raise NotImplementedError("lazycl: percentile with weights= is not supported")
-    qa = _check_q(q, 100, "Percentiles")
-    return _order_stat(a, qa, axis, keepdims, False, "percentile", np.ndim(q) == 0)
+    return _quantiles(a, q, 100, axis, out, method, keepdims, weights, "percentile")
