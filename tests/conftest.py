@@ -60,3 +60,14 @@ def pytest_collection_modifyitems(items):
 def device(request):
     """Each listed device in turn, as a filter string."""
     return request.param
+
+
+@pytest.fixture(params=DEVICES, ids=[d.filter_string for d in DEVICES])
+def dev(request):
+    """Each listed device in turn, as a lazycl.Device (a test module may define its own)."""
+    return request.param
+
+
+def lz(a, dev):
+    """a on device dev."""
+    return lazycl.asarray(a, device=dev)

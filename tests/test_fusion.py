@@ -11,11 +11,6 @@ import lazycl
 DEVICES = lazycl.devices()
 
 
-@pytest.fixture(params=DEVICES, ids=[d.filter_string for d in DEVICES])
-def dev(request):
-    return request.param
-
-
 def arr(dev, shape=(256, 64), seed=0, dtype=np.float32):
     rng = np.random.default_rng(seed)
     a = rng.standard_normal(shape).astype(dtype)

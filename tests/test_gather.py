@@ -5,18 +5,7 @@ import numpy as np
 import pytest
 
 import lazycl
-from conftest import ALL_DTYPES, INT_DTYPES, assert_same, make
-
-DEVICES = lazycl.devices()
-
-
-@pytest.fixture(params=DEVICES, ids=[d.filter_string for d in DEVICES])
-def dev(request):
-    return request.param
-
-
-def lz(a, dev):
-    return lazycl.asarray(a, device=dev)
+from conftest import ALL_DTYPES, INT_DTYPES, assert_same, lz, make
 
 
 def launches(*arrays):

@@ -1,24 +1,14 @@
 """histogram, histogram2d and histogramdd against NumPy: dtypes, layouts, bins as a count or
 as edges, range, weights, density, values exactly on edges, NaN, NumPy's errors; and kernel
 counts (the bin of each element is computed inside the one count kernel)."""
-import warnings
 
 import numpy as np
 import pytest
 
 import lazycl
+from conftest import lz
 
-DEVS = lazycl.devices()
 DTYPES = [np.float32, np.float64, np.int8, np.int32, np.int64, np.uint8, np.uint64]
-
-
-@pytest.fixture(params=DEVS, ids=[d.filter_string for d in DEVS])
-def dev(request):
-    return request.param
-
-
-def lz(a, dev):
-    return lazycl.asarray(a, device=dev)
 
 
 def same(got, ref, rtol=0.0):

@@ -12,11 +12,6 @@ import pytest
 import lazycl
 
 
-@pytest.fixture(params=lazycl.devices(), ids=[d.filter_string for d in lazycl.devices()])
-def dev(request):
-    return request.param
-
-
 WRITES = {
     "put": lambda x: np.put(x, [0, 2], [9, 9]),
     "put by keyword": lambda x: np.put(a=x, ind=[0], v=[9]),

@@ -5,17 +5,7 @@ import numpy as np
 import pytest
 
 import lazycl
-
-DEVS = lazycl.devices()
-
-
-@pytest.fixture(params=DEVS, ids=[d.filter_string for d in DEVS])
-def dev(request):
-    return request.param
-
-
-def lz(a, dev):
-    return lazycl.asarray(a, device=dev)
+from conftest import lz
 
 
 def same(got, ref, rtol=0.0):

@@ -12,11 +12,6 @@ import lazycl
 DEVICES = lazycl.devices()
 
 
-@pytest.fixture(params=DEVICES, ids=[d.filter_string for d in DEVICES])
-def dev(request):
-    return request.param
-
-
 def data(shape, seed=0, dtype=np.float32):
     return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
 

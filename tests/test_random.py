@@ -15,11 +15,6 @@ from conftest import DEVICE_FILTERS
 R = lazycl.random
 
 
-@pytest.fixture(params=DEVICE_FILTERS)
-def dev(request):
-    return request.param
-
-
 # ---- an independent Philox4x32-10 in NumPy ---------------------------------------------------
 
 def philox_words(key, counters):

@@ -17,15 +17,9 @@ except ImportError:  # NumPy < 1.25
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 DEVICES = lazycl.devices()
-DEV_IDS = [d.filter_string for d in DEVICES]
 
 AXES = [None, 0, 1, 2, -1, -2, -3, (0, 1), (0, 2), (1, 2), (2, 0), (-1, 0), (0, 1, 2)]
 SHAPE = (5, 6, 7)
-
-
-@pytest.fixture(params=DEVICES, ids=DEV_IDS)
-def dev(request):
-    return request.param
 
 
 def data(dtype, shape=SHAPE, seed=0, small=False):

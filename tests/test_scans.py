@@ -6,13 +6,6 @@ import lazycl
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
-DEVICES = lazycl.devices()
-
-
-@pytest.fixture(params=DEVICES, ids=[d.filter_string for d in DEVICES])
-def dev(request):
-    return request.param
-
 
 def np_cummax(a, axis):
     return np.maximum.accumulate(a, axis=axis)

@@ -4,16 +4,7 @@ import numpy as np
 import pytest
 
 import lazycl
-from conftest import DEVICE_FILTERS, make
-
-
-@pytest.fixture(params=DEVICE_FILTERS)
-def dev(request):
-    return request.param
-
-
-def lz(a, dev):
-    return lazycl.asarray(a, device=dev)
+from conftest import lz, make
 
 
 @pytest.mark.parametrize("dtype", ["int16", "int64", "uint32", "float32", "float64"])

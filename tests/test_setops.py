@@ -9,14 +9,9 @@ import numpy as np
 import pytest
 
 import lazycl
-from conftest import DEVICE_FILTERS, make
+from conftest import make
 
 DTYPES = ["bool", "int8", "int32", "int64", "uint8", "uint64", "float32", "float64"]
-
-
-@pytest.fixture(params=DEVICE_FILTERS)
-def dev(request):
-    return request.param
 
 
 def lz(a, dev):

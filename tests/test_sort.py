@@ -5,16 +5,7 @@ import numpy as np
 import pytest
 
 import lazycl
-from conftest import ALL_DTYPES, DEVICE_FILTERS, make
-
-
-@pytest.fixture(params=DEVICE_FILTERS)
-def dev(request):
-    return request.param
-
-
-def lz(a, dev):
-    return lazycl.asarray(a, device=dev)
+from conftest import ALL_DTYPES, lz, make
 
 
 def special(dtype, shape, seed=0):

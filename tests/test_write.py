@@ -6,18 +6,9 @@ import numpy as np
 import pytest
 
 import lazycl
+from conftest import lz
 
-DEVS = lazycl.devices()
 DTYPES = [np.float32, np.float64, np.int32, np.int64, np.uint8, np.int16, np.bool_]
-
-
-@pytest.fixture(params=DEVS, ids=[d.filter_string for d in DEVS])
-def dev(request):
-    return request.param
-
-
-def lz(a, dev):
-    return lazycl.asarray(a, device=dev)
 
 
 def same(x, h):
