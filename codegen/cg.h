@@ -107,6 +107,20 @@ void lc_emit_atomic_fold(struct lc_cg *g, struct lc_sb *sb, const char *ind, int
 
 /* Is scan-kind op `op` a sort (SORT, ARGSORT) rather than a scan? */
 int lc_sort_op(int op);
+/* The unsigned key of dtype dt: its type, bit count, sign bit and all-ones mask. */
+struct lc_key {
+    const char *type, *sign, *all;
+    int bits;
+};
+struct lc_key lc_key_of(int dt);
+/* key_ = the order-preserving key of value v (dtype dt), complemented when descending:
+ * floats -0.0 as +0.0 and every NaN the all-ones key (last either way). */
+void lc_emit_key(struct lc_sb *sb, int dt, const char *v, int desc, const char *ind);
+/* val_ = the value of dtype dt whose key is `key` (exact but for a float's NaN payload and
+ * the sign of its zero: the keys lc_emit_key folds). */
+void lc_emit_unkey(struct lc_sb *sb, int dt, const char *key, int desc, const char *ind);
+/* out<o>[row address i0.. + pos_ * last stride] = val_, for every output. */
+void lc_emit_sort_store(struct lc_cg *g, struct lc_sb *sb, const char *ind);
 
 /* ---- random.c: random sources ------------------------------------------------------ */
 

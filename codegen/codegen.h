@@ -69,6 +69,8 @@ struct lc_target {
     int64_t store_local_groups; /* ... with at most this many work-groups */
     /* Sorts. */
     int64_t sort_items;         /* items a sort's rows are cut into (chunks of >= 1024) */
+    int sort_digit_bits;        /* bits per radix digit (4 or 8) */
+    int sort_tiles;             /* sorts in work-group tiles of local memory (sort_tile.c) */
 };
 
 /* Describe a device of kind `kind` from its facts. */

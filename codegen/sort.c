@@ -1,6 +1,6 @@
 /* sort.c: stable sorts along the last dim: sort (values) and argsort (int64 indices).
  *
- * LSD radix sort, 8-bit digits, over an order-preserving unsigned key: the
+ * LSD radix sort, digits of the target's sort_digit_bits, over an order-preserving unsigned key: the
  * dtype's bits with the sign flipped (ints) or, for floats, flipped whole
  * when negative, -0.0 made +0.0 (NumPy sorts them as equal) and every NaN
  * the largest key, so NaNs come last; `descending` complements the key but
@@ -20,8 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LC_DIGITS 256
-
 int lc_sort_op(int op)
 {
     return op == LC_OP_SORT || op == LC_OP_ARGSORT;
@@ -32,13 +30,7 @@ static int lc_sort_fits(struct lc_cg *g)
     return lc_sort_op(g->k->scan_op);
 }
 
-/* The unsigned key of dtype dt: its type, bit count, sign bit and all-ones mask. */
-struct lc_key {
-    const char *type, *sign, *all;
-    int bits;
-};
-
-static struct lc_key lc_key_of(int dt)
+struct lc_key lc_key_of(int dt)
 {
     switch (lc_dtype_size(dt)) {
     case 8: return (struct lc_key){"ulong", "0x8000000000000000ul", "0xfffffffffffffffful", 64};
@@ -48,8 +40,7 @@ static struct lc_key lc_key_of(int dt)
     }
 }
 
-/* key_ = the order-preserving key of value v (dtype dt), complemented when descending. */
-static void lc_emit_key(struct lc_sb *sb, int dt, const char *v, int desc, const char *ind)
+void lc_emit_key(struct lc_sb *sb, int dt, const char *v, int desc, const char *ind)
 {
     struct lc_key K = lc_key_of(dt);
     char k = lc_dtype_kind(dt);
@@ -73,22 +64,23 @@ static void lc_emit_key(struct lc_sb *sb, int dt, const char *v, int desc, const
         lc_sb_printf(sb, "%skey_ = ~key_ & %s;\n", ind, K.all);
 }
 
-/* val_ = the value of dtype dt whose key is `key` (as lc_emit_key made it): ints and bools. */
-static void lc_emit_unkey(struct lc_sb *sb, int dt, const char *key, int desc, const char *ind)
+void lc_emit_unkey(struct lc_sb *sb, int dt, const char *key, int desc, const char *ind)
 {
     struct lc_key K = lc_key_of(dt);
     if (desc)
         lc_sb_printf(sb, "%sconst %s w_ = ~%s & %s;\n", ind, K.type, key, K.all);
     else
         lc_sb_printf(sb, "%sconst %s w_ = %s;\n", ind, K.type, key);
-    if (lc_dtype_kind(dt) == 'i')
+    if (lc_dtype_kind(dt) == 'f')   /* a key with the sign bit came from a value without it */
+        lc_sb_printf(sb, "%sconst %s val_ = %s((w_ & %s) ? (w_ ^ %s) : ~w_);\n", ind, lc_T(dt),
+                     K.bits == 64 ? "as_double" : "as_float", K.sign, K.sign);
+    else if (lc_dtype_kind(dt) == 'i')
         lc_sb_printf(sb, "%sconst %s val_ = (%s)(w_ ^ %s);\n", ind, lc_T(dt), lc_T(dt), K.sign);
     else
         lc_sb_printf(sb, "%sconst %s val_ = (%s)w_;\n", ind, lc_T(dt), lc_T(dt));
 }
 
-/* out<o>[row address + pos_ * last stride] = val_, for every output. */
-static void lc_emit_sort_store(struct lc_cg *g, struct lc_sb *sb, const char *ind)
+void lc_emit_sort_store(struct lc_cg *g, struct lc_sb *sb, const char *ind)
 {
     const struct lc_kernel *k = g->k;
     int nd = g->nd;
@@ -121,7 +113,8 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     struct lc_key key = lc_key_of(dt);
     int bits = key.bits;
     const char *K = key.type;
-    int passes = bits / 8;
+    int DB = g->t->sort_digit_bits, radix = 1 << DB;
+    int passes = bits / DB;
     /* The payload: the index (argsort), the value's bits (a float sort), or none. */
     int pay = arg || lc_dtype_is_float(dt);
     const char *V = arg ? "long" : K;
@@ -132,7 +125,7 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         P = 1;
     size_t ks = bits == 64 ? 8 : 4, vs = arg ? 8 : ks;
     int64_t MN = M * N;
-    size_t counts = (size_t)(M * LC_DIGITS * P) * 8;
+    size_t counts = (size_t)(M * radix * P) * 8;
     size_t kb = lc_round_up((size_t)MN * ks, 8), vb = pay ? lc_round_up((size_t)MN * vs, 8) : 0;
     size_t off_k0 = counts, off_v0 = off_k0 + kb, off_k1 = off_v0 + vb, off_v1 = off_k1 + kb;
     c->scratch_bytes = off_v1 + vb;
@@ -159,7 +152,7 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                              "    __global long *c = cnt + m * %d * P;\n    long acc = 0;\n"
                              "#pragma unroll 1\n    for (long t = 0; t < %d * P; t++) {\n"
                              "        const long x = c[t];\n        c[t] = acc;\n        acc += x;\n"
-                             "    }\n}\n\n", LC_DIGITS, LC_DIGITS);
+                             "    }\n}\n\n", radix, radix);
             continue;
         }
         lc_sb_printf(sb, "    const long g_ = get_global_id(0);\n"
@@ -172,10 +165,10 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                      nr, nr, nr, K, K, nr);
         if (pay)
             lc_sb_printf(sb, "    __global %s *vsrc = (__global %s *)(s + vs) + m * n%d;\n", V, V, nr);
-        lc_sb_printf(sb, "    __global long *c = cnt + m * %d * P + q;\n", LC_DIGITS);
+        lc_sb_printf(sb, "    __global long *c = cnt + m * %d * P + q;\n", radix);
         if (kk == LC_SORT_FIRST || kk == LC_SORT_HIST) {
             lc_sb_printf(sb, "    long h[%d];\n#pragma unroll 1\n    for (int d = 0; d < %d; d++)\n        h[d] = 0;\n",
-                         LC_DIGITS, LC_DIGITS);
+                         radix, radix);
             lc_sb_printf(sb, "#pragma unroll 1\n    for (long i%d = beg; i%d < end; i%d++) {\n", nr, nr, nr);
             if (kk == LC_SORT_FIRST) {
                 /* The key expression, computed here (the fused producer). */
@@ -194,12 +187,12 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
             }
             lc_sb_printf(sb, "        h[(key_ >> shift) & %d]++;\n    }\n#pragma unroll 1\n"
                              "    for (int d = 0; d < %d; d++)\n        c[d * P] = h[d];\n}\n\n",
-                         LC_DIGITS - 1, LC_DIGITS);
+                         radix - 1, radix);
             continue;
         }
         /* MOVE and LAST: each element to its digit's next place, in order. */
         lc_sb_printf(sb, "    long o[%d];\n#pragma unroll 1\n    for (int d = 0; d < %d; d++)\n        o[d] = c[d * P];\n",
-                     LC_DIGITS, LC_DIGITS);
+                     radix, radix);
         if (kk == LC_SORT_MOVE) {
             lc_sb_printf(sb, "    __global %s *kdst = (__global %s *)(s + kd) + m * n%d;\n", K, K, nr);
             if (pay)
@@ -208,7 +201,7 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         }
         lc_sb_printf(sb, "#pragma unroll 1\n    for (long j_ = beg; j_ < end; j_++) {\n"
                          "        const %s key_ = ksrc[j_];\n"
-                         "        const long pos_ = o[(key_ >> shift) & %d]++;\n", K, LC_DIGITS - 1);
+                         "        const long pos_ = o[(key_ >> shift) & %d]++;\n", K, radix - 1);
         if (kk == LC_SORT_MOVE) {
             lc_sb_printf(sb, "        kdst[pos_] = key_;\n");
             if (pay)
@@ -245,7 +238,7 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                 lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
                 lc_add_i64(l, M) < 0 || lc_add_i64(l, P) < 0)
                 return -1;
-            union lc_scalar sh = {.i = 8 * p};
+            union lc_scalar sh = {.i = DB * p};
             if (lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT32, sh) < 0 ||
                 lc_add_i64(l, (int64_t)kcur) < 0 || lc_add_i64(l, (int64_t)vcur) < 0 ||
                 lc_add_i64(l, (int64_t)knext) < 0 || lc_add_i64(l, (int64_t)vnext) < 0)
@@ -267,7 +260,7 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         vnext = t;
     }
     snprintf(c->schedule, sizeof c->schedule,
-             "sort: LSD radix, %d passes of 8-bit digits, %lld chunk%s per row", passes,
+             "sort: LSD radix, %d passes of %d-bit digits, %lld chunk%s per row", passes, DB,
              (long long)P, P == 1 ? "" : "s");
     return 0;
 }

@@ -65,6 +65,10 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
     t->store_local_groups = gpu ? cu * 4 : 0;
     /* Sorts cut their rows into chunks over about this many items in all. */
     t->sort_items = gpu ? cu * 256 : cu * 8;
+    /* 8-bit digits: four passes over 32-bit keys. GPUs sort in tiles of local memory
+     * (coalesced moves; rows that fit a tile never leave it). */
+    t->sort_digit_bits = 8;
+    t->sort_tiles = gpu;
 }
 
 enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
@@ -88,6 +92,7 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
     X(reduce_colsplit)    /* reduce_split.c: groups of adjacent outputs x row chunks */    \
     X(reduce_loop)        /* reduce.c: one item per output */                              \
     X(reduce_split)       /* reduce_split.c: groups per output, last group combines */     \
+    X(sort_tiles)         /* sort_tile.c: radix sort in work-group tiles (GPUs) */         \
     X(sort_radix)         /* sort.c: LSD radix sort along the last dim (sort, argsort) */  \
     X(scan_row)           /* scan.c: one item per row */                                   \
     X(scan_tiles)         /* scan.c: tiles per work-group, three launches */               \

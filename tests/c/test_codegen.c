@@ -351,6 +351,24 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             lc_node_release(x);
         }
         return 1;
+    case 20: /* sort(x * x), long 1-d (GPUs: tiles, passes of count, scan, move) */
+        {
+            int64_t s4[1] = {20000 * scale};
+            x = leaf(LC_FLOAT32, 1, s4);
+            struct lc_node *sq = B(LC_OP_MUL, ref(x), ref(x));
+            outs[0] = lc_node_sort(LC_OP_SORT, sq, 0, 0, &err);
+            lc_node_release(sq);
+            lc_node_release(x);
+        }
+        return 1;
+    case 21: /* argsort of short int16 rows, descending (GPUs: each row in one tile) */
+        {
+            int64_t s4[2] = {32 * scale, 100 * scale};
+            x = leaf(LC_INT16, 2, s4);
+            outs[0] = lc_node_sort(LC_OP_ARGSORT, x, 1, 1, &err);
+            lc_node_release(x);
+        }
+        return 1;
     default: /* a long softmax (CPUs: split sums of exp with blocked maxima) */
         {
             int64_t s4[1] = {20000 * scale};
@@ -368,7 +386,8 @@ static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", 
                               "col_meanstd", "softmax", "long_scan", "view_where_cast", "col_sum_short",
                               "long_sum", "long_argmax", "row_sum_short", "map_rows",
                               "map_strided", "map_4d", "long_cummax", "gather_rowsum",
-                              "scatter_add", "scatter_add_wide", "long_softmax"};
+                              "scatter_add", "scatter_add_wide", "sort_square", "argsort_rows",
+                              "long_softmax"};
 
 int main(void)
 {

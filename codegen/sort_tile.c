@@ -1,0 +1,383 @@
+/* sort_tile.c: GPU sorts along the last dim, in work-group tiles (sort, argsort).
+ *
+ * The same order-preserving keys as sort.c (lc_key_of, lc_emit_key), sorted
+ * by LSD radix over digits of the target's sort_digit_bits (<= 8). A tile
+ * is LT work-items x LI keys in local memory. Inside a tile, keys are ordered
+ * stably by a digit through splits of 4 bits: each item counts the 4 bits
+ * of its LI consecutive keys in its own column of a 16 x LT table, one scan
+ * of the table in (value, item) order gives every key its place. So no item
+ * ever waits for another group (no forward-progress assumption), and no
+ * atomic decides an order.
+ *
+ * A row that fits in one tile is sorted whole in it (one launch; the
+ * short-rows schedule). Longer rows take per digit: a count of the digit's
+ * values per tile (local atomics: order-free); an exclusive scan of the
+ * counts per row in (value, tile) order, in three launches (segment sums,
+ * their scan, the segments' scan); and a move: each tile sorts itself by the
+ * digit locally and writes each key to its value's place, runs of a value
+ * adjacent (coalesced). The first count and move compute the key expression
+ * itself (the fused producer; nothing is materialized before the sort); the
+ * last move writes the outputs.
+ *
+ * The payload is the element's index in its row (uint: rows shorter than
+ * 2^31), carried by argsort, and by a float sort only when the data hold a
+ * NaN or -0.0 (a flag the first count sets): their keys are folded, so the
+ * last move reads those values again at their index; every other value is
+ * its key's inverse.
+ */
+#include "codegen/cg.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LC_LT 256 /* items per tile group; the scans' groups too */
+
+static int lc_tile_items(int dt)   /* keys per item: tiles fit in 48 KiB of local memory */
+{
+    return lc_key_of(dt).bits == 64 ? 8 : 16;
+}
+
+static int lc_sort_tile_fits(struct lc_cg *g)
+{
+    int bits = g->t->sort_digit_bits;
+    return lc_sort_op(g->k->scan_op) && g->t->sort_tiles && g->shape[g->nd - 1] < ((int64_t)1 << 31) &&
+           bits >= 4 && bits <= 8 && bits % 4 == 0;
+}
+
+/* The helpers every kernel of the program shares: tile geometry, a group scan, the 4-bit
+ * split and the tile sort by `bits` bits at `sh`. */
+static void lc_tile_helpers(struct lc_sb *sb, const char *K, int LI)
+{
+    lc_sb_printf(sb, "#define LT %d\n#define LI %d\n#define LN (LT * LI)\n"
+                     "#define LP(i) ((i) + ((i) >> 5))   /* padded: no bank conflicts */\n\n", LC_LT, LI);
+    lc_sb_printf(sb,
+        "/* The exclusive scan of v over the group; *tot = the group's sum. */\n"
+        "static inline uint lc_gscan(__local uint *s, const uint v, uint *tot)\n{\n"
+        "    const int l = get_local_id(0);\n    s[l] = v;\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    for (int o = 1; o < LT; o <<= 1) {\n"
+        "        const uint a = l >= o ? s[l - o] : 0;\n        barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "        s[l] += a;\n        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n"
+        "    const uint r = s[l];\n    *tot = s[LT - 1];\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    return r - v;\n}\n\n");
+    lc_sb_printf(sb,
+        "/* Sort the tile's keys lk (and their indices lo) stably by `bits` bits at sh, 4 at a\n"
+        " * time: item l holds keys l*LI.. in order; its counts of each 4-bit value go to its\n"
+        " * column of c (16 x LT), whose scan in (value, item) order places every key. */\n"
+        "static inline void lc_tile_sort(__local %s *lk, __local ushort *lo, __local ushort *c,\n"
+        "                                __local uint *s, const int sh, const int bits)\n{\n"
+        "    const int l = get_local_id(0);\n"
+        "#pragma unroll 1\n"
+        "    for (int b = 0; b < bits; b += 4) {\n"
+        "        %s k[LI];\n        ushort o[LI];\n        uint r[LI];\n"
+        "        for (int d = 0; d < 16; d++)\n            c[d * LT + l] = 0;\n"
+        "        for (int j = 0; j < LI; j++) {\n"
+        "            k[j] = lk[LP(l * LI + j)];\n            o[j] = lo[LP(l * LI + j)];\n"
+        "            const int d = (int)(k[j] >> (sh + b)) & 15;\n"
+        "            r[j] = c[d * LT + l];\n            c[d * LT + l] = (ushort)(r[j] + 1);\n        }\n"
+        "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "        uint e[16], sum = 0, tot;\n"
+        "        for (int i = 0; i < 16; i++) {\n            e[i] = c[l * 16 + i];\n            sum += e[i];\n        }\n"
+        "        uint acc = lc_gscan(s, sum, &tot);\n"
+        "        for (int i = 0; i < 16; i++) {\n            c[l * 16 + i] = (ushort)acc;\n            acc += e[i];\n        }\n"
+        "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "        for (int j = 0; j < LI; j++) {\n"
+        "            const int d = (int)(k[j] >> (sh + b)) & 15;\n"
+        "            const uint p = c[d * LT + l] + r[j];\n"
+        "            lk[LP(p)] = k[j];\n            lo[LP(p)] = o[j];\n        }\n"
+        "        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n}\n\n", K, K);
+}
+
+/* The key of the element at i<nr> (declared by the caller), computed from the key expression;
+ * for a float sort, a NaN or -0.0 sets the flag at *fl. */
+static void lc_tile_key_expr(struct lc_cg *g, struct lc_sb *sb, int dt, int desc, int flag,
+                             const char *ind)
+{
+    int vexpr = g->k->outputs[0].expr;
+    char v[16];
+    snprintf(v, sizeof v, "v%d", vexpr);
+    lc_emit_exprs(g, sb, 0, ind);
+    lc_emit_key(sb, dt, v, desc, ind);
+    if (flag)
+        lc_sb_printf(sb, "%sif (isnan(%s) || (%s == 0 && signbit(%s))) *fl = 1;\n", ind, v, v, v);
+}
+
+/* val_ of a float sort at pos_'s key: the key's inverse, or, where the key was folded (NaN,
+ * zero) and the payload idx_ is there, the value again at its index. */
+static void lc_tile_value(struct lc_cg *g, struct lc_sb *sb, int dt, int desc, int nr,
+                          const char *have_idx)
+{
+    struct lc_key K = lc_key_of(dt);
+    if (lc_dtype_kind(dt) != 'f') {
+        lc_emit_unkey(sb, dt, "key_", desc, "            ");
+        return;
+    }
+    lc_sb_printf(sb, "            %s val_;\n            if (%s && (key_ == %s || key_ == (%s%s))) {\n"
+                     "                const long i%d = idx_;\n",
+                 lc_T(dt), have_idx, K.all, desc ? "~" : "", K.sign, nr);
+    lc_emit_exprs(g, sb, 0, "                ");
+    lc_sb_printf(sb, "                val_ = v%d;\n            } else {\n", g->k->outputs[0].expr);
+    lc_sb_printf(sb, "                const %s w_ = %skey_;\n", K.type, desc ? "~" : "");
+    lc_sb_printf(sb, "                val_ = %s((w_ & %s) ? (w_ ^ %s) : ~w_);\n            }\n",
+                 K.bits == 64 ? "as_double" : "as_float", K.sign, K.sign);
+}
+
+enum {
+    LC_T_LOCAL, LC_T_CFIRST, LC_T_COUNT, LC_T_SRED, LC_T_SSCAN, LC_T_SDOWN,
+    LC_T_MFIRST, LC_T_MOVE, LC_T_MLAST, LC_T_MONLY, LC_T_N
+};
+static const char *const lc_tile_names[LC_T_N] = {
+    "_local", "_cfirst", "_count", "_sred", "_sscan", "_sdown", "_mfirst", "_move", "_mlast", "_monly"};
+
+/* The parameters every kernel takes: the common ones, then the scratch and the pass; the
+ * text into sb, the arguments into l (NULL: the text only). */
+static int lc_tile_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb)
+{
+    struct lc_launch tmp;
+    memset(&tmp, 0, sizeof tmp);
+    struct lc_launch *to = l ? l : &tmp;
+    int rc = lc_common_params(g, to, sb) < 0 || lc_output_stride_params(g, to, sb, g->nd) < 0;
+    free(tmp.args);
+    if (rc)
+        return -1;
+    lc_sb_printf(sb, ",\n    __global char *s_, const long sbase, const long M, const long B, "
+                     "const long S, const int shift, const long ks, const long vs, const long kd, "
+                     "const long vd)\n{\n");
+    union lc_scalar none = {0};
+    if (l && (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+              lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0))
+        return -1;
+    return 0;
+}
+
+static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
+{
+    const struct lc_kernel *k = g->k;
+    int nd = g->nd, nr = nd - 1, arg = k->scan_op == LC_OP_ARGSORT;
+    int dt = k->exprs[k->outputs[0].expr].dtype;
+    int desc = k->outputs[0].node ? k->outputs[0].node->p.red.kind != 0 : 0;
+    int isf = lc_dtype_kind(dt) == 'f';
+    struct lc_key key = lc_key_of(dt);
+    const char *K = key.type;
+    int first = kk == LC_T_CFIRST || kk == LC_T_MFIRST || kk == LC_T_MONLY || kk == LC_T_LOCAL;
+    int last = kk == LC_T_MLAST || kk == LC_T_MONLY || kk == LC_T_LOCAL;
+    int move = kk >= LC_T_MFIRST || kk == LC_T_LOCAL;
+
+    lc_sb_printf(sb, "__kernel __attribute__((reqd_work_group_size(LT, 1, 1)))\nvoid @K@%s(",
+                 lc_tile_names[kk]);
+    lc_tile_params(g, NULL, sb);
+    lc_sb_printf(sb, "    __global char *s = s_ + sbase;\n    __global int *fl = (__global int *)s;\n"
+                     "    const int l = get_local_id(0);\n    const long g_ = get_group_id(0);\n"
+                     "    __local uint sl[LT];\n");
+    if (kk == LC_T_SRED || kk == LC_T_SSCAN || kk == LC_T_SDOWN) {
+        /* The counts of row m: E = R * B of them in (value, tile) order; segments of 16 LT. */
+        lc_sb_printf(sb, "    const long E = %d * B, m = %s;\n"
+                         "    __global uint *cnt = (__global uint *)(s + 8) + m * E;\n"
+                         "    __global uint *seg = (__global uint *)(s + 8) + M * E + m * S;\n"
+                         "    uint tot;\n",
+                     R, kk == LC_T_SSCAN ? "g_" : "g_ / S");
+        if (kk == LC_T_SRED)
+            lc_sb_printf(sb, "    const long q = g_ %% S;\n    uint sum = 0;\n"
+                             "    for (int j = 0; j < 16; j++) {\n"
+                             "        const long e = q * 16 * LT + j * LT + l;\n"
+                             "        if (e < E)\n            sum += cnt[e];\n    }\n"
+                             "    lc_gscan(sl, sum, &tot);\n    if (l == 0)\n        seg[q] = tot;\n}\n\n");
+        else if (kk == LC_T_SSCAN)
+            lc_sb_printf(sb, "    uint carry = 0;\n#pragma unroll 1\n"
+                             "    for (long r = 0; r < S; r += LT) {\n"
+                             "        const long e = r + l;\n        const uint v = e < S ? seg[e] : 0;\n"
+                             "        const uint x = lc_gscan(sl, v, &tot);\n"
+                             "        if (e < S)\n            seg[e] = carry + x;\n        carry += tot;\n"
+                             "    }\n}\n\n");
+        else
+            lc_sb_printf(sb, "    const long q = g_ %% S, e0 = q * 16 * LT + l * 16;\n"
+                             "    uint v[16], sum = 0;\n"
+                             "    for (int i = 0; i < 16; i++) {\n"
+                             "        v[i] = e0 + i < E ? cnt[e0 + i] : 0;\n        sum += v[i];\n    }\n"
+                             "    uint x = lc_gscan(sl, sum, &tot) + seg[q];\n"
+                             "    for (int i = 0; i < 16; i++)\n        if (e0 + i < E) {\n"
+                             "            cnt[e0 + i] = x;\n            x += v[i];\n        }\n}\n\n");
+        return;
+    }
+    /* Tile kernels: tile b of row m. */
+    lc_sb_printf(sb, "    const long m = %s, b = %s;\n", kk == LC_T_LOCAL ? "g_" : "g_ / B",
+                 kk == LC_T_LOCAL ? "0" : "g_ % B");
+    if (nr > 0)
+        lc_unravel(sb, 0, nr, "m", "    ");
+    lc_sb_printf(sb, "    const long N = n%d, tb = b * LN, nb = min((long)LN, N - tb);\n"
+                     "    __global uint *cnt = (__global uint *)(s + 8);\n"
+                     "    __global %s *ksrc = (__global %s *)(s + ks) + m * N;\n"
+                     "    __global %s *kdst = (__global %s *)(s + kd) + m * N;\n"
+                     "    __global uint *vsrc = (__global uint *)(s + vs) + m * N;\n"
+                     "    __global uint *vdst = (__global uint *)(s + vd) + m * N;\n",
+                 nr, K, K, K, K);
+    if (!move) {
+        /* COUNT: the digit's values in this tile. */
+        lc_sb_printf(sb, "    __local uint h[%d];\n    if (l < %d)\n        h[l] = 0;\n"
+                         "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                         "    for (int j = 0; j < LI; j++) {\n        const long e = j * LT + l;\n"
+                         "        if (e < nb) {\n", R, R);
+        if (first) {
+            lc_sb_printf(sb, "            const long i%d = tb + e;\n", nr);
+            lc_tile_key_expr(g, sb, dt, desc, isf && !arg, "            ");
+        } else {
+            lc_sb_printf(sb, "            const %s key_ = ksrc[tb + e];\n", K);
+        }
+        lc_sb_printf(sb, "            atomic_inc(&h[(int)(key_ >> shift) & %d]);\n        }\n    }\n"
+                         "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                         "    if (l < %d)\n        cnt[(m * %d + l) * B + b] = h[l];\n}\n\n",
+                     R - 1, R, R);
+        return;
+    }
+    /* MOVE (and LOCAL): load the tile, sort it locally, write each key to its place. */
+    lc_sb_printf(sb, "    __local %s lk[LP(LN)];\n    __local ushort lo[LP(LN)], c[16 * LT];\n", K);
+    if (kk != LC_T_LOCAL)
+        lc_sb_printf(sb, "    __local uint go[%d], ds[%d];\n    if (l < %d)\n"
+                         "        go[l] = cnt[(m * %d + l) * B + b];\n", R, R, R, R);
+    if (arg)
+        lc_sb_printf(sb, "    const int pay = 1;\n");
+    else if (isf)
+        lc_sb_printf(sb, "    const int pay = %s;\n", kk == LC_T_LOCAL ? "1" : "*fl != 0");
+    else
+        lc_sb_printf(sb, "    const int pay = 0;\n");
+    lc_sb_printf(sb, "    for (int j = 0; j < LI; j++) {\n        const int e = j * LT + l;\n"
+                     "        %s k_ = %s;\n        if (e < nb) {\n", K, key.all);
+    if (first) {
+        lc_sb_printf(sb, "            const long i%d = tb + e;\n", nr);
+        lc_tile_key_expr(g, sb, dt, desc, 0, "            ");
+        lc_sb_printf(sb, "            k_ = key_;\n");
+    } else {
+        lc_sb_printf(sb, "            k_ = ksrc[tb + e];\n");
+    }
+    lc_sb_printf(sb, "        }\n        lk[LP(e)] = k_;\n        lo[LP(e)] = (ushort)e;\n    }\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n");
+    if (kk == LC_T_LOCAL) {
+        lc_sb_printf(sb, "    lc_tile_sort(lk, lo, c, sl, 0, %d);\n", key.bits);
+        lc_sb_printf(sb, "    for (int j = 0; j < LI; j++) {\n        const int p = j * LT + l;\n"
+                         "        if (p < nb) {\n            const %s key_ = lk[LP(p)];\n"
+                         "            const long idx_ = lo[LP(p)], pos_ = p;\n", K);
+    } else {
+        lc_sb_printf(sb, "    lc_tile_sort(lk, lo, c, sl, shift, %d);\n", g->t->sort_digit_bits);
+        /* Where each value's run starts in the sorted tile. */
+        lc_sb_printf(sb, "    for (int j = 0; j < LI; j++) {\n        const int p = j * LT + l;\n"
+                         "        const int d = (int)(lk[LP(p)] >> shift) & %d;\n"
+                         "        if (p == 0 || d != ((int)(lk[LP(p - 1)] >> shift) & %d))\n"
+                         "            ds[d] = p;\n    }\n    barrier(CLK_LOCAL_MEM_FENCE);\n",
+                     R - 1, R - 1);
+        lc_sb_printf(sb, "    for (int j = 0; j < LI; j++) {\n        const int p = j * LT + l;\n"
+                         "        if (p < nb) {\n            const %s key_ = lk[LP(p)];\n"
+                         "            const int d = (int)(key_ >> shift) & %d;\n"
+                         "            const long pos_ = go[d] + (p - ds[d]);\n"
+                         "            const long idx_ = %s;\n",
+                     K, R - 1, first ? "tb + lo[LP(p)]" : "pay ? vsrc[tb + lo[LP(p)]] : 0");
+    }
+    if (!last) {
+        lc_sb_printf(sb, "            kdst[pos_] = key_;\n            if (pay)\n"
+                         "                vdst[pos_] = (uint)idx_;\n        }\n    }\n}\n\n");
+        return;
+    }
+    if (arg)
+        lc_sb_printf(sb, "            const long val_ = idx_;\n");
+    else
+        lc_tile_value(g, sb, dt, desc, nr, "pay");
+    lc_emit_sort_store(g, sb, "            ");
+    lc_sb_printf(sb, "        }\n    }\n}\n\n");
+}
+
+static int lc_tile_launch(struct lc_cg *g, struct lc_kcode *c, int kk, int64_t groups, int shift,
+                          const size_t ko[2], const size_t vo[2], const int64_t MBS[3])
+{
+    struct lc_launch *l = lc_new_launch(c, lc_tile_names[kk]);
+    if (!l)
+        return -1;
+    struct lc_sb junk = {0};   /* the parameter text was written with the kernels */
+    int rc = lc_tile_params(g, l, &junk);
+    lc_sb_free(&junk);
+    union lc_scalar sh = {.i = shift};
+    if (rc < 0 || lc_add_i64(l, MBS[0]) < 0 || lc_add_i64(l, MBS[1]) < 0 || lc_add_i64(l, MBS[2]) < 0 ||
+        lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT32, sh) < 0 ||
+        lc_add_i64(l, (int64_t)ko[0]) < 0 || lc_add_i64(l, (int64_t)vo[0]) < 0 ||
+        lc_add_i64(l, (int64_t)ko[1]) < 0 || lc_add_i64(l, (int64_t)vo[1]) < 0)
+        return -1;
+    l->work_dim = 1;
+    l->global[0] = (size_t)groups * LC_LT;
+    l->use_local = 1;
+    l->local[0] = LC_LT;
+    l->local[1] = l->local[2] = 1;
+    return 0;
+}
+
+static int lc_sort_tile_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    int nd = g->nd, arg = k->scan_op == LC_OP_ARGSORT;
+    int dt = k->exprs[k->outputs[0].expr].dtype;
+    struct lc_key key = lc_key_of(dt);
+    int LI = lc_tile_items(dt), LN = LC_LT * LI, DB = g->t->sort_digit_bits, R = 1 << DB;
+    int64_t M = 1, N = g->shape[nd - 1];
+    for (int d = 0; d < nd - 1; d++)
+        M *= g->shape[d];
+    int64_t B = (N + LN - 1) / LN, E = R * B, S = (E + 16 * LC_LT - 1) / (16 * LC_LT);
+    int64_t args[3] = {M, B, S};
+    int passes = key.bits / DB;
+    int pay = arg || lc_dtype_kind(dt) == 'f';
+
+    lc_tile_helpers(sb, key.type, LI);
+    size_t ko[2] = {0, 0}, vo[2] = {0, 0};
+    if (B <= 1) {
+        /* Short rows: each sorted whole in one group. */
+        lc_tile_kernel(g, sb, LC_T_LOCAL, R);
+        c->scratch_bytes = 8;
+        c->zero_bytes = 0;
+        if (lc_tile_launch(g, c, LC_T_LOCAL, M, 0, ko, vo, args) < 0)
+            return -1;
+        snprintf(c->schedule, sizeof c->schedule,
+                 "sort: rows in one work-group tile of %d, %d local passes of 4 bits", LN,
+                 key.bits / 4);
+        return 0;
+    }
+    /* Scratch: the flag, the counts (M x R x B), the segment sums (M x S), keys and payloads
+     * twice (ping-pong). */
+    size_t MN = (size_t)(M * N), ks = key.bits == 64 ? 8 : 4;
+    size_t at = lc_round_up(8 + (size_t)(M * E + M * S) * 4, 8);
+    size_t kb = lc_round_up(MN * ks, 8), vb = pay ? lc_round_up(MN * 4, 8) : 0;
+    ko[0] = at;
+    ko[1] = at + kb;
+    vo[0] = at + 2 * kb;
+    vo[1] = vo[0] + vb;
+    c->scratch_bytes = vo[1] + vb;
+    c->zero_bytes = 8;
+    int kinds[] = {LC_T_CFIRST, LC_T_COUNT, LC_T_SRED, LC_T_SSCAN, LC_T_SDOWN,
+                   LC_T_MFIRST, LC_T_MOVE, LC_T_MLAST, LC_T_MONLY};
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        int kk = kinds[i];
+        int needed = passes == 1 ? kk != LC_T_COUNT && kk != LC_T_MFIRST && kk != LC_T_MOVE &&
+                                       kk != LC_T_MLAST
+                                 : kk != LC_T_MONLY && (kk != LC_T_MOVE || passes > 2);
+        if (needed)
+            lc_tile_kernel(g, sb, kk, R);
+    }
+    for (int p = 0; p < passes; p++) {
+        int count = p == 0 ? LC_T_CFIRST : LC_T_COUNT;
+        int mv = passes == 1 ? LC_T_MONLY : p == 0 ? LC_T_MFIRST
+               : p == passes - 1 ? LC_T_MLAST : LC_T_MOVE;
+        if (lc_tile_launch(g, c, count, M * B, p * DB, ko, vo, args) < 0 ||
+            lc_tile_launch(g, c, LC_T_SRED, M * S, p * DB, ko, vo, args) < 0 ||
+            lc_tile_launch(g, c, LC_T_SSCAN, M, p * DB, ko, vo, args) < 0 ||
+            lc_tile_launch(g, c, LC_T_SDOWN, M * S, p * DB, ko, vo, args) < 0 ||
+            lc_tile_launch(g, c, mv, M * B, p * DB, ko, vo, args) < 0)
+            return -1;
+        size_t t = ko[0];
+        ko[0] = ko[1];
+        ko[1] = t;
+        t = vo[0];
+        vo[0] = vo[1];
+        vo[1] = t;
+    }
+    snprintf(c->schedule, sizeof c->schedule,
+             "sort: LSD radix in work-group tiles of %d, %d passes of %d-bit digits", LN, passes, DB);
+    return 0;
+}
+
+const struct lc_schedule lc_sched_sort_tiles = {LC_KERNEL_SCAN, "sort", lc_sort_tile_fits,
+                                                lc_sort_tile_gen};

@@ -1,0 +1,418 @@
+/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_9c0e7063683e8a9b_cfirst lc_sort_f32_9c0e7063683e8a9b_sred lc_sort_f32_9c0e7063683e8a9b_sscan lc_sort_f32_9c0e7063683e8a9b_sdown lc_sort_f32_9c0e7063683e8a9b_mfirst lc_sort_f32_9c0e7063683e8a9b_count lc_sort_f32_9c0e7063683e8a9b_sred lc_sort_f32_9c0e7063683e8a9b_sscan lc_sort_f32_9c0e7063683e8a9b_sdown lc_sort_f32_9c0e7063683e8a9b_move lc_sort_f32_9c0e7063683e8a9b_count lc_sort_f32_9c0e7063683e8a9b_sred lc_sort_f32_9c0e7063683e8a9b_sscan lc_sort_f32_9c0e7063683e8a9b_sdown lc_sort_f32_9c0e7063683e8a9b_move lc_sort_f32_9c0e7063683e8a9b_count lc_sort_f32_9c0e7063683e8a9b_sred lc_sort_f32_9c0e7063683e8a9b_sscan lc_sort_f32_9c0e7063683e8a9b_sdown lc_sort_f32_9c0e7063683e8a9b_mlast */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+/* lazycl sort kernel: 2 fused ops; sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits. */
+#define LT 256
+#define LI 16
+#define LN (LT * LI)
+#define LP(i) ((i) + ((i) >> 5))   /* padded: no bank conflicts */
+
+/* The exclusive scan of v over the group; *tot = the group's sum. */
+static inline uint lc_gscan(__local uint *s, const uint v, uint *tot)
+{
+    const int l = get_local_id(0);
+    s[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int o = 1; o < LT; o <<= 1) {
+        const uint a = l >= o ? s[l - o] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        s[l] += a;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const uint r = s[l];
+    *tot = s[LT - 1];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r - v;
+}
+
+/* Sort the tile's keys lk (and their indices lo) stably by `bits` bits at sh, 4 at a
+ * time: item l holds keys l*LI.. in order; its counts of each 4-bit value go to its
+ * column of c (16 x LT), whose scan in (value, item) order places every key. */
+static inline void lc_tile_sort(__local uint *lk, __local ushort *lo, __local ushort *c,
+                                __local uint *s, const int sh, const int bits)
+{
+    const int l = get_local_id(0);
+#pragma unroll 1
+    for (int b = 0; b < bits; b += 4) {
+        uint k[LI];
+        ushort o[LI];
+        uint r[LI];
+        for (int d = 0; d < 16; d++)
+            c[d * LT + l] = 0;
+        for (int j = 0; j < LI; j++) {
+            k[j] = lk[LP(l * LI + j)];
+            o[j] = lo[LP(l * LI + j)];
+            const int d = (int)(k[j] >> (sh + b)) & 15;
+            r[j] = c[d * LT + l];
+            c[d * LT + l] = (ushort)(r[j] + 1);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint e[16], sum = 0, tot;
+        for (int i = 0; i < 16; i++) {
+            e[i] = c[l * 16 + i];
+            sum += e[i];
+        }
+        uint acc = lc_gscan(s, sum, &tot);
+        for (int i = 0; i < 16; i++) {
+            c[l * 16 + i] = (ushort)acc;
+            acc += e[i];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int j = 0; j < LI; j++) {
+            const int d = (int)(k[j] >> (sh + b)) & 15;
+            const uint p = c[d * LT + l] + r[j];
+            lk[LP(p)] = k[j];
+            lo[LP(p)] = o[j];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
+void lc_sort_f32_9c0e7063683e8a9b_cfirst(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const long n0,
+    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+{
+    __global char *s = s_ + sbase;
+    __global int *fl = (__global int *)s;
+    const int l = get_local_id(0);
+    const long g_ = get_group_id(0);
+    __local uint sl[LT];
+    const long m = g_ / B, b = g_ % B;
+    const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
+    __global uint *cnt = (__global uint *)(s + 8);
+    __global uint *ksrc = (__global uint *)(s + ks) + m * N;
+    __global uint *kdst = (__global uint *)(s + kd) + m * N;
+    __global uint *vsrc = (__global uint *)(s + vs) + m * N;
+    __global uint *vdst = (__global uint *)(s + vd) + m * N;
+    __local uint h[256];
+    if (l < 256)
+        h[l] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = 0; j < LI; j++) {
+        const long e = j * LT + l;
+        if (e < nb) {
+            const long i0 = tb + e;
+            const float v0 = a0[a0_o + i0]; /* buffer */
+            const float v1 = (v0 * v0); /* multiply */
+            uint key_ = as_uint(v1 == 0 ? (float)0 : v1);
+            key_ = (key_ & 0x80000000u) ? ~key_ : (key_ | 0x80000000u);
+            if (isnan(v1)) key_ = 0xffffffffu;
+            if (isnan(v1) || (v1 == 0 && signbit(v1))) *fl = 1;
+            atomic_inc(&h[(int)(key_ >> shift) & 255]);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l < 256)
+        cnt[(m * 256 + l) * B + b] = h[l];
+}
+
+__kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
+void lc_sort_f32_9c0e7063683e8a9b_count(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const long n0,
+    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+{
+    __global char *s = s_ + sbase;
+    __global int *fl = (__global int *)s;
+    const int l = get_local_id(0);
+    const long g_ = get_group_id(0);
+    __local uint sl[LT];
+    const long m = g_ / B, b = g_ % B;
+    const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
+    __global uint *cnt = (__global uint *)(s + 8);
+    __global uint *ksrc = (__global uint *)(s + ks) + m * N;
+    __global uint *kdst = (__global uint *)(s + kd) + m * N;
+    __global uint *vsrc = (__global uint *)(s + vs) + m * N;
+    __global uint *vdst = (__global uint *)(s + vd) + m * N;
+    __local uint h[256];
+    if (l < 256)
+        h[l] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = 0; j < LI; j++) {
+        const long e = j * LT + l;
+        if (e < nb) {
+            const uint key_ = ksrc[tb + e];
+            atomic_inc(&h[(int)(key_ >> shift) & 255]);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l < 256)
+        cnt[(m * 256 + l) * B + b] = h[l];
+}
+
+__kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
+void lc_sort_f32_9c0e7063683e8a9b_sred(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const long n0,
+    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+{
+    __global char *s = s_ + sbase;
+    __global int *fl = (__global int *)s;
+    const int l = get_local_id(0);
+    const long g_ = get_group_id(0);
+    __local uint sl[LT];
+    const long E = 256 * B, m = g_ / S;
+    __global uint *cnt = (__global uint *)(s + 8) + m * E;
+    __global uint *seg = (__global uint *)(s + 8) + M * E + m * S;
+    uint tot;
+    const long q = g_ % S;
+    uint sum = 0;
+    for (int j = 0; j < 16; j++) {
+        const long e = q * 16 * LT + j * LT + l;
+        if (e < E)
+            sum += cnt[e];
+    }
+    lc_gscan(sl, sum, &tot);
+    if (l == 0)
+        seg[q] = tot;
+}
+
+__kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
+void lc_sort_f32_9c0e7063683e8a9b_sscan(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const long n0,
+    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+{
+    __global char *s = s_ + sbase;
+    __global int *fl = (__global int *)s;
+    const int l = get_local_id(0);
+    const long g_ = get_group_id(0);
+    __local uint sl[LT];
+    const long E = 256 * B, m = g_;
+    __global uint *cnt = (__global uint *)(s + 8) + m * E;
+    __global uint *seg = (__global uint *)(s + 8) + M * E + m * S;
+    uint tot;
+    uint carry = 0;
+#pragma unroll 1
+    for (long r = 0; r < S; r += LT) {
+        const long e = r + l;
+        const uint v = e < S ? seg[e] : 0;
+        const uint x = lc_gscan(sl, v, &tot);
+        if (e < S)
+            seg[e] = carry + x;
+        carry += tot;
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
+void lc_sort_f32_9c0e7063683e8a9b_sdown(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const long n0,
+    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+{
+    __global char *s = s_ + sbase;
+    __global int *fl = (__global int *)s;
+    const int l = get_local_id(0);
+    const long g_ = get_group_id(0);
+    __local uint sl[LT];
+    const long E = 256 * B, m = g_ / S;
+    __global uint *cnt = (__global uint *)(s + 8) + m * E;
+    __global uint *seg = (__global uint *)(s + 8) + M * E + m * S;
+    uint tot;
+    const long q = g_ % S, e0 = q * 16 * LT + l * 16;
+    uint v[16], sum = 0;
+    for (int i = 0; i < 16; i++) {
+        v[i] = e0 + i < E ? cnt[e0 + i] : 0;
+        sum += v[i];
+    }
+    uint x = lc_gscan(sl, sum, &tot) + seg[q];
+    for (int i = 0; i < 16; i++)
+        if (e0 + i < E) {
+            cnt[e0 + i] = x;
+            x += v[i];
+        }
+}
+
+__kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
+void lc_sort_f32_9c0e7063683e8a9b_mfirst(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const long n0,
+    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+{
+    __global char *s = s_ + sbase;
+    __global int *fl = (__global int *)s;
+    const int l = get_local_id(0);
+    const long g_ = get_group_id(0);
+    __local uint sl[LT];
+    const long m = g_ / B, b = g_ % B;
+    const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
+    __global uint *cnt = (__global uint *)(s + 8);
+    __global uint *ksrc = (__global uint *)(s + ks) + m * N;
+    __global uint *kdst = (__global uint *)(s + kd) + m * N;
+    __global uint *vsrc = (__global uint *)(s + vs) + m * N;
+    __global uint *vdst = (__global uint *)(s + vd) + m * N;
+    __local uint lk[LP(LN)];
+    __local ushort lo[LP(LN)], c[16 * LT];
+    __local uint go[256], ds[256];
+    if (l < 256)
+        go[l] = cnt[(m * 256 + l) * B + b];
+    const int pay = *fl != 0;
+    for (int j = 0; j < LI; j++) {
+        const int e = j * LT + l;
+        uint k_ = 0xffffffffu;
+        if (e < nb) {
+            const long i0 = tb + e;
+            const float v0 = a0[a0_o + i0]; /* buffer */
+            const float v1 = (v0 * v0); /* multiply */
+            uint key_ = as_uint(v1 == 0 ? (float)0 : v1);
+            key_ = (key_ & 0x80000000u) ? ~key_ : (key_ | 0x80000000u);
+            if (isnan(v1)) key_ = 0xffffffffu;
+            k_ = key_;
+        }
+        lk[LP(e)] = k_;
+        lo[LP(e)] = (ushort)e;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    lc_tile_sort(lk, lo, c, sl, shift, 8);
+    for (int j = 0; j < LI; j++) {
+        const int p = j * LT + l;
+        const int d = (int)(lk[LP(p)] >> shift) & 255;
+        if (p == 0 || d != ((int)(lk[LP(p - 1)] >> shift) & 255))
+            ds[d] = p;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = 0; j < LI; j++) {
+        const int p = j * LT + l;
+        if (p < nb) {
+            const uint key_ = lk[LP(p)];
+            const int d = (int)(key_ >> shift) & 255;
+            const long pos_ = go[d] + (p - ds[d]);
+            const long idx_ = tb + lo[LP(p)];
+            kdst[pos_] = key_;
+            if (pay)
+                vdst[pos_] = (uint)idx_;
+        }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
+void lc_sort_f32_9c0e7063683e8a9b_move(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const long n0,
+    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+{
+    __global char *s = s_ + sbase;
+    __global int *fl = (__global int *)s;
+    const int l = get_local_id(0);
+    const long g_ = get_group_id(0);
+    __local uint sl[LT];
+    const long m = g_ / B, b = g_ % B;
+    const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
+    __global uint *cnt = (__global uint *)(s + 8);
+    __global uint *ksrc = (__global uint *)(s + ks) + m * N;
+    __global uint *kdst = (__global uint *)(s + kd) + m * N;
+    __global uint *vsrc = (__global uint *)(s + vs) + m * N;
+    __global uint *vdst = (__global uint *)(s + vd) + m * N;
+    __local uint lk[LP(LN)];
+    __local ushort lo[LP(LN)], c[16 * LT];
+    __local uint go[256], ds[256];
+    if (l < 256)
+        go[l] = cnt[(m * 256 + l) * B + b];
+    const int pay = *fl != 0;
+    for (int j = 0; j < LI; j++) {
+        const int e = j * LT + l;
+        uint k_ = 0xffffffffu;
+        if (e < nb) {
+            k_ = ksrc[tb + e];
+        }
+        lk[LP(e)] = k_;
+        lo[LP(e)] = (ushort)e;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    lc_tile_sort(lk, lo, c, sl, shift, 8);
+    for (int j = 0; j < LI; j++) {
+        const int p = j * LT + l;
+        const int d = (int)(lk[LP(p)] >> shift) & 255;
+        if (p == 0 || d != ((int)(lk[LP(p - 1)] >> shift) & 255))
+            ds[d] = p;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = 0; j < LI; j++) {
+        const int p = j * LT + l;
+        if (p < nb) {
+            const uint key_ = lk[LP(p)];
+            const int d = (int)(key_ >> shift) & 255;
+            const long pos_ = go[d] + (p - ds[d]);
+            const long idx_ = pay ? vsrc[tb + lo[LP(p)]] : 0;
+            kdst[pos_] = key_;
+            if (pay)
+                vdst[pos_] = (uint)idx_;
+        }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
+void lc_sort_f32_9c0e7063683e8a9b_mlast(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const long n0,
+    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+{
+    __global char *s = s_ + sbase;
+    __global int *fl = (__global int *)s;
+    const int l = get_local_id(0);
+    const long g_ = get_group_id(0);
+    __local uint sl[LT];
+    const long m = g_ / B, b = g_ % B;
+    const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
+    __global uint *cnt = (__global uint *)(s + 8);
+    __global uint *ksrc = (__global uint *)(s + ks) + m * N;
+    __global uint *kdst = (__global uint *)(s + kd) + m * N;
+    __global uint *vsrc = (__global uint *)(s + vs) + m * N;
+    __global uint *vdst = (__global uint *)(s + vd) + m * N;
+    __local uint lk[LP(LN)];
+    __local ushort lo[LP(LN)], c[16 * LT];
+    __local uint go[256], ds[256];
+    if (l < 256)
+        go[l] = cnt[(m * 256 + l) * B + b];
+    const int pay = *fl != 0;
+    for (int j = 0; j < LI; j++) {
+        const int e = j * LT + l;
+        uint k_ = 0xffffffffu;
+        if (e < nb) {
+            k_ = ksrc[tb + e];
+        }
+        lk[LP(e)] = k_;
+        lo[LP(e)] = (ushort)e;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    lc_tile_sort(lk, lo, c, sl, shift, 8);
+    for (int j = 0; j < LI; j++) {
+        const int p = j * LT + l;
+        const int d = (int)(lk[LP(p)] >> shift) & 255;
+        if (p == 0 || d != ((int)(lk[LP(p - 1)] >> shift) & 255))
+            ds[d] = p;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = 0; j < LI; j++) {
+        const int p = j * LT + l;
+        if (p < nb) {
+            const uint key_ = lk[LP(p)];
+            const int d = (int)(key_ >> shift) & 255;
+            const long pos_ = go[d] + (p - ds[d]);
+            const long idx_ = pay ? vsrc[tb + lo[LP(p)]] : 0;
+            float val_;
+            if (pay && (key_ == 0xffffffffu || key_ == (0x80000000u))) {
+                const long i0 = idx_;
+                const float v0 = a0[a0_o + i0]; /* buffer */
+                const float v1 = (v0 * v0); /* multiply */
+                val_ = v1;
+            } else {
+                const uint w_ = key_;
+                val_ = as_float((w_ & 0x80000000u) ? (w_ ^ 0x80000000u) : ~w_);
+            }
+            out0[0 + pos_] = val_;
+        }
+    }
+}
+
+
