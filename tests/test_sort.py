@@ -120,26 +120,52 @@ def test_sort_in_place(dev):
 
 def test_key_computed_in_the_sort(dev):
     """sort(x * x) reads x in the sort's first pass: no buffer for x * x, 3 launches per
-    8-bit digit, and only the sort's scratch and its output are allocated."""
+    8-bit digit (5 in GPU tiles: count, three for the scan, move), and only the sort's
+    scratch and its output are allocated."""
     h = make("float32", (5000,), seed=4)
     x = lz(h, dev)
     x.compute()
+    per_digit = 5 if x.device.schedule == "gpu" else 3
     lazycl.reset_stats()
     r = lazycl.sort(x * x + 1)
     r.compute()
     s = lazycl.stats()
-    assert s["launches"] == 3 * 4
+    assert s["launches"] == per_digit * 4
     assert s["buffers_allocated"] + s["pool_hits"] == 2          # the output and the scratch
     np.testing.assert_array_equal(np.asarray(r), np.sort(h * h + 1))
     lazycl.reset_stats()
     i = lazycl.argsort(lazycl.abs(x - 0.5))
     i.compute()
-    assert lazycl.stats()["launches"] == 12
+    assert lazycl.stats()["launches"] == per_digit * 4
     np.testing.assert_array_equal(np.asarray(i), np.argsort(np.abs(h - np.float32(0.5)), kind="stable"))
-    # an 8-bit key: one digit, three launches
+    # an 8-bit key: one digit
     lazycl.reset_stats()
     lazycl.argsort(lz(h, dev) > 0).compute()
-    assert lazycl.stats()["launches"] == 3
+    assert lazycl.stats()["launches"] == per_digit
+
+
+def test_short_rows_in_one_launch(dev):
+    """GPU tiles: rows that fit one tile (4096 32-bit keys, 2048 64-bit) are sorted whole
+    in one launch, the key computed in it; longer rows take the passes."""
+    if lazycl.asarray(np.zeros(1), device=dev).device.schedule != "gpu":
+        pytest.skip("GPU-shaped kernels only (run by test_gpu_schedules.py on CPU devices)")
+    for dt, n in (("float32", 4096), ("float64", 2048), ("int16", 4096), ("int64", 2048)):
+        h = make(dt, (37, n), seed=5)
+        x = lz(h, dev)
+        x.compute()
+        lazycl.reset_stats()
+        a = lazycl.argsort(-x, axis=1)
+        v = lazycl.sort(x * 2, axis=1, descending=True)
+        a.compute()
+        v.compute()
+        assert lazycl.stats()["launches"] == 2, dt
+        np.testing.assert_array_equal(np.asarray(a), np.argsort(-h, axis=1, kind="stable"))
+        h2 = h * 2
+        want = np.take_along_axis(h2, np.argsort(-h2, axis=1, kind="stable"), 1)
+        np.testing.assert_array_equal(np.asarray(v), want)
+    lazycl.reset_stats()
+    lazycl.sort(lz(make("float32", (3, 4097), seed=6), dev), axis=1).compute()
+    assert lazycl.stats()["launches"] == 5 * 4
 
 
 def test_determinism(dev):
