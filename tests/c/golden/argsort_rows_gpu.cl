@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_e600eb9e80fc8321_local */
+/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_9c9c33e4ad534f92_local */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 1 fused op; sort: rows in one work-group tile of 4096, 4 local passes of 4 bits. */
@@ -69,7 +69,7 @@ static inline void lc_tile_sort(__local uint *lk, __local ushort *lo, __local us
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_i64_e600eb9e80fc8321_local(
+void lc_sort_i64_9c9c33e4ad534f92_local(
     __global long *restrict out0,
     __global const short *restrict a0, const long a0_o, const long a0_s0,
     const long n0,
@@ -89,23 +89,33 @@ void lc_sort_i64_e600eb9e80fc8321_local(
     __global uint *kdst = (__global uint *)(s + kd) + m * N;
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;
     __global uint *vdst = (__global uint *)(s + vd) + m * N;
-    __local uint h[256];
-    if (l < 256)
-        h[l] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    __local uint lk[LP(LN)];
+    __local ushort lo[LP(LN)], c[16 * LT];
+    const int pay = 1;
     for (int j = 0; j < LI; j++) {
-        const long e = j * LT + l;
+        const int e = j * LT + l;
+        uint k_ = 0xffffu;
         if (e < nb) {
             const long i1 = tb + e;
             const short v0 = a0[a0_o + i0 * a0_s0 + i1]; /* buffer */
             uint key_ = (uint)((ushort)(v0) ^ 0x8000u);
             key_ = ~key_ & 0xffffu;
-            atomic_inc(&h[(int)(key_ >> shift) & 255]);
+            k_ = key_;
         }
+        lk[LP(e)] = k_;
+        lo[LP(e)] = (ushort)e;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (l < 256)
-        cnt[(m * 256 + l) * B + b] = h[l];
+    lc_tile_sort(lk, lo, c, sl, 0, 16);
+    for (int j = 0; j < LI; j++) {
+        const int p = j * LT + l;
+        if (p < nb) {
+            const uint key_ = lk[LP(p)];
+            const long idx_ = lo[LP(p)], pos_ = p;
+            const long val_ = idx_;
+            out0[0 + i0 * os0_0 + pos_] = val_;
+        }
+    }
 }
 
 
