@@ -41,7 +41,8 @@ static int lc_tile_items(int dt)   /* keys per item: tiles fit in 48 KiB of loca
 static int lc_sort_tile_fits(struct lc_cg *g)
 {
     int bits = g->t->sort_digit_bits;
-    return lc_sort_op(g->k->scan_op) && g->t->sort_tiles && g->shape[g->nd - 1] < ((int64_t)1 << 31) &&
+    return lc_sort_op(g->k->scan_op) && g->t->sort_tiles && g->t->max_work_group >= LC_LT &&
+           g->shape[g->nd - 1] < ((int64_t)1 << 31) &&
            bits >= 4 && bits <= 8 && bits % 4 == 0;
 }
 
@@ -61,30 +62,36 @@ static void lc_tile_helpers(struct lc_sb *sb, const char *K, int LI)
         "    const uint r = s[l];\n    *tot = s[LT - 1];\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
         "    return r - v;\n}\n\n");
     lc_sb_printf(sb,
-        "/* Sort the tile's keys lk (and their indices lo) stably by `bits` bits at sh, 4 at a\n"
+        "/* Sort the tile's keys lk (and their payloads lv) stably by `bits` bits at sh, 4 at a\n"
         " * time: item l holds keys l*LI.. in order; its counts of each 4-bit value go to its\n"
         " * column of c (16 x LT), whose scan in (value, item) order places every key. */\n"
-        "static inline void lc_tile_sort(__local %s *lk, __local ushort *lo, __local ushort *c,\n"
+        "static inline void lc_tile_sort(__local %s *lk, __local uint *lv, __local ushort *c,\n"
         "                                __local uint *s, const int sh, const int bits)\n{\n"
         "    const int l = get_local_id(0);\n"
         "#pragma unroll 1\n"
         "    for (int b = 0; b < bits; b += 4) {\n"
-        "        %s k[LI];\n        ushort o[LI];\n        uint r[LI];\n"
+        "        %s k[LI];\n        uint o[LI];\n        uint r[LI];\n"
         "        for (int d = 0; d < 16; d++)\n            c[d * LT + l] = 0;\n"
         "        for (int j = 0; j < LI; j++) {\n"
-        "            k[j] = lk[LP(l * LI + j)];\n            o[j] = lo[LP(l * LI + j)];\n"
+        "            k[j] = lk[LP(l * LI + j)];\n            o[j] = lv[LP(l * LI + j)];\n"
         "            const int d = (int)(k[j] >> (sh + b)) & 15;\n"
         "            r[j] = c[d * LT + l];\n            c[d * LT + l] = (ushort)(r[j] + 1);\n        }\n"
         "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-        "        uint e[16], sum = 0, tot;\n"
-        "        for (int i = 0; i < 16; i++) {\n            e[i] = c[l * 16 + i];\n            sum += e[i];\n        }\n"
+        "        /* item l scans entries 16 l.. of the table: two 16-byte loads */\n"
+        "        const ushort8 x0 = vload8(0, c + l * 16), x1 = vload8(1, c + l * 16);\n"
+        "        const uint e[16] = {x0.s0, x0.s1, x0.s2, x0.s3, x0.s4, x0.s5, x0.s6, x0.s7,\n"
+        "                            x1.s0, x1.s1, x1.s2, x1.s3, x1.s4, x1.s5, x1.s6, x1.s7};\n"
+        "        uint f[16], sum = 0, tot;\n"
+        "        for (int i = 0; i < 16; i++)\n            sum += e[i];\n"
         "        uint acc = lc_gscan(s, sum, &tot);\n"
-        "        for (int i = 0; i < 16; i++) {\n            c[l * 16 + i] = (ushort)acc;\n            acc += e[i];\n        }\n"
+        "        for (int i = 0; i < 16; i++) {\n            f[i] = acc;\n            acc += e[i];\n        }\n"
+        "        vstore8((ushort8)(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]), 0, c + l * 16);\n"
+        "        vstore8((ushort8)(f[8], f[9], f[10], f[11], f[12], f[13], f[14], f[15]), 1, c + l * 16);\n"
         "        barrier(CLK_LOCAL_MEM_FENCE);\n"
         "        for (int j = 0; j < LI; j++) {\n"
         "            const int d = (int)(k[j] >> (sh + b)) & 15;\n"
         "            const uint p = c[d * LT + l] + r[j];\n"
-        "            lk[LP(p)] = k[j];\n            lo[LP(p)] = o[j];\n        }\n"
+        "            lk[LP(p)] = k[j];\n            lv[LP(p)] = o[j];\n        }\n"
         "        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n}\n\n", K, K);
 }
 
@@ -230,7 +237,8 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
         return;
     }
     /* MOVE (and LOCAL): load the tile, sort it locally, write each key to its place. */
-    lc_sb_printf(sb, "    __local %s lk[LP(LN)];\n    __local ushort lo[LP(LN)], c[16 * LT];\n", K);
+    lc_sb_printf(sb, "    __local %s lk[LP(LN)];\n    __local uint lv[LP(LN)];\n"
+                     "    __local ushort c[16 * LT] __attribute__((aligned(16)));\n", K);
     if (kk != LC_T_LOCAL)
         lc_sb_printf(sb, "    __local uint go[%d], ds[%d];\n    if (l < %d)\n"
                          "        go[l] = cnt[(m * %d + l) * B + b];\n", R, R, R, R);
@@ -249,15 +257,18 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
     } else {
         lc_sb_printf(sb, "            k_ = ksrc[tb + e];\n");
     }
-    lc_sb_printf(sb, "        }\n        lk[LP(e)] = k_;\n        lo[LP(e)] = (ushort)e;\n    }\n"
+    /* The payload, in local memory beside its key (a gather from global memory after the
+     * local sort would read 32-byte sectors for 4-byte values). */
+    lc_sb_printf(sb, "            lv[LP(e)] = %s;\n", first ? "(uint)(tb + e)" : "pay ? vsrc[tb + e] : 0");
+    lc_sb_printf(sb, "        }\n        lk[LP(e)] = k_;\n    }\n"
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n");
     if (kk == LC_T_LOCAL) {
-        lc_sb_printf(sb, "    lc_tile_sort(lk, lo, c, sl, 0, %d);\n", key.bits);
+        lc_sb_printf(sb, "    lc_tile_sort(lk, lv, c, sl, 0, %d);\n", key.bits);
         lc_sb_printf(sb, "    for (int j = 0; j < LI; j++) {\n        const int p = j * LT + l;\n"
                          "        if (p < nb) {\n            const %s key_ = lk[LP(p)];\n"
-                         "            const long idx_ = lo[LP(p)], pos_ = p;\n", K);
+                         "            const long idx_ = lv[LP(p)], pos_ = p;\n", K);
     } else {
-        lc_sb_printf(sb, "    lc_tile_sort(lk, lo, c, sl, shift, %d);\n", g->t->sort_digit_bits);
+        lc_sb_printf(sb, "    lc_tile_sort(lk, lv, c, sl, shift, %d);\n", g->t->sort_digit_bits);
         /* Where each value's run starts in the sorted tile. */
         lc_sb_printf(sb, "    for (int j = 0; j < LI; j++) {\n        const int p = j * LT + l;\n"
                          "        const int d = (int)(lk[LP(p)] >> shift) & %d;\n"
@@ -269,7 +280,7 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
                          "            const int d = (int)(key_ >> shift) & %d;\n"
                          "            const long pos_ = go[d] + (p - ds[d]);\n"
                          "            const long idx_ = %s;\n",
-                     K, R - 1, first ? "tb + lo[LP(p)]" : "pay ? vsrc[tb + lo[LP(p)]] : 0");
+                     K, R - 1, "lv[LP(p)]");
     }
     if (!last) {
         lc_sb_printf(sb, "            kdst[pos_] = key_;\n            if (pay)\n"

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_9c9c33e4ad534f92_local */
+/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_90872f586638801c_local */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 1 fused op; sort: rows in one work-group tile of 4096, 4 local passes of 4 bits. */
@@ -25,51 +25,55 @@ static inline uint lc_gscan(__local uint *s, const uint v, uint *tot)
     return r - v;
 }
 
-/* Sort the tile's keys lk (and their indices lo) stably by `bits` bits at sh, 4 at a
+/* Sort the tile's keys lk (and their payloads lv) stably by `bits` bits at sh, 4 at a
  * time: item l holds keys l*LI.. in order; its counts of each 4-bit value go to its
  * column of c (16 x LT), whose scan in (value, item) order places every key. */
-static inline void lc_tile_sort(__local uint *lk, __local ushort *lo, __local ushort *c,
+static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local ushort *c,
                                 __local uint *s, const int sh, const int bits)
 {
     const int l = get_local_id(0);
 #pragma unroll 1
     for (int b = 0; b < bits; b += 4) {
         uint k[LI];
-        ushort o[LI];
+        uint o[LI];
         uint r[LI];
         for (int d = 0; d < 16; d++)
             c[d * LT + l] = 0;
         for (int j = 0; j < LI; j++) {
             k[j] = lk[LP(l * LI + j)];
-            o[j] = lo[LP(l * LI + j)];
+            o[j] = lv[LP(l * LI + j)];
             const int d = (int)(k[j] >> (sh + b)) & 15;
             r[j] = c[d * LT + l];
             c[d * LT + l] = (ushort)(r[j] + 1);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        uint e[16], sum = 0, tot;
-        for (int i = 0; i < 16; i++) {
-            e[i] = c[l * 16 + i];
+        /* item l scans entries 16 l.. of the table: two 16-byte loads */
+        const ushort8 x0 = vload8(0, c + l * 16), x1 = vload8(1, c + l * 16);
+        const uint e[16] = {x0.s0, x0.s1, x0.s2, x0.s3, x0.s4, x0.s5, x0.s6, x0.s7,
+                            x1.s0, x1.s1, x1.s2, x1.s3, x1.s4, x1.s5, x1.s6, x1.s7};
+        uint f[16], sum = 0, tot;
+        for (int i = 0; i < 16; i++)
             sum += e[i];
-        }
         uint acc = lc_gscan(s, sum, &tot);
         for (int i = 0; i < 16; i++) {
-            c[l * 16 + i] = (ushort)acc;
+            f[i] = acc;
             acc += e[i];
         }
+        vstore8((ushort8)(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]), 0, c + l * 16);
+        vstore8((ushort8)(f[8], f[9], f[10], f[11], f[12], f[13], f[14], f[15]), 1, c + l * 16);
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int j = 0; j < LI; j++) {
             const int d = (int)(k[j] >> (sh + b)) & 15;
             const uint p = c[d * LT + l] + r[j];
             lk[LP(p)] = k[j];
-            lo[LP(p)] = o[j];
+            lv[LP(p)] = o[j];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_i64_9c9c33e4ad534f92_local(
+void lc_sort_i64_90872f586638801c_local(
     __global long *restrict out0,
     __global const short *restrict a0, const long a0_o, const long a0_s0,
     const long n0,
@@ -90,7 +94,8 @@ void lc_sort_i64_9c9c33e4ad534f92_local(
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;
     __global uint *vdst = (__global uint *)(s + vd) + m * N;
     __local uint lk[LP(LN)];
-    __local ushort lo[LP(LN)], c[16 * LT];
+    __local uint lv[LP(LN)];
+    __local ushort c[16 * LT] __attribute__((aligned(16)));
     const int pay = 1;
     for (int j = 0; j < LI; j++) {
         const int e = j * LT + l;
@@ -101,17 +106,17 @@ void lc_sort_i64_9c9c33e4ad534f92_local(
             uint key_ = (uint)((ushort)(v0) ^ 0x8000u);
             key_ = ~key_ & 0xffffu;
             k_ = key_;
+            lv[LP(e)] = (uint)(tb + e);
         }
         lk[LP(e)] = k_;
-        lo[LP(e)] = (ushort)e;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    lc_tile_sort(lk, lo, c, sl, 0, 16);
+    lc_tile_sort(lk, lv, c, sl, 0, 16);
     for (int j = 0; j < LI; j++) {
         const int p = j * LT + l;
         if (p < nb) {
             const uint key_ = lk[LP(p)];
-            const long idx_ = lo[LP(p)], pos_ = p;
+            const long idx_ = lv[LP(p)], pos_ = p;
             const long val_ = idx_;
             out0[0 + i0 * os0_0 + pos_] = val_;
         }

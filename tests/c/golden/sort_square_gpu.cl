@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_9c0e7063683e8a9b_cfirst lc_sort_f32_9c0e7063683e8a9b_sred lc_sort_f32_9c0e7063683e8a9b_sscan lc_sort_f32_9c0e7063683e8a9b_sdown lc_sort_f32_9c0e7063683e8a9b_mfirst lc_sort_f32_9c0e7063683e8a9b_count lc_sort_f32_9c0e7063683e8a9b_sred lc_sort_f32_9c0e7063683e8a9b_sscan lc_sort_f32_9c0e7063683e8a9b_sdown lc_sort_f32_9c0e7063683e8a9b_move lc_sort_f32_9c0e7063683e8a9b_count lc_sort_f32_9c0e7063683e8a9b_sred lc_sort_f32_9c0e7063683e8a9b_sscan lc_sort_f32_9c0e7063683e8a9b_sdown lc_sort_f32_9c0e7063683e8a9b_move lc_sort_f32_9c0e7063683e8a9b_count lc_sort_f32_9c0e7063683e8a9b_sred lc_sort_f32_9c0e7063683e8a9b_sscan lc_sort_f32_9c0e7063683e8a9b_sdown lc_sort_f32_9c0e7063683e8a9b_mlast */
+/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_2c8982c05c57cbea_cfirst lc_sort_f32_2c8982c05c57cbea_sred lc_sort_f32_2c8982c05c57cbea_sscan lc_sort_f32_2c8982c05c57cbea_sdown lc_sort_f32_2c8982c05c57cbea_mfirst lc_sort_f32_2c8982c05c57cbea_count lc_sort_f32_2c8982c05c57cbea_sred lc_sort_f32_2c8982c05c57cbea_sscan lc_sort_f32_2c8982c05c57cbea_sdown lc_sort_f32_2c8982c05c57cbea_move lc_sort_f32_2c8982c05c57cbea_count lc_sort_f32_2c8982c05c57cbea_sred lc_sort_f32_2c8982c05c57cbea_sscan lc_sort_f32_2c8982c05c57cbea_sdown lc_sort_f32_2c8982c05c57cbea_move lc_sort_f32_2c8982c05c57cbea_count lc_sort_f32_2c8982c05c57cbea_sred lc_sort_f32_2c8982c05c57cbea_sscan lc_sort_f32_2c8982c05c57cbea_sdown lc_sort_f32_2c8982c05c57cbea_mlast */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits. */
@@ -25,51 +25,55 @@ static inline uint lc_gscan(__local uint *s, const uint v, uint *tot)
     return r - v;
 }
 
-/* Sort the tile's keys lk (and their indices lo) stably by `bits` bits at sh, 4 at a
+/* Sort the tile's keys lk (and their payloads lv) stably by `bits` bits at sh, 4 at a
  * time: item l holds keys l*LI.. in order; its counts of each 4-bit value go to its
  * column of c (16 x LT), whose scan in (value, item) order places every key. */
-static inline void lc_tile_sort(__local uint *lk, __local ushort *lo, __local ushort *c,
+static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local ushort *c,
                                 __local uint *s, const int sh, const int bits)
 {
     const int l = get_local_id(0);
 #pragma unroll 1
     for (int b = 0; b < bits; b += 4) {
         uint k[LI];
-        ushort o[LI];
+        uint o[LI];
         uint r[LI];
         for (int d = 0; d < 16; d++)
             c[d * LT + l] = 0;
         for (int j = 0; j < LI; j++) {
             k[j] = lk[LP(l * LI + j)];
-            o[j] = lo[LP(l * LI + j)];
+            o[j] = lv[LP(l * LI + j)];
             const int d = (int)(k[j] >> (sh + b)) & 15;
             r[j] = c[d * LT + l];
             c[d * LT + l] = (ushort)(r[j] + 1);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        uint e[16], sum = 0, tot;
-        for (int i = 0; i < 16; i++) {
-            e[i] = c[l * 16 + i];
+        /* item l scans entries 16 l.. of the table: two 16-byte loads */
+        const ushort8 x0 = vload8(0, c + l * 16), x1 = vload8(1, c + l * 16);
+        const uint e[16] = {x0.s0, x0.s1, x0.s2, x0.s3, x0.s4, x0.s5, x0.s6, x0.s7,
+                            x1.s0, x1.s1, x1.s2, x1.s3, x1.s4, x1.s5, x1.s6, x1.s7};
+        uint f[16], sum = 0, tot;
+        for (int i = 0; i < 16; i++)
             sum += e[i];
-        }
         uint acc = lc_gscan(s, sum, &tot);
         for (int i = 0; i < 16; i++) {
-            c[l * 16 + i] = (ushort)acc;
+            f[i] = acc;
             acc += e[i];
         }
+        vstore8((ushort8)(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]), 0, c + l * 16);
+        vstore8((ushort8)(f[8], f[9], f[10], f[11], f[12], f[13], f[14], f[15]), 1, c + l * 16);
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int j = 0; j < LI; j++) {
             const int d = (int)(k[j] >> (sh + b)) & 15;
             const uint p = c[d * LT + l] + r[j];
             lk[LP(p)] = k[j];
-            lo[LP(p)] = o[j];
+            lv[LP(p)] = o[j];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_9c0e7063683e8a9b_cfirst(
+void lc_sort_f32_2c8982c05c57cbea_cfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -110,7 +114,7 @@ void lc_sort_f32_9c0e7063683e8a9b_cfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_9c0e7063683e8a9b_count(
+void lc_sort_f32_2c8982c05c57cbea_count(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -145,7 +149,7 @@ void lc_sort_f32_9c0e7063683e8a9b_count(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_9c0e7063683e8a9b_sred(
+void lc_sort_f32_2c8982c05c57cbea_sred(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -173,7 +177,7 @@ void lc_sort_f32_9c0e7063683e8a9b_sred(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_9c0e7063683e8a9b_sscan(
+void lc_sort_f32_2c8982c05c57cbea_sscan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -201,7 +205,7 @@ void lc_sort_f32_9c0e7063683e8a9b_sscan(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_9c0e7063683e8a9b_sdown(
+void lc_sort_f32_2c8982c05c57cbea_sdown(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -231,7 +235,7 @@ void lc_sort_f32_9c0e7063683e8a9b_sdown(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_9c0e7063683e8a9b_mfirst(
+void lc_sort_f32_2c8982c05c57cbea_mfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -250,7 +254,8 @@ void lc_sort_f32_9c0e7063683e8a9b_mfirst(
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;
     __global uint *vdst = (__global uint *)(s + vd) + m * N;
     __local uint lk[LP(LN)];
-    __local ushort lo[LP(LN)], c[16 * LT];
+    __local uint lv[LP(LN)];
+    __local ushort c[16 * LT] __attribute__((aligned(16)));
     __local uint go[256], ds[256];
     if (l < 256)
         go[l] = cnt[(m * 256 + l) * B + b];
@@ -266,12 +271,12 @@ void lc_sort_f32_9c0e7063683e8a9b_mfirst(
             key_ = (key_ & 0x80000000u) ? ~key_ : (key_ | 0x80000000u);
             if (isnan(v1)) key_ = 0xffffffffu;
             k_ = key_;
+            lv[LP(e)] = (uint)(tb + e);
         }
         lk[LP(e)] = k_;
-        lo[LP(e)] = (ushort)e;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    lc_tile_sort(lk, lo, c, sl, shift, 8);
+    lc_tile_sort(lk, lv, c, sl, shift, 8);
     for (int j = 0; j < LI; j++) {
         const int p = j * LT + l;
         const int d = (int)(lk[LP(p)] >> shift) & 255;
@@ -285,7 +290,7 @@ void lc_sort_f32_9c0e7063683e8a9b_mfirst(
             const uint key_ = lk[LP(p)];
             const int d = (int)(key_ >> shift) & 255;
             const long pos_ = go[d] + (p - ds[d]);
-            const long idx_ = tb + lo[LP(p)];
+            const long idx_ = lv[LP(p)];
             kdst[pos_] = key_;
             if (pay)
                 vdst[pos_] = (uint)idx_;
@@ -294,7 +299,7 @@ void lc_sort_f32_9c0e7063683e8a9b_mfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_9c0e7063683e8a9b_move(
+void lc_sort_f32_2c8982c05c57cbea_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -313,7 +318,8 @@ void lc_sort_f32_9c0e7063683e8a9b_move(
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;
     __global uint *vdst = (__global uint *)(s + vd) + m * N;
     __local uint lk[LP(LN)];
-    __local ushort lo[LP(LN)], c[16 * LT];
+    __local uint lv[LP(LN)];
+    __local ushort c[16 * LT] __attribute__((aligned(16)));
     __local uint go[256], ds[256];
     if (l < 256)
         go[l] = cnt[(m * 256 + l) * B + b];
@@ -323,12 +329,12 @@ void lc_sort_f32_9c0e7063683e8a9b_move(
         uint k_ = 0xffffffffu;
         if (e < nb) {
             k_ = ksrc[tb + e];
+            lv[LP(e)] = pay ? vsrc[tb + e] : 0;
         }
         lk[LP(e)] = k_;
-        lo[LP(e)] = (ushort)e;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    lc_tile_sort(lk, lo, c, sl, shift, 8);
+    lc_tile_sort(lk, lv, c, sl, shift, 8);
     for (int j = 0; j < LI; j++) {
         const int p = j * LT + l;
         const int d = (int)(lk[LP(p)] >> shift) & 255;
@@ -342,7 +348,7 @@ void lc_sort_f32_9c0e7063683e8a9b_move(
             const uint key_ = lk[LP(p)];
             const int d = (int)(key_ >> shift) & 255;
             const long pos_ = go[d] + (p - ds[d]);
-            const long idx_ = pay ? vsrc[tb + lo[LP(p)]] : 0;
+            const long idx_ = lv[LP(p)];
             kdst[pos_] = key_;
             if (pay)
                 vdst[pos_] = (uint)idx_;
@@ -351,7 +357,7 @@ void lc_sort_f32_9c0e7063683e8a9b_move(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_9c0e7063683e8a9b_mlast(
+void lc_sort_f32_2c8982c05c57cbea_mlast(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -370,7 +376,8 @@ void lc_sort_f32_9c0e7063683e8a9b_mlast(
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;
     __global uint *vdst = (__global uint *)(s + vd) + m * N;
     __local uint lk[LP(LN)];
-    __local ushort lo[LP(LN)], c[16 * LT];
+    __local uint lv[LP(LN)];
+    __local ushort c[16 * LT] __attribute__((aligned(16)));
     __local uint go[256], ds[256];
     if (l < 256)
         go[l] = cnt[(m * 256 + l) * B + b];
@@ -380,12 +387,12 @@ void lc_sort_f32_9c0e7063683e8a9b_mlast(
         uint k_ = 0xffffffffu;
         if (e < nb) {
             k_ = ksrc[tb + e];
+            lv[LP(e)] = pay ? vsrc[tb + e] : 0;
         }
         lk[LP(e)] = k_;
-        lo[LP(e)] = (ushort)e;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    lc_tile_sort(lk, lo, c, sl, shift, 8);
+    lc_tile_sort(lk, lv, c, sl, shift, 8);
     for (int j = 0; j < LI; j++) {
         const int p = j * LT + l;
         const int d = (int)(lk[LP(p)] >> shift) & 255;
@@ -399,7 +406,7 @@ void lc_sort_f32_9c0e7063683e8a9b_mlast(
             const uint key_ = lk[LP(p)];
             const int d = (int)(key_ >> shift) & 255;
             const long pos_ = go[d] + (p - ds[d]);
-            const long idx_ = pay ? vsrc[tb + lo[LP(p)]] : 0;
+            const long idx_ = lv[LP(p)];
             float val_;
             if (pay && (key_ == 0xffffffffu || key_ == (0x80000000u))) {
                 const long i0 = idx_;
