@@ -53,14 +53,29 @@ static void lc_tile_helpers(struct lc_sb *sb, const char *K, int LI)
     lc_sb_printf(sb, "#define LT %d\n#define LI %d\n#define LN (LT * LI)\n"
                      "#define LP(i) ((i) + ((i) >> 5))   /* padded: no bank conflicts */\n\n", LC_LT, LI);
     lc_sb_printf(sb,
-        "/* The exclusive scan of v over the group; *tot = the group's sum. */\n"
+        "/* The exclusive scan of v over the group; *tot = the group's sum. NVIDIA: warps scan\n"
+        " * by shuffles, then every item adds the totals of the warps before its own (two\n"
+        " * barriers, not two per step). */\n"
         "static inline uint lc_gscan(__local uint *s, const uint v, uint *tot)\n{\n"
-        "    const int l = get_local_id(0);\n    s[l] = v;\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    const int l = get_local_id(0);\n"
+        "#if defined(cl_nv_pragma_unroll)\n"
+        "    const int lane = l & 31, w = l >> 5;\n    uint x = v;\n"
+        "    for (int o = 1; o < 32; o <<= 1) {\n        uint y;\n"
+        "        asm volatile(\"shfl.sync.up.b32 %%0, %%1, %%2, 0, 0xffffffff;\" : \"=r\"(y) : \"r\"(x), \"r\"(o));\n"
+        "        if (lane >= o)\n            x += y;\n    }\n"
+        "    if (lane == 31)\n        s[w] = x;\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    uint pre = 0, all = 0;\n"
+        "    for (int i = 0; i < LT / 32; i++) {\n        const uint t = s[i];\n"
+        "        pre += i < w ? t : 0;\n        all += t;\n    }\n"
+        "    *tot = all;\n    barrier(CLK_LOCAL_MEM_FENCE);\n    return pre + x - v;\n"
+        "#else\n"
+        "    s[l] = v;\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
         "    for (int o = 1; o < LT; o <<= 1) {\n"
         "        const uint a = l >= o ? s[l - o] : 0;\n        barrier(CLK_LOCAL_MEM_FENCE);\n"
         "        s[l] += a;\n        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n"
         "    const uint r = s[l];\n    *tot = s[LT - 1];\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
-        "    return r - v;\n}\n\n");
+        "    return r - v;\n"
+        "#endif\n}\n\n");
     lc_sb_printf(sb,
         "/* Sort the tile's keys lk (and their payloads lv) stably by `bits` bits at sh, 4 at a\n"
         " * time: item l holds keys l*LI.. in order; its counts of each 4-bit value go to its\n"
@@ -179,8 +194,8 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
     if (kk == LC_T_SRED || kk == LC_T_SSCAN || kk == LC_T_SDOWN) {
         /* The counts of row m: E = R * B of them in (value, tile) order; segments of 16 LT. */
         lc_sb_printf(sb, "    const long E = %d * B, m = %s;\n"
-                         "    __global uint *cnt = (__global uint *)(s + 8) + m * E;\n"
-                         "    __global uint *seg = (__global uint *)(s + 8) + M * E + m * S;\n"
+                         "    __global uint *cnt = (__global uint *)(s + 16) + m * E;\n"
+                         "    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S;\n"
                          "    uint tot;\n",
                      R, kk == LC_T_SSCAN ? "g_" : "g_ / S");
         if (kk == LC_T_SRED)
@@ -199,8 +214,14 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
         else
             lc_sb_printf(sb, "    const long q = g_ %% S, e0 = q * 16 * LT + l * 16;\n"
                              "    uint v[16], sum = 0;\n"
-                             "    for (int i = 0; i < 16; i++) {\n"
-                             "        v[i] = e0 + i < E ? cnt[e0 + i] : 0;\n        sum += v[i];\n    }\n"
+                             "    if (e0 + 16 <= E) {   /* four 16-byte loads */\n"
+                             "        for (int i = 0; i < 4; i++) {\n"
+                             "            const uint4 t = vload4(i, cnt + e0);\n"
+                             "            v[4 * i] = t.x;\n            v[4 * i + 1] = t.y;\n"
+                             "            v[4 * i + 2] = t.z;\n            v[4 * i + 3] = t.w;\n        }\n"
+                             "    } else {\n        for (int i = 0; i < 16; i++)\n"
+                             "            v[i] = e0 + i < E ? cnt[e0 + i] : 0;\n    }\n"
+                             "    for (int i = 0; i < 16; i++)\n        sum += v[i];\n"
                              "    uint x = lc_gscan(sl, sum, &tot) + seg[q];\n"
                              "    for (int i = 0; i < 16; i++)\n        if (e0 + i < E) {\n"
                              "            cnt[e0 + i] = x;\n            x += v[i];\n        }\n}\n\n");
@@ -212,7 +233,7 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
     if (nr > 0)
         lc_unravel(sb, 0, nr, "m", "    ");
     lc_sb_printf(sb, "    const long N = n%d, tb = b * LN, nb = min((long)LN, N - tb);\n"
-                     "    __global uint *cnt = (__global uint *)(s + 8);\n"
+                     "    __global uint *cnt = (__global uint *)(s + 16);\n"
                      "    __global %s *ksrc = (__global %s *)(s + ks) + m * N;\n"
                      "    __global %s *kdst = (__global %s *)(s + kd) + m * N;\n"
                      "    __global uint *vsrc = (__global uint *)(s + vs) + m * N;\n"
@@ -220,20 +241,24 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
                  nr, K, K, K, K);
     if (!move) {
         /* COUNT: the digit's values in this tile. */
-        lc_sb_printf(sb, "    __local uint h[%d];\n    if (l < %d)\n        h[l] = 0;\n"
-                         "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        /* The keys first (every load in flight at once), then the local atomics. */
+        lc_sb_printf(sb, "    __local uint h[%d];\n    %s kk_[LI];\n"
                          "    for (int j = 0; j < LI; j++) {\n        const long e = j * LT + l;\n"
-                         "        if (e < nb) {\n", R, R);
+                         "        kk_[j] = 0;\n        if (e < nb) {\n", R, K);
         if (first) {
             lc_sb_printf(sb, "            const long i%d = tb + e;\n", nr);
             lc_tile_key_expr(g, sb, dt, desc, isf && !arg, "            ");
+            lc_sb_printf(sb, "            kk_[j] = key_;\n");
         } else {
-            lc_sb_printf(sb, "            const %s key_ = ksrc[tb + e];\n", K);
+            lc_sb_printf(sb, "            kk_[j] = ksrc[tb + e];\n");
         }
-        lc_sb_printf(sb, "            atomic_inc(&h[(int)(key_ >> shift) & %d]);\n        }\n    }\n"
+        lc_sb_printf(sb, "        }\n    }\n    if (l < %d)\n        h[l] = 0;\n"
+                         "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                         "    for (int j = 0; j < LI; j++)\n        if (j * LT + l < nb)\n"
+                         "            atomic_inc(&h[(int)(kk_[j] >> shift) & %d]);\n"
                          "    barrier(CLK_LOCAL_MEM_FENCE);\n"
                          "    if (l < %d)\n        cnt[(m * %d + l) * B + b] = h[l];\n}\n\n",
-                     R - 1, R, R);
+                     R, R - 1, R, R);
         return;
     }
     /* MOVE (and LOCAL): load the tile, sort it locally, write each key to its place. */
@@ -348,16 +373,16 @@ static int lc_sort_tile_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
         return 0;
     }
     /* Scratch: the flag, the counts (M x R x B), the segment sums (M x S), keys and payloads
-     * twice (ping-pong). */
+     * twice (ping-pong); the counts 16-aligned for vector loads. */
     size_t MN = (size_t)(M * N), ks = key.bits == 64 ? 8 : 4;
-    size_t at = lc_round_up(8 + (size_t)(M * E + M * S) * 4, 8);
+    size_t at = lc_round_up(16 + (size_t)(M * E + M * S) * 4, 16);
     size_t kb = lc_round_up(MN * ks, 8), vb = pay ? lc_round_up(MN * 4, 8) : 0;
     ko[0] = at;
     ko[1] = at + kb;
     vo[0] = at + 2 * kb;
     vo[1] = vo[0] + vb;
     c->scratch_bytes = vo[1] + vb;
-    c->zero_bytes = 8;
+    c->zero_bytes = 16;
     int kinds[] = {LC_T_CFIRST, LC_T_COUNT, LC_T_SRED, LC_T_SSCAN, LC_T_SDOWN,
                    LC_T_MFIRST, LC_T_MOVE, LC_T_MLAST, LC_T_MONLY};
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_90872f586638801c_local */
+/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_62d24d5324c46797_local */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 1 fused op; sort: rows in one work-group tile of 4096, 4 local passes of 4 bits. */
@@ -7,10 +7,34 @@
 #define LN (LT * LI)
 #define LP(i) ((i) + ((i) >> 5))   /* padded: no bank conflicts */
 
-/* The exclusive scan of v over the group; *tot = the group's sum. */
+/* The exclusive scan of v over the group; *tot = the group's sum. NVIDIA: warps scan
+ * by shuffles, then every item adds the totals of the warps before its own (two
+ * barriers, not two per step). */
 static inline uint lc_gscan(__local uint *s, const uint v, uint *tot)
 {
     const int l = get_local_id(0);
+#if defined(cl_nv_pragma_unroll)
+    const int lane = l & 31, w = l >> 5;
+    uint x = v;
+    for (int o = 1; o < 32; o <<= 1) {
+        uint y;
+        asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y) : "r"(x), "r"(o));
+        if (lane >= o)
+            x += y;
+    }
+    if (lane == 31)
+        s[w] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint pre = 0, all = 0;
+    for (int i = 0; i < LT / 32; i++) {
+        const uint t = s[i];
+        pre += i < w ? t : 0;
+        all += t;
+    }
+    *tot = all;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return pre + x - v;
+#else
     s[l] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int o = 1; o < LT; o <<= 1) {
@@ -23,6 +47,7 @@ static inline uint lc_gscan(__local uint *s, const uint v, uint *tot)
     *tot = s[LT - 1];
     barrier(CLK_LOCAL_MEM_FENCE);
     return r - v;
+#endif
 }
 
 /* Sort the tile's keys lk (and their payloads lv) stably by `bits` bits at sh, 4 at a
@@ -73,7 +98,7 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_i64_90872f586638801c_local(
+void lc_sort_i64_62d24d5324c46797_local(
     __global long *restrict out0,
     __global const short *restrict a0, const long a0_o, const long a0_s0,
     const long n0,
@@ -88,7 +113,7 @@ void lc_sort_i64_90872f586638801c_local(
     const long m = g_, b = 0;
     const long i0 = m;
     const long N = n1, tb = b * LN, nb = min((long)LN, N - tb);
-    __global uint *cnt = (__global uint *)(s + 8);
+    __global uint *cnt = (__global uint *)(s + 16);
     __global uint *ksrc = (__global uint *)(s + ks) + m * N;
     __global uint *kdst = (__global uint *)(s + kd) + m * N;
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_2c8982c05c57cbea_cfirst lc_sort_f32_2c8982c05c57cbea_sred lc_sort_f32_2c8982c05c57cbea_sscan lc_sort_f32_2c8982c05c57cbea_sdown lc_sort_f32_2c8982c05c57cbea_mfirst lc_sort_f32_2c8982c05c57cbea_count lc_sort_f32_2c8982c05c57cbea_sred lc_sort_f32_2c8982c05c57cbea_sscan lc_sort_f32_2c8982c05c57cbea_sdown lc_sort_f32_2c8982c05c57cbea_move lc_sort_f32_2c8982c05c57cbea_count lc_sort_f32_2c8982c05c57cbea_sred lc_sort_f32_2c8982c05c57cbea_sscan lc_sort_f32_2c8982c05c57cbea_sdown lc_sort_f32_2c8982c05c57cbea_move lc_sort_f32_2c8982c05c57cbea_count lc_sort_f32_2c8982c05c57cbea_sred lc_sort_f32_2c8982c05c57cbea_sscan lc_sort_f32_2c8982c05c57cbea_sdown lc_sort_f32_2c8982c05c57cbea_mlast */
+/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_6b01698ee3fc0350_cfirst lc_sort_f32_6b01698ee3fc0350_sred lc_sort_f32_6b01698ee3fc0350_sscan lc_sort_f32_6b01698ee3fc0350_sdown lc_sort_f32_6b01698ee3fc0350_mfirst lc_sort_f32_6b01698ee3fc0350_count lc_sort_f32_6b01698ee3fc0350_sred lc_sort_f32_6b01698ee3fc0350_sscan lc_sort_f32_6b01698ee3fc0350_sdown lc_sort_f32_6b01698ee3fc0350_move lc_sort_f32_6b01698ee3fc0350_count lc_sort_f32_6b01698ee3fc0350_sred lc_sort_f32_6b01698ee3fc0350_sscan lc_sort_f32_6b01698ee3fc0350_sdown lc_sort_f32_6b01698ee3fc0350_move lc_sort_f32_6b01698ee3fc0350_count lc_sort_f32_6b01698ee3fc0350_sred lc_sort_f32_6b01698ee3fc0350_sscan lc_sort_f32_6b01698ee3fc0350_sdown lc_sort_f32_6b01698ee3fc0350_mlast */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits. */
@@ -7,10 +7,34 @@
 #define LN (LT * LI)
 #define LP(i) ((i) + ((i) >> 5))   /* padded: no bank conflicts */
 
-/* The exclusive scan of v over the group; *tot = the group's sum. */
+/* The exclusive scan of v over the group; *tot = the group's sum. NVIDIA: warps scan
+ * by shuffles, then every item adds the totals of the warps before its own (two
+ * barriers, not two per step). */
 static inline uint lc_gscan(__local uint *s, const uint v, uint *tot)
 {
     const int l = get_local_id(0);
+#if defined(cl_nv_pragma_unroll)
+    const int lane = l & 31, w = l >> 5;
+    uint x = v;
+    for (int o = 1; o < 32; o <<= 1) {
+        uint y;
+        asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y) : "r"(x), "r"(o));
+        if (lane >= o)
+            x += y;
+    }
+    if (lane == 31)
+        s[w] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint pre = 0, all = 0;
+    for (int i = 0; i < LT / 32; i++) {
+        const uint t = s[i];
+        pre += i < w ? t : 0;
+        all += t;
+    }
+    *tot = all;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return pre + x - v;
+#else
     s[l] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int o = 1; o < LT; o <<= 1) {
@@ -23,6 +47,7 @@ static inline uint lc_gscan(__local uint *s, const uint v, uint *tot)
     *tot = s[LT - 1];
     barrier(CLK_LOCAL_MEM_FENCE);
     return r - v;
+#endif
 }
 
 /* Sort the tile's keys lk (and their payloads lv) stably by `bits` bits at sh, 4 at a
@@ -73,7 +98,7 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_2c8982c05c57cbea_cfirst(
+void lc_sort_f32_6b01698ee3fc0350_cfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -86,17 +111,16 @@ void lc_sort_f32_2c8982c05c57cbea_cfirst(
     __local uint sl[LT];
     const long m = g_ / B, b = g_ % B;
     const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
-    __global uint *cnt = (__global uint *)(s + 8);
+    __global uint *cnt = (__global uint *)(s + 16);
     __global uint *ksrc = (__global uint *)(s + ks) + m * N;
     __global uint *kdst = (__global uint *)(s + kd) + m * N;
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;
     __global uint *vdst = (__global uint *)(s + vd) + m * N;
     __local uint h[256];
-    if (l < 256)
-        h[l] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    uint kk_[LI];
     for (int j = 0; j < LI; j++) {
         const long e = j * LT + l;
+        kk_[j] = 0;
         if (e < nb) {
             const long i0 = tb + e;
             const float v0 = a0[a0_o + i0]; /* buffer */
@@ -105,16 +129,22 @@ void lc_sort_f32_2c8982c05c57cbea_cfirst(
             key_ = (key_ & 0x80000000u) ? ~key_ : (key_ | 0x80000000u);
             if (isnan(v1)) key_ = 0xffffffffu;
             if (isnan(v1) || (v1 == 0 && signbit(v1))) *fl = 1;
-            atomic_inc(&h[(int)(key_ >> shift) & 255]);
+            kk_[j] = key_;
         }
     }
+    if (l < 256)
+        h[l] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = 0; j < LI; j++)
+        if (j * LT + l < nb)
+            atomic_inc(&h[(int)(kk_[j] >> shift) & 255]);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (l < 256)
         cnt[(m * 256 + l) * B + b] = h[l];
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_2c8982c05c57cbea_count(
+void lc_sort_f32_6b01698ee3fc0350_count(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -127,29 +157,33 @@ void lc_sort_f32_2c8982c05c57cbea_count(
     __local uint sl[LT];
     const long m = g_ / B, b = g_ % B;
     const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
-    __global uint *cnt = (__global uint *)(s + 8);
+    __global uint *cnt = (__global uint *)(s + 16);
     __global uint *ksrc = (__global uint *)(s + ks) + m * N;
     __global uint *kdst = (__global uint *)(s + kd) + m * N;
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;
     __global uint *vdst = (__global uint *)(s + vd) + m * N;
     __local uint h[256];
+    uint kk_[LI];
+    for (int j = 0; j < LI; j++) {
+        const long e = j * LT + l;
+        kk_[j] = 0;
+        if (e < nb) {
+            kk_[j] = ksrc[tb + e];
+        }
+    }
     if (l < 256)
         h[l] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int j = 0; j < LI; j++) {
-        const long e = j * LT + l;
-        if (e < nb) {
-            const uint key_ = ksrc[tb + e];
-            atomic_inc(&h[(int)(key_ >> shift) & 255]);
-        }
-    }
+    for (int j = 0; j < LI; j++)
+        if (j * LT + l < nb)
+            atomic_inc(&h[(int)(kk_[j] >> shift) & 255]);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (l < 256)
         cnt[(m * 256 + l) * B + b] = h[l];
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_2c8982c05c57cbea_sred(
+void lc_sort_f32_6b01698ee3fc0350_sred(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -161,8 +195,8 @@ void lc_sort_f32_2c8982c05c57cbea_sred(
     const long g_ = get_group_id(0);
     __local uint sl[LT];
     const long E = 256 * B, m = g_ / S;
-    __global uint *cnt = (__global uint *)(s + 8) + m * E;
-    __global uint *seg = (__global uint *)(s + 8) + M * E + m * S;
+    __global uint *cnt = (__global uint *)(s + 16) + m * E;
+    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S;
     uint tot;
     const long q = g_ % S;
     uint sum = 0;
@@ -177,7 +211,7 @@ void lc_sort_f32_2c8982c05c57cbea_sred(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_2c8982c05c57cbea_sscan(
+void lc_sort_f32_6b01698ee3fc0350_sscan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -189,8 +223,8 @@ void lc_sort_f32_2c8982c05c57cbea_sscan(
     const long g_ = get_group_id(0);
     __local uint sl[LT];
     const long E = 256 * B, m = g_;
-    __global uint *cnt = (__global uint *)(s + 8) + m * E;
-    __global uint *seg = (__global uint *)(s + 8) + M * E + m * S;
+    __global uint *cnt = (__global uint *)(s + 16) + m * E;
+    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S;
     uint tot;
     uint carry = 0;
 #pragma unroll 1
@@ -205,7 +239,7 @@ void lc_sort_f32_2c8982c05c57cbea_sscan(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_2c8982c05c57cbea_sdown(
+void lc_sort_f32_6b01698ee3fc0350_sdown(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -217,15 +251,25 @@ void lc_sort_f32_2c8982c05c57cbea_sdown(
     const long g_ = get_group_id(0);
     __local uint sl[LT];
     const long E = 256 * B, m = g_ / S;
-    __global uint *cnt = (__global uint *)(s + 8) + m * E;
-    __global uint *seg = (__global uint *)(s + 8) + M * E + m * S;
+    __global uint *cnt = (__global uint *)(s + 16) + m * E;
+    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S;
     uint tot;
     const long q = g_ % S, e0 = q * 16 * LT + l * 16;
     uint v[16], sum = 0;
-    for (int i = 0; i < 16; i++) {
-        v[i] = e0 + i < E ? cnt[e0 + i] : 0;
-        sum += v[i];
+    if (e0 + 16 <= E) {   /* four 16-byte loads */
+        for (int i = 0; i < 4; i++) {
+            const uint4 t = vload4(i, cnt + e0);
+            v[4 * i] = t.x;
+            v[4 * i + 1] = t.y;
+            v[4 * i + 2] = t.z;
+            v[4 * i + 3] = t.w;
+        }
+    } else {
+        for (int i = 0; i < 16; i++)
+            v[i] = e0 + i < E ? cnt[e0 + i] : 0;
     }
+    for (int i = 0; i < 16; i++)
+        sum += v[i];
     uint x = lc_gscan(sl, sum, &tot) + seg[q];
     for (int i = 0; i < 16; i++)
         if (e0 + i < E) {
@@ -235,7 +279,7 @@ void lc_sort_f32_2c8982c05c57cbea_sdown(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_2c8982c05c57cbea_mfirst(
+void lc_sort_f32_6b01698ee3fc0350_mfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -248,7 +292,7 @@ void lc_sort_f32_2c8982c05c57cbea_mfirst(
     __local uint sl[LT];
     const long m = g_ / B, b = g_ % B;
     const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
-    __global uint *cnt = (__global uint *)(s + 8);
+    __global uint *cnt = (__global uint *)(s + 16);
     __global uint *ksrc = (__global uint *)(s + ks) + m * N;
     __global uint *kdst = (__global uint *)(s + kd) + m * N;
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;
@@ -299,7 +343,7 @@ void lc_sort_f32_2c8982c05c57cbea_mfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_2c8982c05c57cbea_move(
+void lc_sort_f32_6b01698ee3fc0350_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -312,7 +356,7 @@ void lc_sort_f32_2c8982c05c57cbea_move(
     __local uint sl[LT];
     const long m = g_ / B, b = g_ % B;
     const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
-    __global uint *cnt = (__global uint *)(s + 8);
+    __global uint *cnt = (__global uint *)(s + 16);
     __global uint *ksrc = (__global uint *)(s + ks) + m * N;
     __global uint *kdst = (__global uint *)(s + kd) + m * N;
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;
@@ -357,7 +401,7 @@ void lc_sort_f32_2c8982c05c57cbea_move(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_2c8982c05c57cbea_mlast(
+void lc_sort_f32_6b01698ee3fc0350_mlast(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -370,7 +414,7 @@ void lc_sort_f32_2c8982c05c57cbea_mlast(
     __local uint sl[LT];
     const long m = g_ / B, b = g_ % B;
     const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
-    __global uint *cnt = (__global uint *)(s + 8);
+    __global uint *cnt = (__global uint *)(s + 16);
     __global uint *ksrc = (__global uint *)(s + ks) + m * N;
     __global uint *kdst = (__global uint *)(s + kd) + m * N;
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;
