@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_62d24d5324c46797_local */
+/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_b756f544df311ae2_local */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 1 fused op; sort: rows in one work-group tile of 4096, 4 local passes of 4 bits. */
@@ -60,16 +60,27 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 #pragma unroll 1
     for (int b = 0; b < bits; b += 4) {
         uint k[LI];
-        uint o[LI];
-        uint r[LI];
-        for (int d = 0; d < 16; d++)
-            c[d * LT + l] = 0;
+        uint o[LI], r[LI];
+        /* the item's counts of the 16 values, 8 bits each, in registers (LI < 256) */
+        ulong lo_ = 0, hi_ = 0;
+#pragma unroll
         for (int j = 0; j < LI; j++) {
             k[j] = lk[LP(l * LI + j)];
             o[j] = lv[LP(l * LI + j)];
-            const int d = (int)(k[j] >> (sh + b)) & 15;
-            r[j] = c[d * LT + l];
-            c[d * LT + l] = (ushort)(r[j] + 1);
+            const int d = (int)(k[j] >> (sh + b)) & 15, at = (d & 7) * 8;
+            const ulong one = 1ul << at;
+            if (d < 8) {
+                r[j] = (uint)(lo_ >> at) & 255;
+                lo_ += one;
+            } else {
+                r[j] = (uint)(hi_ >> at) & 255;
+                hi_ += one;
+            }
+        }
+#pragma unroll
+        for (int d = 0; d < 8; d++) {
+            c[d * LT + l] = (ushort)((lo_ >> (d * 8)) & 255);
+            c[(d + 8) * LT + l] = (ushort)((hi_ >> (d * 8)) & 255);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         /* item l scans entries 16 l.. of the table: two 16-byte loads */
@@ -87,6 +98,7 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
         vstore8((ushort8)(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]), 0, c + l * 16);
         vstore8((ushort8)(f[8], f[9], f[10], f[11], f[12], f[13], f[14], f[15]), 1, c + l * 16);
         barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
         for (int j = 0; j < LI; j++) {
             const int d = (int)(k[j] >> (sh + b)) & 15;
             const uint p = c[d * LT + l] + r[j];
@@ -98,7 +110,7 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_i64_62d24d5324c46797_local(
+void lc_sort_i64_b756f544df311ae2_local(
     __global long *restrict out0,
     __global const short *restrict a0, const long a0_o, const long a0_s0,
     const long n0,

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_6b01698ee3fc0350_cfirst lc_sort_f32_6b01698ee3fc0350_sred lc_sort_f32_6b01698ee3fc0350_sscan lc_sort_f32_6b01698ee3fc0350_sdown lc_sort_f32_6b01698ee3fc0350_mfirst lc_sort_f32_6b01698ee3fc0350_count lc_sort_f32_6b01698ee3fc0350_sred lc_sort_f32_6b01698ee3fc0350_sscan lc_sort_f32_6b01698ee3fc0350_sdown lc_sort_f32_6b01698ee3fc0350_move lc_sort_f32_6b01698ee3fc0350_count lc_sort_f32_6b01698ee3fc0350_sred lc_sort_f32_6b01698ee3fc0350_sscan lc_sort_f32_6b01698ee3fc0350_sdown lc_sort_f32_6b01698ee3fc0350_move lc_sort_f32_6b01698ee3fc0350_count lc_sort_f32_6b01698ee3fc0350_sred lc_sort_f32_6b01698ee3fc0350_sscan lc_sort_f32_6b01698ee3fc0350_sdown lc_sort_f32_6b01698ee3fc0350_mlast */
+/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_d9fbaee3337f6f79_cfirst lc_sort_f32_d9fbaee3337f6f79_sred lc_sort_f32_d9fbaee3337f6f79_sscan lc_sort_f32_d9fbaee3337f6f79_sdown lc_sort_f32_d9fbaee3337f6f79_mfirst lc_sort_f32_d9fbaee3337f6f79_count lc_sort_f32_d9fbaee3337f6f79_sred lc_sort_f32_d9fbaee3337f6f79_sscan lc_sort_f32_d9fbaee3337f6f79_sdown lc_sort_f32_d9fbaee3337f6f79_move lc_sort_f32_d9fbaee3337f6f79_count lc_sort_f32_d9fbaee3337f6f79_sred lc_sort_f32_d9fbaee3337f6f79_sscan lc_sort_f32_d9fbaee3337f6f79_sdown lc_sort_f32_d9fbaee3337f6f79_move lc_sort_f32_d9fbaee3337f6f79_count lc_sort_f32_d9fbaee3337f6f79_sred lc_sort_f32_d9fbaee3337f6f79_sscan lc_sort_f32_d9fbaee3337f6f79_sdown lc_sort_f32_d9fbaee3337f6f79_mlast */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits. */
@@ -60,16 +60,27 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 #pragma unroll 1
     for (int b = 0; b < bits; b += 4) {
         uint k[LI];
-        uint o[LI];
-        uint r[LI];
-        for (int d = 0; d < 16; d++)
-            c[d * LT + l] = 0;
+        uint o[LI], r[LI];
+        /* the item's counts of the 16 values, 8 bits each, in registers (LI < 256) */
+        ulong lo_ = 0, hi_ = 0;
+#pragma unroll
         for (int j = 0; j < LI; j++) {
             k[j] = lk[LP(l * LI + j)];
             o[j] = lv[LP(l * LI + j)];
-            const int d = (int)(k[j] >> (sh + b)) & 15;
-            r[j] = c[d * LT + l];
-            c[d * LT + l] = (ushort)(r[j] + 1);
+            const int d = (int)(k[j] >> (sh + b)) & 15, at = (d & 7) * 8;
+            const ulong one = 1ul << at;
+            if (d < 8) {
+                r[j] = (uint)(lo_ >> at) & 255;
+                lo_ += one;
+            } else {
+                r[j] = (uint)(hi_ >> at) & 255;
+                hi_ += one;
+            }
+        }
+#pragma unroll
+        for (int d = 0; d < 8; d++) {
+            c[d * LT + l] = (ushort)((lo_ >> (d * 8)) & 255);
+            c[(d + 8) * LT + l] = (ushort)((hi_ >> (d * 8)) & 255);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         /* item l scans entries 16 l.. of the table: two 16-byte loads */
@@ -87,6 +98,7 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
         vstore8((ushort8)(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]), 0, c + l * 16);
         vstore8((ushort8)(f[8], f[9], f[10], f[11], f[12], f[13], f[14], f[15]), 1, c + l * 16);
         barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
         for (int j = 0; j < LI; j++) {
             const int d = (int)(k[j] >> (sh + b)) & 15;
             const uint p = c[d * LT + l] + r[j];
@@ -98,7 +110,7 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_6b01698ee3fc0350_cfirst(
+void lc_sort_f32_d9fbaee3337f6f79_cfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -144,7 +156,7 @@ void lc_sort_f32_6b01698ee3fc0350_cfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_6b01698ee3fc0350_count(
+void lc_sort_f32_d9fbaee3337f6f79_count(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -183,7 +195,7 @@ void lc_sort_f32_6b01698ee3fc0350_count(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_6b01698ee3fc0350_sred(
+void lc_sort_f32_d9fbaee3337f6f79_sred(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -211,7 +223,7 @@ void lc_sort_f32_6b01698ee3fc0350_sred(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_6b01698ee3fc0350_sscan(
+void lc_sort_f32_d9fbaee3337f6f79_sscan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -239,7 +251,7 @@ void lc_sort_f32_6b01698ee3fc0350_sscan(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_6b01698ee3fc0350_sdown(
+void lc_sort_f32_d9fbaee3337f6f79_sdown(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -279,7 +291,7 @@ void lc_sort_f32_6b01698ee3fc0350_sdown(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_6b01698ee3fc0350_mfirst(
+void lc_sort_f32_d9fbaee3337f6f79_mfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -343,7 +355,7 @@ void lc_sort_f32_6b01698ee3fc0350_mfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_6b01698ee3fc0350_move(
+void lc_sort_f32_d9fbaee3337f6f79_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -401,7 +413,7 @@ void lc_sort_f32_6b01698ee3fc0350_move(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_6b01698ee3fc0350_mlast(
+void lc_sort_f32_d9fbaee3337f6f79_mlast(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
