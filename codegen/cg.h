@@ -35,6 +35,7 @@ struct lc_cg {
     int shifted;                        /* float32 var/std as shifted sums (no divide per element) */
     const char *acc_float;              /* float accumulator type: "double" or "float" */
     int rnd_lanes;                      /* random sources read W lanes at a time (random.c) */
+    int rnd_quads;                      /* ... or four values of a Philox block at a time */
 };
 
 /* A schedule: how kernels of one kind are cut into work-items. `fits` says
@@ -128,6 +129,11 @@ void lc_emit_sort_store(struct lc_cg *g, struct lc_sb *sb, const char *ind);
 void lc_random_helpers(const struct lc_cg *g, struct lc_sb *sb);
 /* The value of random access a at the current index. */
 void lc_random_expr(struct lc_cg *g, struct lc_sb *sb, int a);
+/* Can random access a be read four values at a time (float32, uint32, float64)? */
+int lc_random_quad_ok(const struct lc_cg *g, int a);
+/* Its four values at the current index and the next three along a unit-stride dim (a 4-vector,
+ * one Philox block for 32-bit values when they start one); the kernel then gets the quads. */
+void lc_random_quad(struct lc_cg *g, struct lc_sb *sb, int a);
 /* Can random access a be read W lanes at a time (float dtypes, W = 8)? */
 int lc_random_vec_ok(const struct lc_cg *g, int a, int W);
 /* Its W lanes along dim rd (stride 0 or 1 there); the kernel then gets the W-lane helpers. */

@@ -370,6 +370,9 @@ void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind
                              x->access, lc_iota_type(g, x->dtype));
                 lc_addr(g, sb, x->access);
                 lc_sb_printf(sb, "))");
+            } else if (a->kind == LC_ACCESS_RANDOM && g->lane >= 0 &&
+                       a->strides[g->lane_dim] == 1) {
+                lc_sb_printf(sb, "t%d.s%d", x->access, g->lane);   /* its quad, read before */
             } else if (a->kind == LC_ACCESS_RANDOM) {
                 lc_random_expr(g, sb, x->access);
             } else if (g->lane >= 0 && a->strides[g->lane_dim] == 1 && !a->n_dyn) {

@@ -39,6 +39,10 @@ static int lc_reads_aligned4(struct lc_cg *g, int in)
         const struct lc_access *x = &g->acc[a];
         if (x->kind == LC_ACCESS_CONST)
             continue;
+        if (x->kind == LC_ACCESS_RANDOM && !x->n_dyn && x->strides[in] <= 1 &&
+            lc_random_quad_ok(g, a))
+            continue;   /* four values of a Philox block (its counter's alignment is checked
+                           where it runs) */
         if (x->kind == LC_ACCESS_IOTA || x->kind == LC_ACCESS_RANDOM || x->n_dyn)
             return 0;
         if (x->strides[in] == 0)
@@ -121,7 +125,11 @@ static int lc_gen_map_vec4_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_s
     l->local[1] = l->local[2] = 1;
     l->global[0] = lc_round_up((size_t)(g->shape[in] / 4), wg);
     for (int a = 0; a < k->n_access; a++)
-        if (g->acc[a].kind != LC_ACCESS_CONST && g->acc[a].strides[in] == 1) {
+        if (g->acc[a].kind == LC_ACCESS_RANDOM && g->acc[a].strides[in] == 1) {
+            lc_sb_printf(sb, "    const %s4 t%d = ", lc_T(g->acc[a].dtype), a);
+            lc_random_quad(g, sb, a);
+            lc_sb_printf(sb, ";\n");
+        } else if (g->acc[a].kind != LC_ACCESS_CONST && g->acc[a].strides[in] == 1) {
             lc_sb_printf(sb, "    const %s4 t%d = *(__global const %s4 *)(a%d + ", lc_T(g->acc[a].dtype), a,
                          lc_T(g->acc[a].dtype), a);
             lc_addr(g, sb, a);
@@ -242,10 +250,18 @@ static int lc_gen_map_items(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
         const struct lc_kernel *k = g->k;
         lc_sb_printf(sb, "    const long base = i0 * 4;\n"
                          "    if (base + 4 <= n0) {\n");
-        for (int a = 0; a < k->n_access; a++)
-            if (g->acc[a].kind != LC_ACCESS_CONST && g->acc[a].strides[0] == 1)
+        for (int a = 0; a < k->n_access; a++) {
+            const char *T = lc_T(g->acc[a].dtype);
+            if (g->acc[a].kind == LC_ACCESS_RANDOM && g->acc[a].strides[0] == 1) {
+                lc_sb_printf(sb, "        %s4 t%d;\n        {\n            const long i0 = base;\n"
+                                 "            t%d = ", T, a, a);
+                lc_random_quad(g, sb, a);
+                lc_sb_printf(sb, ";\n        }\n");
+            } else if (g->acc[a].kind != LC_ACCESS_CONST && g->acc[a].strides[0] == 1) {
                 lc_sb_printf(sb, "        const %s4 t%d = *(__global const %s4 *)(a%d + a%d_o + base);\n",
-                             lc_T(g->acc[a].dtype), a, lc_T(g->acc[a].dtype), a, a);
+                             T, a, T, a, a);
+            }
+        }
         lc_emit_four_lanes(g, sb, 0, "        ");
         for (int o = 0; o < k->n_outputs; o++)
             lc_sb_printf(sb, "        *(__global %s4 *)(out%d + base) = ov%d;\n",

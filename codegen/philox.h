@@ -13,8 +13,10 @@
  * generic in OpenCL C (and through <tgmath.h> in the test).
  *
  * Element k of a random source with key K and offset c0 is a function of
- * (K, c0 + k) only: the counter is the 64-bit c0 + k in words 0 (low) and 1,
- * words 2 and 3 are 0; the key's low half is key word 0.
+ * (K, n = c0 + k) only: Philox's counter is the 64-bit block number (n >> 2
+ * for 32-bit values, n >> 1 for 64-bit ones) in words 0 (low) and 1, words
+ * 2 and 3 are 0; the key's low half is key word 0. Each block gives four
+ * 32-bit or two 64-bit values (LC_RND_QUAD_CODE: four at once).
  */
 #ifndef LC_PHILOX_H
 #define LC_PHILOX_H
@@ -48,55 +50,147 @@
     x2s_ = x2_;                                                                             \
     LC_PHILOX_LAST(MULHI)
 
-/* lazycl's counter: the 64-bit c in words 0 (low) and 1; the 64-bit key. */
-#define LC_PHILOX(U32, KEY32, TO32, MULHI, c, key)                                          \
-    LC_PHILOX4(U32, KEY32, MULHI, TO32(c), TO32((c) >> 32), 0, 0, (KEY32)(key),             \
+/* lazycl's counter: the 64-bit block number b in words 0 (low) and 1; the 64-bit key. */
+#define LC_PHILOX(U32, KEY32, TO32, MULHI, b, key)                                          \
+    LC_PHILOX4(U32, KEY32, MULHI, TO32(b), TO32((b) >> 32), 0, 0, (KEY32)(key),             \
                (KEY32)((key) >> 32))
 
-/* Raw bits: word 0, or words 0 (low) and 1. */
+/* Value n of a stream: one block of four words gives four 32-bit values (n in block n >> 2,
+ * word n & 3) or two 64-bit ones (block n >> 1, words 0-1 or 2-3, low word first). The
+ * selections work component-wise on vectors too (the 64-bit one as a mask: PoCL 3.1
+ * miscompiled a conditional between two 64-bit words in the CPU sort's first pass). */
+#define LC_W32(U32, TO32, n) (((TO32(n) & 3u) == 0u) ? x0_ : ((TO32(n) & 3u) == 1u) ? x1_ :     \
+                              ((TO32(n) & 3u) == 2u) ? x2_ : x3_)
+#define LC_W64(U64, TO64, n) ((TO64(x0_) | TO64(x1_) << 32) ^                                \
+                              (((TO64(x0_) | TO64(x1_) << 32) ^ (TO64(x2_) | TO64(x3_) << 32)) \
+                               & ((U64)0 - ((n) & 1u))))
+
+/* Raw bits. */
 #define LC_RND_BITS_CODE(SFX, U32, U64, KEY32, KEY64, TO32, TO64, MULHI)                           \
-    static inline U32 lc_rnd_bits_u32##SFX(KEY64 key, U64 c)                                \
+    static inline U32 lc_rnd_bits_u32##SFX(KEY64 key, U64 n)                                \
     {                                                                                       \
-        LC_PHILOX(U32, KEY32, TO32, MULHI, c, key)                                           \
-        return x0_;                                                                         \
+        LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 2, key)                                   \
+        return LC_W32(U32, TO32, n);                                                        \
     }                                                                                       \
-    static inline U64 lc_rnd_bits_u64##SFX(KEY64 key, U64 c)                                \
+    static inline U64 lc_rnd_bits_u64##SFX(KEY64 key, U64 n)                                \
     {                                                                                       \
-        LC_PHILOX(U32, KEY32, TO32, MULHI, c, key)                                           \
-        return TO64(x0_) | TO64(x1_) << 32;                                                 \
+        LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 1, key)                                   \
+        return LC_W64(U64, TO64, n);                                                        \
     }
 
-/* float32: uniform = the top 24 bits of word 0 times 2^-24 (exact, in [0, 1)).
- * Normal = Box-Muller's cosine branch: u1 = (24 bits of word 0 + 1) 2^-24 in
- * (0, 1], u2 = 24 bits of word 1 times 2^-24; |z| <= sqrt(-2 ln 2^-24) = 5.77. */
+/* float32: uniform = the top 24 bits of the value's word times 2^-24 (exact, in [0, 1)).
+ * Normal = Box-Muller over the pair of words 0-1 (values 0, 1 of the block) or 2-3 (values
+ * 2, 3): u1 = (24 bits of the first + 1) 2^-24 in (0, 1], u2 = 24 bits of the second times
+ * 2^-24; the even value is r cos(2 pi u2), the odd one r sin(2 pi u2), r = sqrt(-2 ln u1);
+ * |z| <= sqrt(-2 ln 2^-24) = 5.77. */
 #define LC_RND_F32_CODE(SFX, U32, U64, KEY32, KEY64, TO32, TO64, MULHI, F32, TOF)                  \
-    static inline F32 lc_rnd_uniform_f32##SFX(KEY64 key, U64 c)                             \
+    static inline F32 lc_rnd_uniform_f32##SFX(KEY64 key, U64 n)                             \
     {                                                                                       \
-        LC_PHILOX(U32, KEY32, TO32, MULHI, c, key)                                           \
-        return TOF(x0_ >> 8) * 5.9604644775390625e-8f;                                      \
+        LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 2, key)                                   \
+        return TOF(LC_W32(U32, TO32, n) >> 8) * 5.9604644775390625e-8f;                     \
     }                                                                                       \
-    static inline F32 lc_rnd_normal_f32##SFX(KEY64 key, U64 c)                              \
+    static inline F32 lc_rnd_normal_f32##SFX(KEY64 key, U64 n)                              \
     {                                                                                       \
-        LC_PHILOX(U32, KEY32, TO32, MULHI, c, key)                                           \
-        F32 u1 = TOF((x0_ >> 8) + 1u) * 5.9604644775390625e-8f;                             \
-        F32 u2 = TOF(x1_ >> 8) * 5.9604644775390625e-8f;                                    \
-        return sqrt(-2.0f * log(u1)) * cos(6.28318530717958648f * u2);                      \
+        LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 2, key)                                   \
+        const U32 hi_ = TO32(n) & 2u, odd_ = TO32(n) & 1u;                                 \
+        F32 u1 = TOF(((hi_ != 0u ? x2_ : x0_) >> 8) + 1u) * 5.9604644775390625e-8f;         \
+        F32 u2 = TOF((hi_ != 0u ? x3_ : x1_) >> 8) * 5.9604644775390625e-8f;                \
+        F32 r = sqrt(-2.0f * log(u1)), t = 6.28318530717958648f * u2;                      \
+        return odd_ != 0u ? r * sin(t) : r * cos(t);                                        \
     }
 
-/* float64: uniform = the top 53 bits of words 0-1 times 2^-53. Normal: u1
- * from words 0-1 as (53 bits + 1) 2^-53, u2 from words 2-3; |z| <= 8.57. */
+/* float64: uniform = the top 53 bits of the value's two words times 2^-53. Normal: u1 from
+ * words 0-1 as (53 bits + 1) 2^-53, u2 from words 2-3; value 0 of the block is r cos(2 pi u2),
+ * value 1 r sin(2 pi u2); |z| <= 8.57. */
 #define LC_RND_F64_CODE(SFX, U32, U64, KEY32, KEY64, TO32, TO64, MULHI, F64, TOF)                  \
-    static inline F64 lc_rnd_uniform_f64##SFX(KEY64 key, U64 c)                             \
+    static inline F64 lc_rnd_uniform_f64##SFX(KEY64 key, U64 n)                             \
     {                                                                                       \
-        LC_PHILOX(U32, KEY32, TO32, MULHI, c, key)                                           \
-        return TOF((TO64(x0_) | TO64(x1_) << 32) >> 11) * 1.1102230246251565404e-16;        \
+        LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 1, key)                                   \
+        return TOF(LC_W64(U64, TO64, n) >> 11) * 1.1102230246251565404e-16;                 \
     }                                                                                       \
-    static inline F64 lc_rnd_normal_f64##SFX(KEY64 key, U64 c)                              \
+    static inline F64 lc_rnd_normal_f64##SFX(KEY64 key, U64 n)                              \
     {                                                                                       \
-        LC_PHILOX(U32, KEY32, TO32, MULHI, c, key)                                           \
+        LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 1, key)                                   \
         F64 u1 = TOF(((TO64(x0_) | TO64(x1_) << 32) >> 11) + 1u) * 1.1102230246251565404e-16; \
         F64 u2 = TOF((TO64(x2_) | TO64(x3_) << 32) >> 11) * 1.1102230246251565404e-16;      \
-        return sqrt(-2.0 * log(u1)) * cos(6.28318530717958647692 * u2);                     \
+        F64 r = sqrt(-2.0 * log(u1)), t = 6.28318530717958647692 * u2;                    \
+        return ((n) & 1u) != 0u ? r * sin(t) : r * cos(t);                                  \
+    }
+
+/* Four consecutive values n..n+3 from whole blocks (scalar types only): one block for 32-bit
+ * values when n starts one (else value by value), two or three for 64-bit ones. The same
+ * formulas as above, so the same bits. MK4(T, a, b, c, d) builds a 4-vector of type T (with
+ * members x, y, z, w). */
+#define LC_RND_QUAD32_CODE(U32, U64, KEY32, KEY64, TO32, MULHI, F32, TOF32, V4U, V4F, MK4)  \
+    static inline V4U lc_rnd_bits_u32_4(KEY64 key, U64 n)                                   \
+    {                                                                                       \
+        if ((n & 3u) != 0u)                                                                 \
+            return MK4(V4U, lc_rnd_bits_u32(key, n), lc_rnd_bits_u32(key, n + 1),           \
+                       lc_rnd_bits_u32(key, n + 2), lc_rnd_bits_u32(key, n + 3));           \
+        LC_PHILOX(U32, KEY32, TO32, MULHI, n >> 2, key)                                     \
+        return MK4(V4U, x0_, x1_, x2_, x3_);                                                \
+    }                                                                                       \
+    static inline V4F lc_rnd_uniform_f32_4(KEY64 key, U64 n)                                \
+    {                                                                                       \
+        if ((n & 3u) != 0u)                                                                 \
+            return MK4(V4F, lc_rnd_uniform_f32(key, n), lc_rnd_uniform_f32(key, n + 1),     \
+                       lc_rnd_uniform_f32(key, n + 2), lc_rnd_uniform_f32(key, n + 3));     \
+        LC_PHILOX(U32, KEY32, TO32, MULHI, n >> 2, key)                                     \
+        return MK4(V4F, TOF32(x0_ >> 8) * 5.9604644775390625e-8f,                           \
+                   TOF32(x1_ >> 8) * 5.9604644775390625e-8f,                                \
+                   TOF32(x2_ >> 8) * 5.9604644775390625e-8f,                                \
+                   TOF32(x3_ >> 8) * 5.9604644775390625e-8f);                               \
+    }                                                                                       \
+    static inline V4F lc_rnd_normal_f32_4(KEY64 key, U64 n)                                 \
+    {                                                                                       \
+        if ((n & 3u) != 0u)                                                                 \
+            return MK4(V4F, lc_rnd_normal_f32(key, n), lc_rnd_normal_f32(key, n + 1),       \
+                       lc_rnd_normal_f32(key, n + 2), lc_rnd_normal_f32(key, n + 3));       \
+        LC_PHILOX(U32, KEY32, TO32, MULHI, n >> 2, key)                                     \
+        F32 r0 = sqrt(-2.0f * log(TOF32((x0_ >> 8) + 1u) * 5.9604644775390625e-8f));        \
+        F32 t0 = 6.28318530717958648f * (TOF32(x1_ >> 8) * 5.9604644775390625e-8f);        \
+        F32 r1 = sqrt(-2.0f * log(TOF32((x2_ >> 8) + 1u) * 5.9604644775390625e-8f));        \
+        F32 t1 = 6.28318530717958648f * (TOF32(x3_ >> 8) * 5.9604644775390625e-8f);        \
+        return MK4(V4F, r0 * cos(t0), r0 * sin(t0), r1 * cos(t1), r1 * sin(t1));            \
+    }
+#define LC_RND_QUAD64_CODE(U32, U64, KEY32, KEY64, TO32, TO64, MULHI, F64, TOF64, V4L, V4D, MK4) \
+    static inline V4L lc_rnd_bits_u64_4(KEY64 key, U64 n)                                   \
+    {                                                                                       \
+        U64 v_[4];                                                                          \
+        for (int b_ = 0; b_ < 2; b_++) {                                                    \
+            LC_PHILOX(U32, KEY32, TO32, MULHI, (n >> 1) + (U64)b_, key)                     \
+            v_[2 * b_] = TO64(x0_) | TO64(x1_) << 32;                                       \
+            v_[2 * b_ + 1] = TO64(x2_) | TO64(x3_) << 32;                                   \
+        }                                                                                   \
+        if ((n & 1u) != 0u) { /* values n..n+3 straddle three blocks */                     \
+            LC_PHILOX(U32, KEY32, TO32, MULHI, (n >> 1) + 2, key)                           \
+            return MK4(V4L, v_[1], v_[2], v_[3], TO64(x0_) | TO64(x1_) << 32);              \
+        }                                                                                   \
+        return MK4(V4L, v_[0], v_[1], v_[2], v_[3]);                                        \
+    }                                                                                       \
+    static inline V4D lc_rnd_uniform_f64_4(KEY64 key, U64 n)                                \
+    {                                                                                       \
+        const V4L b_ = lc_rnd_bits_u64_4(key, n);                                           \
+        return MK4(V4D, TOF64(b_.x >> 11) * 1.1102230246251565404e-16,                     \
+                   TOF64(b_.y >> 11) * 1.1102230246251565404e-16,                           \
+                   TOF64(b_.z >> 11) * 1.1102230246251565404e-16,                           \
+                   TOF64(b_.w >> 11) * 1.1102230246251565404e-16);                          \
+    }                                                                                       \
+    static inline V4D lc_rnd_normal_f64_4(KEY64 key, U64 n)                                 \
+    {                                                                                       \
+        if ((n & 1u) != 0u)                                                                 \
+            return MK4(V4D, lc_rnd_normal_f64(key, n), lc_rnd_normal_f64(key, n + 1),       \
+                       lc_rnd_normal_f64(key, n + 2), lc_rnd_normal_f64(key, n + 3));       \
+        F64 z_[4];                                                                          \
+        for (int b_ = 0; b_ < 2; b_++) {                                                    \
+            LC_PHILOX(U32, KEY32, TO32, MULHI, (n >> 1) + (U64)b_, key)                     \
+            F64 u1 = TOF64(((TO64(x0_) | TO64(x1_) << 32) >> 11) + 1u) * 1.1102230246251565404e-16; \
+            F64 u2 = TOF64((TO64(x2_) | TO64(x3_) << 32) >> 11) * 1.1102230246251565404e-16;  \
+            F64 r = sqrt(-2.0 * log(u1)), t = 6.28318530717958647692 * u2;                  \
+            z_[2 * b_] = r * cos(t);                                                        \
+            z_[2 * b_ + 1] = r * sin(t);                                                    \
+        }                                                                                   \
+        return MK4(V4D, z_[0], z_[1], z_[2], z_[3]);                                        \
     }
 
 #endif

@@ -25,6 +25,13 @@ static const char lc_f32_cl[] = LC_XSTR(LC_RND_F32_CODE(, uint, ulong, uint, ulo
 static const char lc_f64_cl[] = LC_XSTR(LC_RND_F64_CODE(, uint, ulong, uint, ulong, (uint),
                                                         (ulong), LC_MULHI1, double, (double))) "\n";
 
+/* Four consecutive values from whole blocks (GPU maps and reductions, four elements an item). */
+#define LC_MK4(T, a, b, c, d) (T)(a, b, c, d)
+static const char lc_quad32_cl[] = LC_XSTR(LC_RND_QUAD32_CODE(uint, ulong, uint, ulong, (uint),
+    LC_MULHI1, float, (float), uint4, float4, LC_MK4)) "\n";
+static const char lc_quad64_cl[] = LC_XSTR(LC_RND_QUAD64_CODE(uint, ulong, uint, ulong, (uint),
+    (ulong), LC_MULHI1, double, (double), ulong4, double4, LC_MK4)) "\n";
+
 /* Eight lanes (the PoCL SIMD width). */
 #define LC_MULHI8(a, b) mul_hi((uint8)(a), (b))
 static const char lc_f32_cl8[] = LC_XSTR(LC_RND_F32_CODE(_8, uint8, ulong8, uint, ulong,
@@ -45,14 +52,20 @@ void lc_random_helpers(const struct lc_cg *g, struct lc_sb *sb)
     }
     if (!(bits | f32 | f64))
         return;
+    /* The quads call the scalar helpers of their family (and uniform_f64_4 the 64-bit bits). */
+    int q32 = g->rnd_quads && (f32 || bits), q64 = g->rnd_quads && f64;
     lc_sb_printf(sb, "/* Philox4x32-10 and its conversions (codegen/philox.h) */\n");
-    if (bits)
+    if (bits || q32 || q64)
         lc_sb_printf(sb, "%s", lc_bits_cl);
     /* The W-lane loops have scalar tails: both forms. */
-    if (f32)
+    if (f32 || q32)
         lc_sb_printf(sb, "%s%s", lc_f32_cl, g->rnd_lanes ? lc_f32_cl8 : "");
     if (f64)
         lc_sb_printf(sb, "%s%s", lc_f64_cl, g->rnd_lanes ? lc_f64_cl8 : "");
+    if (q32)
+        lc_sb_printf(sb, "%s", lc_quad32_cl);
+    if (q64)
+        lc_sb_printf(sb, "%s", lc_quad64_cl);
 }
 
 static const char *lc_random_name(const struct lc_access *x)
@@ -65,6 +78,22 @@ void lc_random_expr(struct lc_cg *g, struct lc_sb *sb, int a)
 {
     const struct lc_access *x = &g->acc[a];
     lc_sb_printf(sb, "lc_rnd_%s_%s(a%d_k, a%d_c + (ulong)(", lc_random_name(x),
+                 lc_dtype_short(x->dtype), a, a);
+    lc_addr(g, sb, a);
+    lc_sb_printf(sb, "))");
+}
+
+int lc_random_quad_ok(const struct lc_cg *g, int a)
+{
+    int dt = g->acc[a].dtype;
+    return dt == LC_FLOAT32 || dt == LC_UINT32 || dt == LC_FLOAT64;
+}
+
+void lc_random_quad(struct lc_cg *g, struct lc_sb *sb, int a)
+{
+    const struct lc_access *x = &g->acc[a];
+    g->rnd_quads = 1;
+    lc_sb_printf(sb, "lc_rnd_%s_%s_4(a%d_k, a%d_c + (ulong)(", lc_random_name(x),
                  lc_dtype_short(x->dtype), a, a);
     lc_addr(g, sb, a);
     lc_sb_printf(sb, "))");

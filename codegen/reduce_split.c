@@ -313,6 +313,63 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
     return 0;
 }
 
+/* A strided split reduction over one reduced dim that reads a random source along it takes
+ * four elements per step: a Philox block gives four values (random.c), the other reads move by
+ * 0 or 1 along the dim (unit ones as 4-vectors). */
+static int lc_split_quads(struct lc_cg *g)
+{
+    int rd = g->nk, any = 0;
+    if (g->nd - g->nk != 1 || lc_has_gather(g))
+        return 0;
+    for (int a = 0; a < g->k->n_access; a++) {
+        const struct lc_access *x = &g->acc[a];
+        if (x->kind == LC_ACCESS_CONST || x->epilogue)
+            continue;
+        if (x->kind == LC_ACCESS_IOTA || x->n_dyn || x->strides[rd] > 1 || x->strides[rd] < 0)
+            return 0;
+        if (x->kind == LC_ACCESS_RANDOM && x->strides[rd] == 1) {
+            if (!lc_random_quad_ok(g, a))
+                return 0;
+            any = 1;
+        }
+    }
+    return any;
+}
+
+/* The items' loop over whole quads (element r4 + u in lane u), leaving the tail N & 3. */
+static void lc_quad_fold(struct lc_cg *g, struct lc_sb *sb)
+{
+    int rd = g->nk;
+    lc_sb_printf(sb, "    for (long r4 = (p * L + lid) * 4; r4 < (N & ~3L); r4 += P * L * 4) {\n"
+                     "        const long i%d = r4;\n", rd);
+    for (int a = 0; a < g->k->n_access; a++) {
+        const struct lc_access *x = &g->acc[a];
+        if (x->kind == LC_ACCESS_CONST || x->epilogue || x->strides[rd] != 1)
+            continue;
+        lc_sb_printf(sb, "        const %s4 t%d = ", lc_T(x->dtype), a);
+        if (x->kind == LC_ACCESS_RANDOM) {
+            lc_random_quad(g, sb, a);
+        } else {
+            lc_sb_printf(sb, "vload4(0, a%d + ", a);
+            lc_addr(g, sb, a);
+            lc_sb_printf(sb, ")");
+        }
+        lc_sb_printf(sb, ";\n");
+    }
+    g->lane_dim = rd;
+    for (int u = 0; u < 4; u++) {
+        char idx[32];
+        snprintf(idx, sizeof idx, "(r4 + %d)", u);
+        g->lane = u;
+        lc_sb_printf(sb, "        {\n");
+        lc_fold_all(g, sb, idx, "            ");
+        lc_sb_printf(sb, "        }\n");
+    }
+    g->lane = -1;
+    g->lane_dim = 0;
+    lc_sb_printf(sb, "    }\n");
+}
+
 /* Schedule B: P work-groups of L items per output; each item folds a part
  * (a contiguous chunk, or a strided share on split_strided targets, GPUs),
  * the group combines
@@ -401,7 +458,11 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
         lc_unravel(sb, 0, nk, "m", "    ");
     lc_sb_printf(sb, "    {\n");
     lc_init_all(g, sb, "s", "    ");
-    if (t->split_strided)
+    int quad = t->split_strided && lc_split_quads(g);
+    if (quad) {
+        lc_quad_fold(g, sb);
+        lc_sb_printf(sb, "    for (long r = (N & ~3L) + p * L + lid; r < N; r += P * L) {\n");
+    } else if (t->split_strided)
         lc_sb_printf(sb, "    for (long r = p * L + lid; r < N; r += P * L) {\n");
     else
         lc_sb_printf(sb, "    const long t = p * L + lid, chunk = (N + P * L - 1) / (P * L);\n"

@@ -36,12 +36,25 @@ def philox_words(key, counters):
     return [w.astype(np.uint32) for w in (x0, x1, x2, x3)]
 
 
+def ref_bits32(key, c0, n):
+    """Values c0..c0+n-1 of the 32-bit stream: value v is word v & 3 of block v >> 2."""
+    v = np.arange(n, dtype=np.uint64) + np.uint64(c0)
+    w = np.stack(philox_words(key, v >> np.uint64(2)))
+    return w[(v & np.uint64(3)).astype(np.intp), np.arange(n)]
+
+
+def ref_bits64(key, c0, n):
+    """Values of the 64-bit stream: value v is words 0-1 (v even) or 2-3 of block v >> 1."""
+    v = np.arange(n, dtype=np.uint64) + np.uint64(c0)
+    w = [x.astype(np.uint64) for x in philox_words(key, v >> np.uint64(1))]
+    lo, hi = w[0] | w[1] << np.uint64(32), w[2] | w[3] << np.uint64(32)
+    return np.where((v & np.uint64(1)) == 1, hi, lo)
+
+
 def ref_uniform(key, c0, n, dtype):
-    w = philox_words(key, np.arange(n, dtype=np.uint64) + np.uint64(c0))
     if np.dtype(dtype) == np.float32:
-        return (w[0] >> np.uint32(8)).astype(np.float32) * np.float32(2.0 ** -24)
-    b = w[0].astype(np.uint64) | w[1].astype(np.uint64) << np.uint64(32)
-    return (b >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
+        return (ref_bits32(key, c0, n) >> np.uint32(8)).astype(np.float32) * np.float32(2.0 ** -24)
+    return (ref_bits64(key, c0, n) >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
 
 
 def test_known_answer_through_a_kernel(dev):
@@ -49,11 +62,20 @@ def test_known_answer_through_a_kernel(dev):
     from lazycl import _lazycl as _c
     r = np.asarray(_c._random("uint32", 0, 0, 0, 2, dev))
     assert r[0] == 0x6627E8D5
-    w = philox_words(0, [0, 1])
-    assert list(r) == [w[0][0], w[0][1]]
+    w = philox_words(0, [0])
+    assert list(r) == [w[0][0], w[1][0]]                # words 0 and 1 of block 0
+    np.testing.assert_array_equal(r, ref_bits32(0, 0, 2))
     r64 = np.asarray(_c._random("uint64", 0, 0xA4093822299F31D0, 5, 3, dev))
-    w = philox_words(0xA4093822299F31D0, [5, 6, 7])
-    np.testing.assert_array_equal(r64, w[0].astype(np.uint64) | w[1].astype(np.uint64) << np.uint64(32))
+    w = [x.astype(np.uint64) for x in philox_words(0xA4093822299F31D0, [2, 3])]
+    np.testing.assert_array_equal(r64, [w[2][0] | w[3][0] << np.uint64(32),       # block 2, 2-3
+                                        w[0][1] | w[1][1] << np.uint64(32),       # block 3, 0-1
+                                        w[2][1] | w[3][1] << np.uint64(32)])      # block 3, 2-3
+    np.testing.assert_array_equal(r64, ref_bits64(0xA4093822299F31D0, 5, 3))
+    # every alignment of a draw (quads of values read from whole blocks where they can)
+    for c0 in range(5):
+        for n in (1, 3, 4, 5, 9, 4099):
+            got = np.asarray(_c._random("uint32", 0, 77, c0, n, dev))
+            np.testing.assert_array_equal(got, ref_bits32(77, c0, n))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -62,9 +84,10 @@ def test_uniform_bits_are_exact(dev, dtype):
     a map, a SIMD reduction's input, a strided view, a gather, and after other draws."""
     g = R.default_rng(1234, device=dev)
     key = g.bit_generator.key
-    g.random(7, dtype=dtype)                     # draws advance the counter by 7
+    g.random(7, dtype=dtype)                     # draws advance the counter by 7, made 8
+    assert g.bit_generator.counter == 8
     x = g.random((3, 1000), dtype=dtype)
-    want = ref_uniform(key, 7, 3000, dtype).reshape(3, 1000)
+    want = ref_uniform(key, 8, 3000, dtype).reshape(3, 1000)
     np.testing.assert_array_equal(np.asarray(x), want)
     np.testing.assert_array_equal(np.asarray(x[:, ::-3]), want[:, ::-3])
     np.testing.assert_array_equal(np.asarray(x.T[5]), want.T[5])
@@ -81,7 +104,7 @@ def test_integers_are_exact(dev):
     g = R.default_rng(99, device=dev)
     key = g.bit_generator.key
     r = np.asarray(g.integers(-5, 17, 1000))
-    w = philox_words(key, np.arange(1000, dtype=np.uint64))[0].astype(np.uint64)
+    w = ref_bits32(key, 0, 1000).astype(np.uint64)
     np.testing.assert_array_equal(r, (-5 + ((w * np.uint64(22)) >> np.uint64(32)).astype(np.int64)))
     assert r.dtype == np.int64
 

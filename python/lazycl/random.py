@@ -1,17 +1,19 @@
 """lazycl.random: random numbers made on the device, after NumPy's Generator API.
 
 The generator is Philox4x32-10 (Salmon et al., SC11), counter-based: value k of a draw is a
-pure function of the generator's 64-bit key and the counter offset + k, where `offset` is the
-number of values the generator had drawn before. A random array is therefore a source node,
+pure function of the generator's 64-bit key and the value number n = offset + k, where `offset`
+is the number of values the generator had drawn before, each draw rounded up to a multiple of 4.
+Philox's block n >> 2 gives four 32-bit values (value n is its word n & 3), block n >> 1 two
+64-bit ones (words 0-1, 2-3): a kernel reading four neighbours computes one block, not four. A random array is therefore a source node,
 like an arange: it is computed inside whatever consumes it (``lc.mean(rng.normal(size=n) ** 2)``
 is one kernel, with no buffer but the result) and takes memory only if it is materialized.
 One seed reproduces the whole sequence on every device.
 
 What is exact where (codegen/philox.h): the bits and the uniform floats (the top 24 or 53 bits
 of the words, scaled by a power of two) are identical on every device and schedule. Normals
-are Box-Muller's cosine branch over the same words; they go through the device's log, sqrt and
-cos, whose last bits OpenCL allows to differ between implementations (within its ULP bounds):
-the same on one device, possibly not bit for bit across devices. float32 normals come from
+are Box-Muller over pairs of the same words (the even value of a pair r cos, the odd one
+r sin); they go through the device's log, sqrt, cos and sin, whose last bits OpenCL allows
+to differ between implementations (within its ULP bounds): the same on one device, possibly not bit for bit across devices. float32 normals come from
 24-bit uniforms, so |z| <= 5.77; float64 normals from 53-bit ones, |z| <= 8.57. The values are
 not NumPy's (NumPy's default bit generator is PCG64 and its normals use a ziggurat); the
 distributions are.
@@ -78,9 +80,11 @@ class _PhiloxState:
         return {"bit_generator": "Philox4x32-10", "key": self.key, "counter": self.counter}
 
     def take(self, n):
+        """The counter of a draw of n values; the next starts at the next multiple of 4 (a
+        Philox block holds four 32-bit values: draws start on whole blocks)."""
         with self.lock:
             c = self.counter
-            self.counter = (c + n) & (2 ** 64 - 1)
+            self.counter = (c + n + 3) // 4 * 4 & (2 ** 64 - 1)
         return c
 
 
@@ -160,7 +164,7 @@ class Generator:
         return self._float_source("random", _UNIFORM, size, dtype, out, device)
 
     def standard_normal(self, size=None, dtype=np.float64, out=None, *, device=None):
-        """Standard normals (Box-Muller's cosine branch; see the module doc)."""
+        """Standard normals (Box-Muller, both branches; see the module doc)."""
         return self._float_source("standard_normal", _NORMAL, size, dtype, out, device)
 
     def _affine(self, dist, a, b, size, device, check=None):

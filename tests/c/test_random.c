@@ -24,6 +24,20 @@ LC_RND_BITS_CODE(, uint32_t, uint64_t, uint32_t, uint64_t, LC_U32, LC_U64, LC_C_
 LC_RND_F32_CODE(, uint32_t, uint64_t, uint32_t, uint64_t, LC_U32, LC_U64, LC_C_MULHI, float, LC_F32)
 LC_RND_F64_CODE(, uint32_t, uint64_t, uint32_t, uint64_t, LC_U32, LC_U64, LC_C_MULHI, double, LC_F64)
 
+/* The quads, with plain structs for OpenCL's 4-vectors. */
+typedef struct { uint32_t x, y, z, w; } u32x4;
+typedef struct { float x, y, z, w; } f32x4;
+typedef struct { uint64_t x, y, z, w; } u64x4;
+typedef struct { double x, y, z, w; } f64x4;
+#define LC_C_MK4(T, a, b, c, d) ((T){a, b, c, d})
+LC_RND_QUAD32_CODE(uint32_t, uint64_t, uint32_t, uint64_t, LC_U32, LC_C_MULHI, float, LC_F32, u32x4,
+                   f32x4, LC_C_MK4)
+LC_RND_QUAD64_CODE(uint32_t, uint64_t, uint32_t, uint64_t, LC_U32, LC_U64, LC_C_MULHI, double, LC_F64,
+                   u64x4, f64x4, LC_C_MK4)
+
+#define SAME4(q, f, key, n) ((q).x == f(key, n) && (q).y == f(key, (n) + 1) &&                     \
+                             (q).z == f(key, (n) + 2) && (q).w == f(key, (n) + 3))
+
 static void philox4(const uint32_t c[4], const uint32_t k[2], uint32_t out[4])
 {
     LC_PHILOX4(uint32_t, uint32_t, LC_C_MULHI, c[0], c[1], c[2], c[3], k[0], k[1])
@@ -80,35 +94,58 @@ int main(void)
     printf("note: Random123's philox.h not found; known-answer vectors only\n");
 #endif
     uint64_t s = 42;
-    int bad_bits = 0, bad_u = 0, bad_n = 0, range = 0;
+    int bad_bits = 0, bad_u = 0, bad_n = 0, range = 0, bad_q = 0;
     for (int t = 0; t < 20000; t++) {
         uint64_t key = splitmix(&s), c = t < 10 ? (uint64_t)t : splitmix(&s);
         if (t == 10)
             c = 0xffffffffull;           /* the carry into word 1 */
+        c &= 0x3fffffffffffffffull;      /* value numbers 4c + j stay below 2^64 */
         uint32_t w[4];
         words(key, c, w);
         uint32_t c4[4] = {(uint32_t)c, (uint32_t)(c >> 32), 0, 0};
         uint32_t k2[2] = {(uint32_t)key, (uint32_t)(key >> 32)}, mine[4];
         philox4(c4, k2, mine);
         bad_bits += mine[0] != w[0] || mine[1] != w[1] || mine[2] != w[2] || mine[3] != w[3];
-        bad_bits += lc_rnd_bits_u32(key, c) != w[0];
-        bad_bits += lc_rnd_bits_u64(key, c) != ((uint64_t)w[1] << 32 | w[0]);
-        /* Uniforms: exact scalings of the top bits. */
-        float uf = lc_rnd_uniform_f32(key, c);
-        double ud = lc_rnd_uniform_f64(key, c);
-        bad_u += uf != (float)(w[0] >> 8) / 16777216.0f;
-        bad_u += ud != (double)(((uint64_t)w[1] << 32 | w[0]) >> 11) / 9007199254740992.0;
-        range += !(uf >= 0.0f && uf < 1.0f) + !(ud >= 0.0 && ud < 1.0);
-        /* Normals: Box-Muller's cosine branch over the documented words. */
-        double u1 = (double)((((uint64_t)w[1] << 32 | w[0]) >> 11) + 1) / 9007199254740992.0;
-        double u2 = (double)(((uint64_t)w[3] << 32 | w[2]) >> 11) / 9007199254740992.0;
-        double z = sqrt(-2.0 * log(u1)) * cos(6.28318530717958647692 * u2);
-        bad_n += lc_rnd_normal_f64(key, c) != z;
-        float f1 = (float)((w[0] >> 8) + 1) / 16777216.0f, f2 = (float)(w[1] >> 8) / 16777216.0f;
-        float zf = sqrt(-2.0f * log(f1)) * cos(6.28318530717958648f * f2);
-        bad_n += lc_rnd_normal_f32(key, c) != zf;
-        range += !(fabs(lc_rnd_normal_f32(key, c)) <= 5.77f);
+        /* Block c holds 32-bit values 4c..4c+3 (value n: word n & 3) and 64-bit values
+         * 2c, 2c+1 (words 0-1, 2-3). */
+        uint64_t lo = (uint64_t)w[1] << 32 | w[0], hi = (uint64_t)w[3] << 32 | w[2];
+        for (int j = 0; j < 4; j++) {
+            uint64_t n = 4 * c + (uint64_t)j;
+            bad_bits += lc_rnd_bits_u32(key, n) != w[j];
+            /* Uniforms: exact scalings of the top bits. */
+            float uf = lc_rnd_uniform_f32(key, n);
+            bad_u += uf != (float)(w[j] >> 8) / 16777216.0f;
+            range += !(uf >= 0.0f && uf < 1.0f);
+            /* Normals: Box-Muller over words 0-1 (values 0, 1) or 2-3, cos then sin. */
+            int p = j & 2;
+            float f1 = (float)((w[p] >> 8) + 1) / 16777216.0f, f2 = (float)(w[p + 1] >> 8) / 16777216.0f;
+            float r = sqrt(-2.0f * log(f1)), a = 6.28318530717958648f * f2;
+            float zf = (j & 1) ? r * sin(a) : r * cos(a);
+            bad_n += lc_rnd_normal_f32(key, n) != zf;
+            range += !(fabs(lc_rnd_normal_f32(key, n)) <= 5.77f);
+        }
+        for (int j = 0; j < 2; j++) {
+            uint64_t n = 2 * c + (uint64_t)j, b = j ? hi : lo;
+            bad_bits += lc_rnd_bits_u64(key, n) != b;
+            double ud = lc_rnd_uniform_f64(key, n);
+            bad_u += ud != (double)(b >> 11) / 9007199254740992.0;
+            range += !(ud >= 0.0 && ud < 1.0);
+            double u1 = (double)((lo >> 11) + 1) / 9007199254740992.0;
+            double u2 = (double)(hi >> 11) / 9007199254740992.0;
+            double r = sqrt(-2.0 * log(u1)), a = 6.28318530717958647692 * u2;
+            bad_n += lc_rnd_normal_f64(key, n) != (j ? r * sin(a) : r * cos(a));
+        }
+        /* Quads: the same values as one at a time, at every alignment. */
+        for (uint64_t n = 4 * c; n < 4 * c + 4; n++) {
+            bad_q += !SAME4(lc_rnd_bits_u32_4(key, n), lc_rnd_bits_u32, key, n);
+            bad_q += !SAME4(lc_rnd_uniform_f32_4(key, n), lc_rnd_uniform_f32, key, n);
+            bad_q += !SAME4(lc_rnd_normal_f32_4(key, n), lc_rnd_normal_f32, key, n);
+            bad_q += !SAME4(lc_rnd_bits_u64_4(key, n), lc_rnd_bits_u64, key, n);
+            bad_q += !SAME4(lc_rnd_uniform_f64_4(key, n), lc_rnd_uniform_f64, key, n);
+            bad_q += !SAME4(lc_rnd_normal_f64_4(key, n), lc_rnd_normal_f64, key, n);
+        }
     }
+    CHECK(bad_q == 0);
     CHECK(bad_bits == 0);
     CHECK(bad_u == 0);
     CHECK(bad_n == 0);
