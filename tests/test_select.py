@@ -127,3 +127,47 @@ def test_errors_and_edges(dev):
         r = lazycl.median(lz(np.zeros(0), dev))
     assert np.isnan(np.asarray(r))
     np.testing.assert_array_equal(np.asarray(lazycl.median(lz(np.array([3.0]), dev))), 3.0)
+
+
+def _full_top(h, k, largest):
+    """top_k by the full stable sort (NaN last): the reference of the selection path."""
+    order = np.argsort(h, kind="stable")
+    idx = order[::-1][:k] if largest else order[:k]
+    return h[idx], idx
+
+
+@pytest.mark.parametrize("case", ["normal", "nan_inf", "ties", "int64_wide", "few_values",
+                                  "nan_heavy", "pending_key"])
+def test_top_k_by_selection_matches_the_full_sort(dev, case):
+    """Long 1-d top_k selects (histograms narrow a threshold, only the elements past it are
+    sorted) and must give the full sort's answer: ties, NaN, +-inf, both ends, every k."""
+    n = 1 << 17
+    rng = np.random.default_rng(11)
+    if case in ("normal", "pending_key"):
+        h = rng.standard_normal(n).astype(np.float32)
+    elif case == "nan_inf":
+        h = rng.standard_normal(n).astype(np.float64)
+        h[rng.choice(n, 50, replace=False)] = np.nan
+        h[rng.choice(n, 30, replace=False)] = np.inf
+        h[rng.choice(n, 30, replace=False)] = -np.inf
+    elif case == "ties":
+        h = rng.integers(0, 1000, n).astype(np.int32)
+    elif case == "int64_wide":
+        h = rng.integers(-(1 << 62), 1 << 62, n, dtype=np.int64)
+        h[:100] = h[100:200] + 1                      # neighbours 1 apart, beyond float64
+    elif case == "few_values":
+        h = rng.integers(0, 3, n).astype(np.float32)   # no narrowing: the full sort
+    else:
+        h = rng.standard_normal(n).astype(np.float32)
+        h[rng.choice(n, 400, replace=False)] = np.nan
+    x = lz(h, dev)
+    for k in (1, 16, 100, 500):
+        for largest in (True, False):
+            if case == "pending_key":
+                v, i = lazycl.top_k(lazycl.abs(x - 0.25), k, largest=largest)
+                ev, ei = _full_top(np.abs(h - np.float32(0.25)), k, largest)
+            else:
+                v, i = lazycl.top_k(x, k, largest=largest)
+                ev, ei = _full_top(h, k, largest)
+            np.testing.assert_array_equal(np.asarray(i), ei, err_msg=f"{case} k={k} {largest}")
+            np.testing.assert_array_equal(np.asarray(v), ev)

@@ -59,12 +59,104 @@ def top_k(x, k, /, axis=-1, *, largest=True, sorted=True):
     k = operator.index(k)
     if not 0 <= k <= n:
         raise ValueError(f"k (={k}) must be between 0 and the axis length ({n})")
+    if x.ndim == 1 and 0 < k <= n // 256 and n >= _SELECT_MIN_N and x.dtype.kind in "iuf":
+        r = _select_top(x, k, largest)
+        if r is not None:
+            return r
     idx = argsort(x, axis=ax)
     top = _slice_axis(idx, ax, n - 1, n - 1 - k if n - 1 - k >= 0 else None, -1) if largest \
         else _slice_axis(idx, ax, 0, k)
     if k == 0:
         top = _c._full(0, tuple(x.shape[:ax]) + (0,) + tuple(x.shape[ax + 1:]), "int64", x.queue)
     return TopK(_take(x, top, ax), top)
+
+
+_SELECT_MIN_N = 1 << 16   # shorter: one sort
+_SELECT_BINS = 2048
+
+
+def _select_top(x, k, largest):
+    """top_k of a long 1-d x by selection, not a full sort: a threshold t found by histograms
+    (the finite range cut into 2048 bins by one fused count, the bin holding the k-th value cut
+    again until few values pass it), the elements past t compacted in index order and only
+    those sorted. Every other element lies on one side of all of them, so their stable order
+    is a run of the whole array's: the result is the full sort's, ties and NaNs included. None
+    when the values do not narrow (many equal ones) or NaNs would be needed: sort it all."""
+    import lazycl as lc
+    n, B = x.shape[0], _SELECT_BINS
+    cap = max(8 * k, 1 << 14)
+    isf = x.dtype.kind == "f"
+    if isf:
+        fin = lc.isfinite(x)
+        stats = [lc.sum(lc.isnan(x)), lc.sum(x == np.inf), lc.sum(x == -np.inf),
+                 lc.min(lc.where(fin, x, np.inf)), lc.max(lc.where(fin, x, -np.inf))]
+        lc.compute(*stats)
+        nan, pinf, ninf, a, b = (int(stats[0]), int(stats[1]), int(stats[2]), float(stats[3]),
+                                 float(stats[4]))
+        if a > b:                                     # no finite value
+            return None
+    else:
+        stats = [lc.min(x), lc.max(x)]
+        lc.compute(*stats)
+        nan, pinf, ninf, a, b = 0, 0, 0, float(stats[0]), float(stats[1])
+    if largest:
+        if nan >= k:
+            return None if nan > cap else _select_past(x, k, largest, None, isf)
+        outside, want = nan + pinf, k - nan - pinf       # values above the range, still wanted
+    else:
+        if n - nan < k:
+            return None
+        outside, want = ninf, k - ninf
+    if want <= 0:
+        t = np.inf if largest else -np.inf
+        return None if outside > cap else _select_past(x, k, largest, t, isf)
+    for _ in range(8):
+        if not b > a:
+            break
+        scale = B / (b - a)
+        inside = (x >= a) & (x <= b)
+        bins = lc.where(inside, lc.clip(lc.floor((x - a) * scale), 0, B - 1), B)
+        h = np.asarray(lc.bincount(bins.astype(np.int32), minlength=B + 1))[:B]
+        c = np.cumsum(h[::-1] if largest else h)
+        j = int(np.searchsorted(c, want))            # the bin (from the wanted end) of value k
+        if j >= B:                                   # counts at the edges moved: sort it all
+            return None
+        passing = outside + int(c[j])
+        lo_edge, hi_edge = a + (B - 1 - j if largest else j) / scale, a + (B - j if largest else j + 1) / scale
+        if passing <= cap:
+            return _select_past(x, k, largest, lo_edge if largest else hi_edge, isf)
+        outside += int(c[j - 1]) if j > 0 else 0
+        want = k - outside
+        a, b = lo_edge, hi_edge
+    return None
+
+
+def _select_past(x, k, largest, t, isf):
+    """The top k among the elements at or past t (largest: >= t or NaN; else <= t), which
+    number at least k (else None)."""
+    import lazycl as lc
+    if t is None:
+        m = lc.isnan(x)
+    else:
+        # t as x's dtype, rounded outwards (a few more candidates, never fewer)
+        if isf:
+            tt = x.dtype.type(t)
+            if (tt > t) if largest else (tt < t):
+                tt = np.nextafter(tt, x.dtype.type(-np.inf if largest else np.inf))
+        else:
+            info = np.iinfo(x.dtype)
+            tt = int(np.clip(np.floor(t) if largest else np.ceil(t), info.min, info.max))
+        m = (x >= tt) if largest else (x <= tt)
+        if largest and isf:
+            m = m | lc.isnan(x)
+    nz = lc.nonzero(m)[0]
+    c = nz.shape[0]
+    if c < k:
+        return None
+    vals = x[nz]
+    order = argsort(vals)
+    pos = order[c - 1:c - 1 - k if c - 1 - k >= 0 else None:-1] if largest else order[:k]
+    return TopK(vals[pos], nz[pos])
 
 
 def _kth(kth, n):
