@@ -1,22 +1,8 @@
 """Random timings at 2^28 on the default device, against torch in the same run (GPU machine)."""
-import time
-
 import numpy as np
 
 import lazycl as lc
-
-
-def best(f, sync, reps=5):
-    f()
-    sync()
-    ts = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        f()
-        sync()
-        ts.append(time.perf_counter() - t0)
-    return min(ts) * 1e3
-
+from gpu_timing import best
 
 n = 1 << 28
 g = lc.random.default_rng(0)

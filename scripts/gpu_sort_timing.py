@@ -4,19 +4,7 @@ import time
 import numpy as np
 
 import lazycl as lc
-
-
-def best(f, sync, reps=3):
-    f()
-    sync()
-    ts = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        f()
-        sync()
-        ts.append(time.perf_counter() - t0)
-    return min(ts) * 1e3
-
+from gpu_timing import best
 
 q = lc.asarray(np.zeros(1, np.float32)).queue
 for shape in ((1 << 24,), (1 << 28,), (4096, 4096), (16384, 16384)):
