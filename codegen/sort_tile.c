@@ -77,24 +77,35 @@ static void lc_tile_helpers(struct lc_sb *sb, const char *K, int LI)
         "    return r - v;\n"
         "#endif\n}\n\n");
     lc_sb_printf(sb,
-        "/* Sort the tile's keys lk (and their payloads lv) stably by `bits` bits at sh, 4 at a\n"
-        " * time: item l holds keys l*LI.. in order; its counts of each 4-bit value go to its\n"
-        " * column of c (16 x LT), whose scan in (value, item) order places every key. */\n"
+        "/* The exclusive scan of the 8 lanes of x. */\n"
+        "static inline uint8 lc_scan8(const uint8 x)\n{\n"
+        "    uint8 y = x + (uint8)(0, x.s0, x.s1, x.s2, x.s3, x.s4, x.s5, x.s6);\n"
+        "    y += (uint8)(0, 0, y.s0, y.s1, y.s2, y.s3, y.s4, y.s5);\n"
+        "    y += (uint8)(0, 0, 0, 0, y.s0, y.s1, y.s2, y.s3);\n"
+        "    return y - x;\n}\n\n");
+    lc_sb_printf(sb,
+        "/* Sort the tile's keys lk (and, with pay, their payloads lv) stably by `bits` bits at\n"
+        " * sh, 4 at a time: item l holds keys l*LI.. in order; its counts of each 4-bit value go\n"
+        " * to its column of c (16 x LT), whose scan in (value, item) order places every key.\n"
+        " * Each key's value and rank among the item's keys are kept 4 bits each (LI <= 16); the\n"
+        " * payloads move after the keys, so only one of the two is in registers at a time. */\n"
         "static inline void lc_tile_sort(__local %s *lk, __local uint *lv, __local ushort *c,\n"
-        "                                __local uint *s, const int sh, const int bits)\n{\n"
+        "                                __local uint *s, const int sh, const int bits,\n"
+        "                                const int pay)\n{\n"
         "    const int l = get_local_id(0);\n"
         "#pragma unroll 1\n"
         "    for (int b = 0; b < bits; b += 4) {\n"
-        "        %s k[LI];\n        uint o[LI], r[LI];\n"
+        "        %s k[LI];\n"
         "        /* the item's counts of the 16 values, 8 bits each, in registers (LI < 256) */\n"
-        "        ulong lo_ = 0, hi_ = 0;\n"
+        "        ulong lo_ = 0, hi_ = 0, rp = 0, dp = 0;\n"
         "#pragma unroll\n"
         "        for (int j = 0; j < LI; j++) {\n"
-        "            k[j] = lk[LP(l * LI + j)];\n            o[j] = lv[LP(l * LI + j)];\n"
+        "            k[j] = lk[LP(l * LI + j)];\n"
         "            const int d = (int)(k[j] >> (sh + b)) & 15, at = (d & 7) * 8;\n"
-        "            const ulong one = 1ul << at;\n"
-        "            if (d < 8) {\n                r[j] = (uint)(lo_ >> at) & 255;\n                lo_ += one;\n"
-        "            } else {\n                r[j] = (uint)(hi_ >> at) & 255;\n                hi_ += one;\n            }\n"
+        "            const ulong one = 1ul << at;\n            ulong r;\n"
+        "            if (d < 8) {\n                r = (lo_ >> at) & 255;\n                lo_ += one;\n"
+        "            } else {\n                r = (hi_ >> at) & 255;\n                hi_ += one;\n            }\n"
+        "            rp |= r << (4 * j);\n            dp |= (ulong)d << (4 * j);\n"
         "        }\n"
         "#pragma unroll\n"
         "        for (int d = 0; d < 8; d++) {\n"
@@ -102,21 +113,28 @@ static void lc_tile_helpers(struct lc_sb *sb, const char *K, int LI)
         "            c[(d + 8) * LT + l] = (ushort)((hi_ >> (d * 8)) & 255);\n        }\n"
         "        barrier(CLK_LOCAL_MEM_FENCE);\n"
         "        /* item l scans entries 16 l.. of the table: two 16-byte loads */\n"
-        "        const ushort8 x0 = vload8(0, c + l * 16), x1 = vload8(1, c + l * 16);\n"
-        "        const uint e[16] = {x0.s0, x0.s1, x0.s2, x0.s3, x0.s4, x0.s5, x0.s6, x0.s7,\n"
-        "                            x1.s0, x1.s1, x1.s2, x1.s3, x1.s4, x1.s5, x1.s6, x1.s7};\n"
-        "        uint f[16], sum = 0, tot;\n"
-        "        for (int i = 0; i < 16; i++)\n            sum += e[i];\n"
-        "        uint acc = lc_gscan(s, sum, &tot);\n"
-        "        for (int i = 0; i < 16; i++) {\n            f[i] = acc;\n            acc += e[i];\n        }\n"
-        "        vstore8((ushort8)(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]), 0, c + l * 16);\n"
-        "        vstore8((ushort8)(f[8], f[9], f[10], f[11], f[12], f[13], f[14], f[15]), 1, c + l * 16);\n"
+        "        const uint8 x0 = convert_uint8(vload8(0, c + l * 16));\n"
+        "        const uint8 x1 = convert_uint8(vload8(1, c + l * 16));\n"
+        "        uint tot;\n"
+        "        const uint8 y0 = lc_scan8(x0), y1 = lc_scan8(x1) + y0.s7 + x0.s7;\n"
+        "        const uint acc = lc_gscan(s, y1.s7 + x1.s7, &tot);\n"
+        "        vstore8(convert_ushort8(y0 + acc), 0, c + l * 16);\n"
+        "        vstore8(convert_ushort8(y1 + acc), 1, c + l * 16);\n"
         "        barrier(CLK_LOCAL_MEM_FENCE);\n"
         "#pragma unroll\n"
         "        for (int j = 0; j < LI; j++) {\n"
-        "            const int d = (int)(k[j] >> (sh + b)) & 15;\n"
-        "            const uint p = c[d * LT + l] + r[j];\n"
-        "            lk[LP(p)] = k[j];\n            lv[LP(p)] = o[j];\n        }\n"
+        "            const int d = (int)(dp >> (4 * j)) & 15;\n"
+        "            lk[LP(c[d * LT + l] + (uint)((rp >> (4 * j)) & 15))] = k[j];\n        }\n"
+        "        if (pay) {   /* lv still holds the old order: read it, then place it */\n"
+        "            uint o[LI];\n"
+        "#pragma unroll\n"
+        "            for (int j = 0; j < LI; j++)\n                o[j] = lv[LP(l * LI + j)];\n"
+        "            barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "#pragma unroll\n"
+        "            for (int j = 0; j < LI; j++) {\n"
+        "                const int d = (int)(dp >> (4 * j)) & 15;\n"
+        "                lv[LP(c[d * LT + l] + (uint)((rp >> (4 * j)) & 15))] = o[j];\n            }\n"
+        "        }\n"
         "        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n}\n\n", K, K);
 }
 
@@ -294,16 +312,16 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
     }
     /* The payload, in local memory beside its key (a gather from global memory after the
      * local sort would read 32-byte sectors for 4-byte values). */
-    lc_sb_printf(sb, "            lv[LP(e)] = %s;\n", first ? "(uint)(tb + e)" : "pay ? vsrc[tb + e] : 0");
+    lc_sb_printf(sb, "            if (pay)\n                lv[LP(e)] = %s;\n", first ? "(uint)(tb + e)" : "vsrc[tb + e]");
     lc_sb_printf(sb, "        }\n        lk[LP(e)] = k_;\n    }\n"
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n");
     if (kk == LC_T_LOCAL) {
-        lc_sb_printf(sb, "    lc_tile_sort(lk, lv, c, sl, 0, %d);\n", key.bits);
+        lc_sb_printf(sb, "    lc_tile_sort(lk, lv, c, sl, 0, %d, pay);\n", key.bits);
         lc_sb_printf(sb, "    for (int j = 0; j < LI; j++) {\n        const int p = j * LT + l;\n"
                          "        if (p < nb) {\n            const %s key_ = lk[LP(p)];\n"
                          "            const long idx_ = lv[LP(p)], pos_ = p;\n", K);
     } else {
-        lc_sb_printf(sb, "    lc_tile_sort(lk, lv, c, sl, shift, %d);\n", g->t->sort_digit_bits);
+        lc_sb_printf(sb, "    lc_tile_sort(lk, lv, c, sl, shift, %d, pay);\n", g->t->sort_digit_bits);
         /* Where each value's run starts in the sorted tile. */
         lc_sb_printf(sb, "    for (int j = 0; j < LI; j++) {\n        const int p = j * LT + l;\n"
                          "        const int d = (int)(lk[LP(p)] >> shift) & %d;\n"

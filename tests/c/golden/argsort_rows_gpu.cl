@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_b756f544df311ae2_local */
+/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_6467d3de6f4e2364_local */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 1 fused op; sort: rows in one work-group tile of 4096, 4 local passes of 4 bits. */
@@ -50,32 +50,45 @@ static inline uint lc_gscan(__local uint *s, const uint v, uint *tot)
 #endif
 }
 
-/* Sort the tile's keys lk (and their payloads lv) stably by `bits` bits at sh, 4 at a
- * time: item l holds keys l*LI.. in order; its counts of each 4-bit value go to its
- * column of c (16 x LT), whose scan in (value, item) order places every key. */
+/* The exclusive scan of the 8 lanes of x. */
+static inline uint8 lc_scan8(const uint8 x)
+{
+    uint8 y = x + (uint8)(0, x.s0, x.s1, x.s2, x.s3, x.s4, x.s5, x.s6);
+    y += (uint8)(0, 0, y.s0, y.s1, y.s2, y.s3, y.s4, y.s5);
+    y += (uint8)(0, 0, 0, 0, y.s0, y.s1, y.s2, y.s3);
+    return y - x;
+}
+
+/* Sort the tile's keys lk (and, with pay, their payloads lv) stably by `bits` bits at
+ * sh, 4 at a time: item l holds keys l*LI.. in order; its counts of each 4-bit value go
+ * to its column of c (16 x LT), whose scan in (value, item) order places every key.
+ * Each key's value and rank among the item's keys are kept 4 bits each (LI <= 16); the
+ * payloads move after the keys, so only one of the two is in registers at a time. */
 static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local ushort *c,
-                                __local uint *s, const int sh, const int bits)
+                                __local uint *s, const int sh, const int bits,
+                                const int pay)
 {
     const int l = get_local_id(0);
 #pragma unroll 1
     for (int b = 0; b < bits; b += 4) {
         uint k[LI];
-        uint o[LI], r[LI];
         /* the item's counts of the 16 values, 8 bits each, in registers (LI < 256) */
-        ulong lo_ = 0, hi_ = 0;
+        ulong lo_ = 0, hi_ = 0, rp = 0, dp = 0;
 #pragma unroll
         for (int j = 0; j < LI; j++) {
             k[j] = lk[LP(l * LI + j)];
-            o[j] = lv[LP(l * LI + j)];
             const int d = (int)(k[j] >> (sh + b)) & 15, at = (d & 7) * 8;
             const ulong one = 1ul << at;
+            ulong r;
             if (d < 8) {
-                r[j] = (uint)(lo_ >> at) & 255;
+                r = (lo_ >> at) & 255;
                 lo_ += one;
             } else {
-                r[j] = (uint)(hi_ >> at) & 255;
+                r = (hi_ >> at) & 255;
                 hi_ += one;
             }
+            rp |= r << (4 * j);
+            dp |= (ulong)d << (4 * j);
         }
 #pragma unroll
         for (int d = 0; d < 8; d++) {
@@ -84,33 +97,37 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         /* item l scans entries 16 l.. of the table: two 16-byte loads */
-        const ushort8 x0 = vload8(0, c + l * 16), x1 = vload8(1, c + l * 16);
-        const uint e[16] = {x0.s0, x0.s1, x0.s2, x0.s3, x0.s4, x0.s5, x0.s6, x0.s7,
-                            x1.s0, x1.s1, x1.s2, x1.s3, x1.s4, x1.s5, x1.s6, x1.s7};
-        uint f[16], sum = 0, tot;
-        for (int i = 0; i < 16; i++)
-            sum += e[i];
-        uint acc = lc_gscan(s, sum, &tot);
-        for (int i = 0; i < 16; i++) {
-            f[i] = acc;
-            acc += e[i];
-        }
-        vstore8((ushort8)(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]), 0, c + l * 16);
-        vstore8((ushort8)(f[8], f[9], f[10], f[11], f[12], f[13], f[14], f[15]), 1, c + l * 16);
+        const uint8 x0 = convert_uint8(vload8(0, c + l * 16));
+        const uint8 x1 = convert_uint8(vload8(1, c + l * 16));
+        uint tot;
+        const uint8 y0 = lc_scan8(x0), y1 = lc_scan8(x1) + y0.s7 + x0.s7;
+        const uint acc = lc_gscan(s, y1.s7 + x1.s7, &tot);
+        vstore8(convert_ushort8(y0 + acc), 0, c + l * 16);
+        vstore8(convert_ushort8(y1 + acc), 1, c + l * 16);
         barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
         for (int j = 0; j < LI; j++) {
-            const int d = (int)(k[j] >> (sh + b)) & 15;
-            const uint p = c[d * LT + l] + r[j];
-            lk[LP(p)] = k[j];
-            lv[LP(p)] = o[j];
+            const int d = (int)(dp >> (4 * j)) & 15;
+            lk[LP(c[d * LT + l] + (uint)((rp >> (4 * j)) & 15))] = k[j];
+        }
+        if (pay) {   /* lv still holds the old order: read it, then place it */
+            uint o[LI];
+#pragma unroll
+            for (int j = 0; j < LI; j++)
+                o[j] = lv[LP(l * LI + j)];
+            barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+            for (int j = 0; j < LI; j++) {
+                const int d = (int)(dp >> (4 * j)) & 15;
+                lv[LP(c[d * LT + l] + (uint)((rp >> (4 * j)) & 15))] = o[j];
+            }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_i64_b756f544df311ae2_local(
+void lc_sort_i64_6467d3de6f4e2364_local(
     __global long *restrict out0,
     __global const short *restrict a0, const long a0_o, const long a0_s0,
     const long n0,
@@ -143,12 +160,13 @@ void lc_sort_i64_b756f544df311ae2_local(
             uint key_ = (uint)((ushort)(v0) ^ 0x8000u);
             key_ = ~key_ & 0xffffu;
             k_ = key_;
-            lv[LP(e)] = (uint)(tb + e);
+            if (pay)
+                lv[LP(e)] = (uint)(tb + e);
         }
         lk[LP(e)] = k_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    lc_tile_sort(lk, lv, c, sl, 0, 16);
+    lc_tile_sort(lk, lv, c, sl, 0, 16, pay);
     for (int j = 0; j < LI; j++) {
         const int p = j * LT + l;
         if (p < nb) {
