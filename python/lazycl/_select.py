@@ -84,7 +84,8 @@ def _select_top(x, k, largest):
     when the values do not narrow (many equal ones) or NaNs would be needed: sort it all."""
     import lazycl as lc
     n, B = x.shape[0], _SELECT_BINS
-    cap = max(8 * k, 1 << 14)
+    cap = max(8 * k, min(1 << 18, n >> 4))   # candidates sorted (a sort of 2^18 costs less
+                                            # than another pass over a large n)
     isf = x.dtype.kind == "f"
     if isf:
         fin = lc.isfinite(x)
