@@ -81,7 +81,8 @@
 /* float32: uniform = the top 24 bits of the value's word times 2^-24 (exact, in [0, 1)).
  * Normal = Box-Muller over the pair of words 0-1 (values 0, 1 of the block) or 2-3 (values
  * 2, 3): u1 = (24 bits of the first + 1) 2^-24 in (0, 1], u2 = 24 bits of the second times
- * 2^-24; the even value is r cos(2 pi u2), the odd one r sin(2 pi u2), r = sqrt(-2 ln u1);
+ * 2^-24; the even value is r cos(t), the odd one r cos(t - pi/2) (= r sin t: one cosine per
+ * value, the same formula on every path), t = 2 pi u2, r = sqrt(-2 ln u1);
  * |z| <= sqrt(-2 ln 2^-24) = 5.77. */
 #define LC_RND_F32_CODE(SFX, U32, U64, KEY32, KEY64, TO32, TO64, MULHI, F32, TOF)                  \
     static inline F32 lc_rnd_uniform_f32##SFX(KEY64 key, U64 n)                             \
@@ -95,13 +96,13 @@
         const U32 hi_ = TO32(n) & 2u, odd_ = TO32(n) & 1u;                                 \
         F32 u1 = TOF(((hi_ != 0u ? x2_ : x0_) >> 8) + 1u) * 5.9604644775390625e-8f;         \
         F32 u2 = TOF((hi_ != 0u ? x3_ : x1_) >> 8) * 5.9604644775390625e-8f;                \
-        F32 r = sqrt(-2.0f * log(u1)), t = 6.28318530717958648f * u2;                      \
-        return odd_ != 0u ? r * sin(t) : r * cos(t);                                        \
+        F32 t = 6.28318530717958648f * u2 - TOF(odd_) * 1.57079632679489662f;               \
+        return sqrt(-2.0f * log(u1)) * cos(t);                                              \
     }
 
 /* float64: uniform = the top 53 bits of the value's two words times 2^-53. Normal: u1 from
- * words 0-1 as (53 bits + 1) 2^-53, u2 from words 2-3; value 0 of the block is r cos(2 pi u2),
- * value 1 r sin(2 pi u2); |z| <= 8.57. */
+ * words 0-1 as (53 bits + 1) 2^-53, u2 from words 2-3; value 0 of the block is r cos(t), value
+ * 1 r cos(t - pi/2), t = 2 pi u2; |z| <= 8.57. */
 #define LC_RND_F64_CODE(SFX, U32, U64, KEY32, KEY64, TO32, TO64, MULHI, F64, TOF)                  \
     static inline F64 lc_rnd_uniform_f64##SFX(KEY64 key, U64 n)                             \
     {                                                                                       \
@@ -113,8 +114,8 @@
         LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 1, key)                                   \
         F64 u1 = TOF(((TO64(x0_) | TO64(x1_) << 32) >> 11) + 1u) * 1.1102230246251565404e-16; \
         F64 u2 = TOF((TO64(x2_) | TO64(x3_) << 32) >> 11) * 1.1102230246251565404e-16;      \
-        F64 r = sqrt(-2.0 * log(u1)), t = 6.28318530717958647692 * u2;                    \
-        return ((n) & 1u) != 0u ? r * sin(t) : r * cos(t);                                  \
+        F64 t = 6.28318530717958647692 * u2 - TOF((n) & 1u) * 1.57079632679489661923;       \
+        return sqrt(-2.0 * log(u1)) * cos(t);                                               \
     }
 
 /* Four consecutive values n..n+3 from whole blocks (scalar types only): one block for 32-bit
@@ -151,7 +152,10 @@
         F32 t0 = 6.28318530717958648f * (TOF32(x1_ >> 8) * 5.9604644775390625e-8f);        \
         F32 r1 = sqrt(-2.0f * log(TOF32((x2_ >> 8) + 1u) * 5.9604644775390625e-8f));        \
         F32 t1 = 6.28318530717958648f * (TOF32(x3_ >> 8) * 5.9604644775390625e-8f);        \
-        return MK4(V4F, r0 * cos(t0), r0 * sin(t0), r1 * cos(t1), r1 * sin(t1));            \
+        return MK4(V4F, r0 * cos(t0 - TOF32(0u) * 1.57079632679489662f),                    \
+                   r0 * cos(t0 - TOF32(1u) * 1.57079632679489662f),                         \
+                   r1 * cos(t1 - TOF32(0u) * 1.57079632679489662f),                         \
+                   r1 * cos(t1 - TOF32(1u) * 1.57079632679489662f));                        \
     }
 #define LC_RND_QUAD64_CODE(U32, U64, KEY32, KEY64, TO32, TO64, MULHI, F64, TOF64, V4L, V4D, MK4) \
     static inline V4L lc_rnd_bits_u64_4(KEY64 key, U64 n)                                   \
@@ -187,8 +191,8 @@
             F64 u1 = TOF64(((TO64(x0_) | TO64(x1_) << 32) >> 11) + 1u) * 1.1102230246251565404e-16; \
             F64 u2 = TOF64((TO64(x2_) | TO64(x3_) << 32) >> 11) * 1.1102230246251565404e-16;  \
             F64 r = sqrt(-2.0 * log(u1)), t = 6.28318530717958647692 * u2;                  \
-            z_[2 * b_] = r * cos(t);                                                        \
-            z_[2 * b_ + 1] = r * sin(t);                                                    \
+            z_[2 * b_] = r * cos(t - TOF64(0u) * 1.57079632679489661923);                   \
+            z_[2 * b_ + 1] = r * cos(t - TOF64(1u) * 1.57079632679489661923);               \
         }                                                                                   \
         return MK4(V4D, z_[0], z_[1], z_[2], z_[3]);                                        \
     }

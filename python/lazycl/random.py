@@ -11,9 +11,10 @@ One seed reproduces the whole sequence on every device.
 
 What is exact where (codegen/philox.h): the bits and the uniform floats (the top 24 or 53 bits
 of the words, scaled by a power of two) are identical on every device and schedule. Normals
-are Box-Muller over pairs of the same words (the even value of a pair r cos, the odd one
-r sin); they go through the device's log, sqrt, cos and sin, whose last bits OpenCL allows
-to differ between implementations (within its ULP bounds): the same on one device, possibly not bit for bit across devices. float32 normals come from
+are Box-Muller over pairs of the same words (the even value of a pair r cos t, the odd one
+r cos(t - pi/2), i.e. r sin t); they go through the device's log, sqrt and cos, whose last
+bits OpenCL allows to differ between implementations (within its ULP bounds): the same on one
+device, possibly not bit for bit across devices. float32 normals come from
 24-bit uniforms, so |z| <= 5.77; float64 normals from 53-bit ones, |z| <= 8.57. The values are
 not NumPy's (NumPy's default bit generator is PCG64 and its normals use a ziggurat); the
 distributions are.
