@@ -248,6 +248,10 @@ def test_shapes_params_and_out(dev):
     assert (v > 0).any() and (v < 1).all()
     with pytest.raises(TypeError, match="wrong type"):
         g.random(out=out)                        # float64 into float32
+    with pytest.raises(TypeError, match="wrong type"):
+        g.standard_exponential(out=out)          # the same check as NumPy's
+    assert g.standard_exponential(out=out, dtype=np.float32) is out
+    assert (np.asarray(out) >= 0).all()
     assert np.asarray(g.random(3, dtype=np.float32)).dtype == np.float32
 
 

@@ -154,11 +154,16 @@ class Generator:
     def _float_source(self, what, dist, size, dtype, out, device):
         """A float draw of `size` (or out's shape) written into out when given, whose dtype
         must then be the draw's, as NumPy's."""
+        dt = self._float_out(dtype, what, out)
+        return self._out_or(out, self._draw(dt, dist, self._shape(size, out), device))
+
+    def _float_out(self, dtype, what, out):
+        """The float dtype of a draw, which out (when given) must have, as NumPy's."""
         dt = self._float_dtype(dtype, what)
         if out is not None and np.dtype(out.dtype) != dt:
             raise TypeError(f"Supplied output array has the wrong type. Expected {dt}, got "
                             f"{np.dtype(out.dtype)}")
-        return self._out_or(out, self._draw(dt, dist, self._shape(size, out), device))
+        return dt
 
     def random(self, size=None, dtype=np.float64, out=None, *, device=None):
         """Uniform floats in [0, 1): the top 24 (float32) or 53 (float64) bits of the words."""
@@ -204,7 +209,7 @@ class Generator:
         return _c._binary("multiply", _as_param(ps, e), e)
 
     def standard_exponential(self, size=None, dtype=np.float64, out=None, *, device=None):
-        dt = self._float_dtype(dtype, "standard_exponential")
+        dt = self._float_out(dtype, "standard_exponential", out)
         u = self._draw(dt, _UNIFORM, self._shape(size, out), device)
         return self._out_or(out, _exponential_of(u))
 
