@@ -122,20 +122,21 @@
  * values when n starts one (else value by value), two or three for 64-bit ones. The same
  * formulas as above, so the same bits. MK4(T, a, b, c, d) builds a 4-vector of type T (with
  * members x, y, z, w). */
+/* Values n..n+3 one at a time (a quad that does not start a block). */
+#define LC_RND_EACH4(MK4, V4, f, key, n)                                                    \
+    MK4(V4, f(key, n), f(key, (n) + 1), f(key, (n) + 2), f(key, (n) + 3))
 #define LC_RND_QUAD32_CODE(U32, U64, KEY32, KEY64, TO32, MULHI, F32, TOF32, V4U, V4F, MK4)  \
     static inline V4U lc_rnd_bits_u32_4(KEY64 key, U64 n)                                   \
     {                                                                                       \
         if ((n & 3u) != 0u)                                                                 \
-            return MK4(V4U, lc_rnd_bits_u32(key, n), lc_rnd_bits_u32(key, n + 1),           \
-                       lc_rnd_bits_u32(key, n + 2), lc_rnd_bits_u32(key, n + 3));           \
+            return LC_RND_EACH4(MK4, V4U, lc_rnd_bits_u32, key, n);                         \
         LC_PHILOX(U32, KEY32, TO32, MULHI, n >> 2, key)                                     \
         return MK4(V4U, x0_, x1_, x2_, x3_);                                                \
     }                                                                                       \
     static inline V4F lc_rnd_uniform_f32_4(KEY64 key, U64 n)                                \
     {                                                                                       \
         if ((n & 3u) != 0u)                                                                 \
-            return MK4(V4F, lc_rnd_uniform_f32(key, n), lc_rnd_uniform_f32(key, n + 1),     \
-                       lc_rnd_uniform_f32(key, n + 2), lc_rnd_uniform_f32(key, n + 3));     \
+            return LC_RND_EACH4(MK4, V4F, lc_rnd_uniform_f32, key, n);                      \
         LC_PHILOX(U32, KEY32, TO32, MULHI, n >> 2, key)                                     \
         return MK4(V4F, TOF32(x0_ >> 8) * 5.9604644775390625e-8f,                           \
                    TOF32(x1_ >> 8) * 5.9604644775390625e-8f,                                \
@@ -145,8 +146,7 @@
     static inline V4F lc_rnd_normal_f32_4(KEY64 key, U64 n)                                 \
     {                                                                                       \
         if ((n & 3u) != 0u)                                                                 \
-            return MK4(V4F, lc_rnd_normal_f32(key, n), lc_rnd_normal_f32(key, n + 1),       \
-                       lc_rnd_normal_f32(key, n + 2), lc_rnd_normal_f32(key, n + 3));       \
+            return LC_RND_EACH4(MK4, V4F, lc_rnd_normal_f32, key, n);                       \
         LC_PHILOX(U32, KEY32, TO32, MULHI, n >> 2, key)                                     \
         F32 r0 = sqrt(-2.0f * log(TOF32((x0_ >> 8) + 1u) * 5.9604644775390625e-8f));        \
         F32 t0 = 6.28318530717958648f * (TOF32(x1_ >> 8) * 5.9604644775390625e-8f);        \
@@ -183,8 +183,7 @@
     static inline V4D lc_rnd_normal_f64_4(KEY64 key, U64 n)                                 \
     {                                                                                       \
         if ((n & 1u) != 0u)                                                                 \
-            return MK4(V4D, lc_rnd_normal_f64(key, n), lc_rnd_normal_f64(key, n + 1),       \
-                       lc_rnd_normal_f64(key, n + 2), lc_rnd_normal_f64(key, n + 3));       \
+            return LC_RND_EACH4(MK4, V4D, lc_rnd_normal_f64, key, n);                       \
         F64 z_[4];                                                                          \
         for (int b_ = 0; b_ < 2; b_++) {                                                    \
             LC_PHILOX(U32, KEY32, TO32, MULHI, (n >> 1) + (U64)b_, key)                     \
