@@ -49,6 +49,23 @@ def test_sort_and_argsort_match_numpy(dev, dtype):
             np.take_along_axis(h, ref_desc_argsort(h, axis), axis))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "int16", "float64", "uint64"])
+def test_schedule_boundaries(dev, dtype):
+    """Row lengths on both sides of each schedule's limits: one GPU tile (4096 keys of 4 bytes
+    or less, 2048 of 8), one segment of the tile counts' scan (16 tiles), the CPU chunks
+    (1024); sort and argsort, both orders, special values."""
+    for n in (1023, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 65536, 70001):
+        h = special(dtype, (n,), seed=n)
+        x = lz(h, dev)
+        np.testing.assert_array_equal(np.asarray(lazycl.argsort(x)), np.argsort(h, kind="stable"),
+                                      err_msg=f"n={n}")
+        got = np.asarray(lazycl.sort(x))
+        want = np.sort(h, kind="stable")
+        np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8), err_msg=f"n={n}")
+        d = ref_desc_argsort(h, 0)
+        np.testing.assert_array_equal(np.asarray(lazycl.argsort(x, descending=True)), d)
+
+
 def test_stability_on_repeated_keys(dev):
     rng = np.random.default_rng(5)
     for dtype in ("int8", "float32", "int64"):
