@@ -39,8 +39,8 @@ static int lc_reads_aligned4(struct lc_cg *g, int in)
         const struct lc_access *x = &g->acc[a];
         if (x->kind == LC_ACCESS_CONST)
             continue;
-        if (x->kind == LC_ACCESS_RANDOM && !x->n_dyn && x->strides[in] <= 1 &&
-            lc_random_quad_ok(g, a))
+        if (x->kind == LC_ACCESS_RANDOM && !x->n_dyn &&
+            (x->strides[in] == 0 || x->strides[in] == 1) && lc_random_quad_ok(g, a))
             continue;   /* four values of a Philox block (its counter's alignment is checked
                            where it runs) */
         if (x->kind == LC_ACCESS_IOTA || x->kind == LC_ACCESS_RANDOM || x->n_dyn)
