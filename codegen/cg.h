@@ -118,8 +118,13 @@ struct lc_key lc_key_of(int dt);
  * floats -0.0 as +0.0 and every NaN the all-ones key (last either way). */
 void lc_emit_key(struct lc_sb *sb, int dt, const char *v, int desc, const char *ind);
 /* val_ = the value of dtype dt whose key is `key` (exact but for a float's NaN payload and
- * the sign of its zero: the keys lc_emit_key folds). */
-void lc_emit_unkey(struct lc_sb *sb, int dt, const char *key, int desc, const char *ind);
+ * the sign of its zero: the keys lc_emit_key folds); `declare`: as a new const variable. */
+void lc_emit_unkey(struct lc_sb *sb, int dt, const char *key, int desc, int declare,
+                   const char *ind);
+/* The parameters of a sort kernel: the common ones (outputs, reads, shape: one argument list
+ * serves every kernel of the sort), the scratch, then the schedule's own (`rest`, text); the
+ * text into sb and the arguments so far into l (either may be NULL). */
+int lc_sort_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb, const char *rest);
 /* out<o>[row address i0.. + pos_ * last stride] = val_, for every output. */
 void lc_emit_sort_store(struct lc_cg *g, struct lc_sb *sb, const char *ind);
 

@@ -1,7 +1,7 @@
 /* sort.c: stable sorts along the last dim: sort (values) and argsort (int64 indices).
  *
- * LSD radix sort, digits of the target's sort_digit_bits, over an order-preserving unsigned key: the
- * dtype's bits with the sign flipped (ints) or, for floats, flipped whole
+ * LSD radix sort, digits of the target's sort_digit_bits, over an
+ * order-preserving unsigned key: the dtype's bits with the sign flipped (ints) or, for floats, flipped whole
  * when negative, -0.0 made +0.0 (NumPy sorts them as equal) and every NaN
  * the largest key, so NaNs come last; `descending` complements the key but
  * keeps NaNs last. Rows [0, M) are independent; each row is cut into P
@@ -64,20 +64,26 @@ void lc_emit_key(struct lc_sb *sb, int dt, const char *v, int desc, const char *
         lc_sb_printf(sb, "%skey_ = ~key_ & %s;\n", ind, K.all);
 }
 
-void lc_emit_unkey(struct lc_sb *sb, int dt, const char *key, int desc, const char *ind)
+void lc_emit_unkey(struct lc_sb *sb, int dt, const char *key, int desc, int declare,
+                   const char *ind)
 {
     struct lc_key K = lc_key_of(dt);
+    char to[64];
+    if (declare)
+        snprintf(to, sizeof to, "const %s val_", lc_T(dt));
+    else
+        snprintf(to, sizeof to, "val_");
     if (desc)
         lc_sb_printf(sb, "%sconst %s w_ = ~%s & %s;\n", ind, K.type, key, K.all);
     else
         lc_sb_printf(sb, "%sconst %s w_ = %s;\n", ind, K.type, key);
     if (lc_dtype_kind(dt) == 'f')   /* a key with the sign bit came from a value without it */
-        lc_sb_printf(sb, "%sconst %s val_ = %s((w_ & %s) ? (w_ ^ %s) : ~w_);\n", ind, lc_T(dt),
+        lc_sb_printf(sb, "%s%s = %s((w_ & %s) ? (w_ ^ %s) : ~w_);\n", ind, to,
                      K.bits == 64 ? "as_double" : "as_float", K.sign, K.sign);
     else if (lc_dtype_kind(dt) == 'i')
-        lc_sb_printf(sb, "%sconst %s val_ = (%s)(w_ ^ %s);\n", ind, lc_T(dt), lc_T(dt), K.sign);
+        lc_sb_printf(sb, "%s%s = (%s)(w_ ^ %s);\n", ind, to, lc_T(dt), K.sign);
     else
-        lc_sb_printf(sb, "%sconst %s val_ = (%s)w_;\n", ind, lc_T(dt), lc_T(dt));
+        lc_sb_printf(sb, "%s%s = (%s)w_;\n", ind, to, lc_T(dt));
 }
 
 void lc_emit_sort_store(struct lc_cg *g, struct lc_sb *sb, const char *ind)
@@ -98,6 +104,29 @@ void lc_emit_sort_store(struct lc_cg *g, struct lc_sb *sb, const char *ind)
         lc_sb_printf(sb, "] = val_;\n");
     }
 }
+
+int lc_sort_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb, const char *rest)
+{
+    struct lc_launch tmp;
+    memset(&tmp, 0, sizeof tmp);
+    struct lc_sb junk = {0};
+    struct lc_launch *to = l ? l : &tmp;
+    struct lc_sb *text = sb ? sb : &junk;
+    int rc = lc_common_params(g, to, text) < 0 || lc_output_stride_params(g, to, text, g->nd) < 0;
+    free(tmp.args);
+    lc_sb_printf(text, ",\n    __global char *s_, const long sbase, %s)\n{\n", rest);
+    lc_sb_free(&junk);
+    union lc_scalar none = {0};
+    if (!rc && l)
+        rc = lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+             lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0;
+    return rc ? -1 : 0;
+}
+
+/* This schedule's own parameters, after the scratch. */
+#define LC_SORT_PARAMS                                                                      \
+    "const long M, const long P, const int shift, const long ks, const long vs, "          \
+    "const long kd, const long vd"
 
 enum { LC_SORT_FIRST, LC_SORT_HIST, LC_SORT_SCAN, LC_SORT_MOVE, LC_SORT_LAST };
 
@@ -130,21 +159,12 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     size_t off_k0 = counts, off_v0 = off_k0 + kb, off_k1 = off_v0 + vb, off_v1 = off_k1 + kb;
     c->scratch_bytes = off_v1 + vb;
     c->zero_bytes = 0;
-    union lc_scalar none = {0};
     const char *names[5] = {"_first", "_hist", "_scan", "_move", "_last"};
 
     for (int kk = 0; kk < 5; kk++) {
         lc_sb_printf(sb, "__kernel void @K@%s(", names[kk]);
-        /* Parameters: the common ones (outputs, reads, shape) for every kernel, so that one
-         * argument list serves them all; then the scratch and this launch's pass. */
-        struct lc_launch tmp;
-        memset(&tmp, 0, sizeof tmp);
-        if (lc_common_params(g, &tmp, sb) < 0 || lc_output_stride_params(g, &tmp, sb, nd) < 0)
+        if (lc_sort_params(g, NULL, sb, LC_SORT_PARAMS) < 0)
             return -1;
-        free(tmp.args);
-        lc_sb_printf(sb, ",\n    __global char *s_, const long sbase, const long M, const long P, "
-                         "const int shift, const long ks, const long vs, const long kd, "
-                         "const long vd)\n{\n");
         lc_sb_printf(sb, "    __global char *s = s_ + sbase;\n"
                          "    __global long *cnt = (__global long *)s;\n");
         if (kk == LC_SORT_SCAN) {
@@ -213,7 +233,7 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                 lc_sb_printf(sb, "        const %s val_ = %s(vsrc[j_]);\n", lc_T(dt),
                              bits == 64 ? "as_double" : "as_float");
             else
-                lc_emit_unkey(sb, dt, "key_", desc, "        ");
+                lc_emit_unkey(sb, dt, "key_", desc, 1, "        ");
             lc_emit_sort_store(g, sb, "        ");
         }
         lc_sb_printf(sb, "    }\n}\n\n");
@@ -229,14 +249,8 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
             struct lc_launch *l = lc_new_launch(c, names[kind]);
             if (!l)
                 return -1;
-            struct lc_sb junk = {0};   /* the parameter text was written with the kernels */
-            int prc = lc_common_params(g, l, &junk) < 0 || lc_output_stride_params(g, l, &junk, nd) < 0;
-            lc_sb_free(&junk);
-            if (prc)
-                return -1;
-            if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
-                lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
-                lc_add_i64(l, M) < 0 || lc_add_i64(l, P) < 0)
+            if (lc_sort_params(g, l, NULL, LC_SORT_PARAMS) < 0 || lc_add_i64(l, M) < 0 ||
+                lc_add_i64(l, P) < 0)
                 return -1;
             union lc_scalar sh = {.i = DB * p};
             if (lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT32, sh) < 0 ||

@@ -159,7 +159,7 @@ static void lc_tile_value(struct lc_cg *g, struct lc_sb *sb, int dt, int desc, i
 {
     struct lc_key K = lc_key_of(dt);
     if (lc_dtype_kind(dt) != 'f') {
-        lc_emit_unkey(sb, dt, "key_", desc, "            ");
+        lc_emit_unkey(sb, dt, "key_", desc, 1, "            ");
         return;
     }
     lc_sb_printf(sb, "            %s val_;\n            if (%s && (key_ == %s || key_ == (%s%s))) {\n"
@@ -167,9 +167,8 @@ static void lc_tile_value(struct lc_cg *g, struct lc_sb *sb, int dt, int desc, i
                  lc_T(dt), have_idx, K.all, desc ? "~" : "", K.sign, nr);
     lc_emit_exprs(g, sb, 0, "                ");
     lc_sb_printf(sb, "                val_ = v%d;\n            } else {\n", g->k->outputs[0].expr);
-    lc_sb_printf(sb, "                const %s w_ = %skey_;\n", K.type, desc ? "~" : "");
-    lc_sb_printf(sb, "                val_ = %s((w_ & %s) ? (w_ ^ %s) : ~w_);\n            }\n",
-                 K.bits == 64 ? "as_double" : "as_float", K.sign, K.sign);
+    lc_emit_unkey(sb, dt, "key_", desc, 0, "                ");
+    lc_sb_printf(sb, "            }\n");
 }
 
 enum {
@@ -179,26 +178,10 @@ enum {
 static const char *const lc_tile_names[LC_T_N] = {
     "_local", "_cfirst", "_count", "_sred", "_sscan", "_sdown", "_mfirst", "_move", "_mlast", "_monly"};
 
-/* The parameters every kernel takes: the common ones, then the scratch and the pass; the
- * text into sb, the arguments into l (NULL: the text only). */
-static int lc_tile_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb)
-{
-    struct lc_launch tmp;
-    memset(&tmp, 0, sizeof tmp);
-    struct lc_launch *to = l ? l : &tmp;
-    int rc = lc_common_params(g, to, sb) < 0 || lc_output_stride_params(g, to, sb, g->nd) < 0;
-    free(tmp.args);
-    if (rc)
-        return -1;
-    lc_sb_printf(sb, ",\n    __global char *s_, const long sbase, const long M, const long B, "
-                     "const long S, const int shift, const long ks, const long vs, const long kd, "
-                     "const long vd)\n{\n");
-    union lc_scalar none = {0};
-    if (l && (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
-              lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0))
-        return -1;
-    return 0;
-}
+/* This schedule's own parameters, after the scratch (lc_sort_params). */
+#define LC_TILE_PARAMS                                                                      \
+    "const long M, const long B, const long S, const int shift, const long ks, "           \
+    "const long vs, const long kd, const long vd"
 
 static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
 {
@@ -215,7 +198,7 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
 
     lc_sb_printf(sb, "__kernel __attribute__((reqd_work_group_size(LT, 1, 1)))\nvoid @K@%s(",
                  lc_tile_names[kk]);
-    lc_tile_params(g, NULL, sb);
+    lc_sort_params(g, NULL, sb, LC_TILE_PARAMS);
     lc_sb_printf(sb, "    __global char *s = s_ + sbase;\n    __global int *fl = (__global int *)s;\n"
                      "    const int l = get_local_id(0);\n    const long g_ = get_group_id(0);\n"
                      "    __local uint sl[LT];\n");
@@ -268,8 +251,8 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
                      "    __global uint *vdst = (__global uint *)(s + vd) + m * N;\n",
                  nr, K, K, K, K);
     if (!move) {
-        /* COUNT: the digit's values in this tile. */
-        /* The keys first (every load in flight at once), then the local atomics. */
+        /* COUNT: the digit's values in this tile; the keys first (every load in flight at
+         * once), then the local atomics. */
         lc_sb_printf(sb, "    __local uint h[%d];\n    %s kk_[LI];\n"
                          "    for (int j = 0; j < LI; j++) {\n        const long e = j * LT + l;\n"
                          "        kk_[j] = 0;\n        if (e < nb) {\n", R, K);
@@ -312,7 +295,8 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
     }
     /* The payload, in local memory beside its key (a gather from global memory after the
      * local sort would read 32-byte sectors for 4-byte values). */
-    lc_sb_printf(sb, "            if (pay)\n                lv[LP(e)] = %s;\n", first ? "(uint)(tb + e)" : "vsrc[tb + e]");
+    lc_sb_printf(sb, "            if (pay)\n                lv[LP(e)] = %s;\n",
+                 first ? "(uint)(tb + e)" : "vsrc[tb + e]");
     lc_sb_printf(sb, "        }\n        lk[LP(e)] = k_;\n    }\n"
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n");
     if (kk == LC_T_LOCAL) {
@@ -332,8 +316,8 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
                          "        if (p < nb) {\n            const %s key_ = lk[LP(p)];\n"
                          "            const int d = (int)(key_ >> shift) & %d;\n"
                          "            const long pos_ = go[d] + (p - ds[d]);\n"
-                         "            const long idx_ = %s;\n",
-                     K, R - 1, "lv[LP(p)]");
+                         "            const long idx_ = lv[LP(p)];\n",
+                     K, R - 1);
     }
     if (!last) {
         lc_sb_printf(sb, "            kdst[pos_] = key_;\n            if (pay)\n"
@@ -354,11 +338,9 @@ static int lc_tile_launch(struct lc_cg *g, struct lc_kcode *c, int kk, int64_t g
     struct lc_launch *l = lc_new_launch(c, lc_tile_names[kk]);
     if (!l)
         return -1;
-    struct lc_sb junk = {0};   /* the parameter text was written with the kernels */
-    int rc = lc_tile_params(g, l, &junk);
-    lc_sb_free(&junk);
     union lc_scalar sh = {.i = shift};
-    if (rc < 0 || lc_add_i64(l, MBS[0]) < 0 || lc_add_i64(l, MBS[1]) < 0 || lc_add_i64(l, MBS[2]) < 0 ||
+    if (lc_sort_params(g, l, NULL, LC_TILE_PARAMS) < 0 || lc_add_i64(l, MBS[0]) < 0 ||
+        lc_add_i64(l, MBS[1]) < 0 || lc_add_i64(l, MBS[2]) < 0 ||
         lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT32, sh) < 0 ||
         lc_add_i64(l, (int64_t)ko[0]) < 0 || lc_add_i64(l, (int64_t)vo[0]) < 0 ||
         lc_add_i64(l, (int64_t)ko[1]) < 0 || lc_add_i64(l, (int64_t)vo[1]) < 0)
@@ -411,26 +393,20 @@ static int lc_sort_tile_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     vo[1] = vo[0] + vb;
     c->scratch_bytes = vo[1] + vb;
     c->zero_bytes = 16;
-    int kinds[] = {LC_T_CFIRST, LC_T_COUNT, LC_T_SRED, LC_T_SSCAN, LC_T_SDOWN,
-                   LC_T_MFIRST, LC_T_MOVE, LC_T_MLAST, LC_T_MONLY};
-    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
-        int kk = kinds[i];
-        int needed = passes == 1 ? kk != LC_T_COUNT && kk != LC_T_MFIRST && kk != LC_T_MOVE &&
-                                       kk != LC_T_MLAST
-                                 : kk != LC_T_MONLY && (kk != LC_T_MOVE || passes > 2);
-        if (needed)
-            lc_tile_kernel(g, sb, kk, R);
-    }
+    /* Per digit: count, the counts' scan (three launches), move; each kernel written once. */
+    int used[LC_T_N] = {0};
     for (int p = 0; p < passes; p++) {
-        int count = p == 0 ? LC_T_CFIRST : LC_T_COUNT;
-        int mv = passes == 1 ? LC_T_MONLY : p == 0 ? LC_T_MFIRST
-               : p == passes - 1 ? LC_T_MLAST : LC_T_MOVE;
-        if (lc_tile_launch(g, c, count, M * B, p * DB, ko, vo, args) < 0 ||
-            lc_tile_launch(g, c, LC_T_SRED, M * S, p * DB, ko, vo, args) < 0 ||
-            lc_tile_launch(g, c, LC_T_SSCAN, M, p * DB, ko, vo, args) < 0 ||
-            lc_tile_launch(g, c, LC_T_SDOWN, M * S, p * DB, ko, vo, args) < 0 ||
-            lc_tile_launch(g, c, mv, M * B, p * DB, ko, vo, args) < 0)
-            return -1;
+        int kinds[5] = {p == 0 ? LC_T_CFIRST : LC_T_COUNT, LC_T_SRED, LC_T_SSCAN, LC_T_SDOWN,
+                        passes == 1 ? LC_T_MONLY : p == 0 ? LC_T_MFIRST
+                        : p == passes - 1 ? LC_T_MLAST : LC_T_MOVE};
+        int64_t groups[5] = {M * B, M * S, M, M * S, M * B};
+        for (int i = 0; i < 5; i++) {
+            if (!used[kinds[i]])
+                lc_tile_kernel(g, sb, kinds[i], R);
+            used[kinds[i]] = 1;
+            if (lc_tile_launch(g, c, kinds[i], groups[i], p * DB, ko, vo, args) < 0)
+                return -1;
+        }
         size_t t = ko[0];
         ko[0] = ko[1];
         ko[1] = t;

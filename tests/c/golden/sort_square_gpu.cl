@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_3e565324d7a254c2_cfirst lc_sort_f32_3e565324d7a254c2_sred lc_sort_f32_3e565324d7a254c2_sscan lc_sort_f32_3e565324d7a254c2_sdown lc_sort_f32_3e565324d7a254c2_mfirst lc_sort_f32_3e565324d7a254c2_count lc_sort_f32_3e565324d7a254c2_sred lc_sort_f32_3e565324d7a254c2_sscan lc_sort_f32_3e565324d7a254c2_sdown lc_sort_f32_3e565324d7a254c2_move lc_sort_f32_3e565324d7a254c2_count lc_sort_f32_3e565324d7a254c2_sred lc_sort_f32_3e565324d7a254c2_sscan lc_sort_f32_3e565324d7a254c2_sdown lc_sort_f32_3e565324d7a254c2_move lc_sort_f32_3e565324d7a254c2_count lc_sort_f32_3e565324d7a254c2_sred lc_sort_f32_3e565324d7a254c2_sscan lc_sort_f32_3e565324d7a254c2_sdown lc_sort_f32_3e565324d7a254c2_mlast */
+/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_0af3ebb7dc9f7ad9_cfirst lc_sort_f32_0af3ebb7dc9f7ad9_sred lc_sort_f32_0af3ebb7dc9f7ad9_sscan lc_sort_f32_0af3ebb7dc9f7ad9_sdown lc_sort_f32_0af3ebb7dc9f7ad9_mfirst lc_sort_f32_0af3ebb7dc9f7ad9_count lc_sort_f32_0af3ebb7dc9f7ad9_sred lc_sort_f32_0af3ebb7dc9f7ad9_sscan lc_sort_f32_0af3ebb7dc9f7ad9_sdown lc_sort_f32_0af3ebb7dc9f7ad9_move lc_sort_f32_0af3ebb7dc9f7ad9_count lc_sort_f32_0af3ebb7dc9f7ad9_sred lc_sort_f32_0af3ebb7dc9f7ad9_sscan lc_sort_f32_0af3ebb7dc9f7ad9_sdown lc_sort_f32_0af3ebb7dc9f7ad9_move lc_sort_f32_0af3ebb7dc9f7ad9_count lc_sort_f32_0af3ebb7dc9f7ad9_sred lc_sort_f32_0af3ebb7dc9f7ad9_sscan lc_sort_f32_0af3ebb7dc9f7ad9_sdown lc_sort_f32_0af3ebb7dc9f7ad9_mlast */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits. */
@@ -127,7 +127,7 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_3e565324d7a254c2_cfirst(
+void lc_sort_f32_0af3ebb7dc9f7ad9_cfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -173,46 +173,7 @@ void lc_sort_f32_3e565324d7a254c2_cfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_3e565324d7a254c2_count(
-    __global float *restrict out0,
-    __global const float *restrict a0, const long a0_o,
-    const long n0,
-    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
-{
-    __global char *s = s_ + sbase;
-    __global int *fl = (__global int *)s;
-    const int l = get_local_id(0);
-    const long g_ = get_group_id(0);
-    __local uint sl[LT];
-    const long m = g_ / B, b = g_ % B;
-    const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
-    __global uint *cnt = (__global uint *)(s + 16);
-    __global uint *ksrc = (__global uint *)(s + ks) + m * N;
-    __global uint *kdst = (__global uint *)(s + kd) + m * N;
-    __global uint *vsrc = (__global uint *)(s + vs) + m * N;
-    __global uint *vdst = (__global uint *)(s + vd) + m * N;
-    __local uint h[256];
-    uint kk_[LI];
-    for (int j = 0; j < LI; j++) {
-        const long e = j * LT + l;
-        kk_[j] = 0;
-        if (e < nb) {
-            kk_[j] = ksrc[tb + e];
-        }
-    }
-    if (l < 256)
-        h[l] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int j = 0; j < LI; j++)
-        if (j * LT + l < nb)
-            atomic_inc(&h[(int)(kk_[j] >> shift) & 255]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (l < 256)
-        cnt[(m * 256 + l) * B + b] = h[l];
-}
-
-__kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_3e565324d7a254c2_sred(
+void lc_sort_f32_0af3ebb7dc9f7ad9_sred(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -240,7 +201,7 @@ void lc_sort_f32_3e565324d7a254c2_sred(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_3e565324d7a254c2_sscan(
+void lc_sort_f32_0af3ebb7dc9f7ad9_sscan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -268,7 +229,7 @@ void lc_sort_f32_3e565324d7a254c2_sscan(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_3e565324d7a254c2_sdown(
+void lc_sort_f32_0af3ebb7dc9f7ad9_sdown(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -308,7 +269,7 @@ void lc_sort_f32_3e565324d7a254c2_sdown(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_3e565324d7a254c2_mfirst(
+void lc_sort_f32_0af3ebb7dc9f7ad9_mfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -373,7 +334,46 @@ void lc_sort_f32_3e565324d7a254c2_mfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_3e565324d7a254c2_move(
+void lc_sort_f32_0af3ebb7dc9f7ad9_count(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const long n0,
+    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+{
+    __global char *s = s_ + sbase;
+    __global int *fl = (__global int *)s;
+    const int l = get_local_id(0);
+    const long g_ = get_group_id(0);
+    __local uint sl[LT];
+    const long m = g_ / B, b = g_ % B;
+    const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
+    __global uint *cnt = (__global uint *)(s + 16);
+    __global uint *ksrc = (__global uint *)(s + ks) + m * N;
+    __global uint *kdst = (__global uint *)(s + kd) + m * N;
+    __global uint *vsrc = (__global uint *)(s + vs) + m * N;
+    __global uint *vdst = (__global uint *)(s + vd) + m * N;
+    __local uint h[256];
+    uint kk_[LI];
+    for (int j = 0; j < LI; j++) {
+        const long e = j * LT + l;
+        kk_[j] = 0;
+        if (e < nb) {
+            kk_[j] = ksrc[tb + e];
+        }
+    }
+    if (l < 256)
+        h[l] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = 0; j < LI; j++)
+        if (j * LT + l < nb)
+            atomic_inc(&h[(int)(kk_[j] >> shift) & 255]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l < 256)
+        cnt[(m * 256 + l) * B + b] = h[l];
+}
+
+__kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
+void lc_sort_f32_0af3ebb7dc9f7ad9_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -432,7 +432,7 @@ void lc_sort_f32_3e565324d7a254c2_move(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_3e565324d7a254c2_mlast(
+void lc_sort_f32_0af3ebb7dc9f7ad9_mlast(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
