@@ -47,6 +47,14 @@ def _slice_axis(x, axis, start, stop, step=1):
     return x[key]
 
 
+def _ends(order, axis, k, largest):
+    """Of an ascending order along axis: the last k, largest first, or the first k."""
+    n = order.shape[axis]
+    if largest:
+        return _slice_axis(order, axis, n - 1, n - 1 - k if n - 1 - k >= 0 else None, -1)
+    return _slice_axis(order, axis, 0, k)
+
+
 def top_k(x, k, /, axis=-1, *, largest=True, sorted=True):
     """(values, indices) of the k largest (or smallest) elements along axis, as torch.topk and
     jax.lax.top_k; NaN ranks above +inf, as in NumPy's sort order. sorted=False is accepted
@@ -64,8 +72,7 @@ def top_k(x, k, /, axis=-1, *, largest=True, sorted=True):
         if r is not None:
             return r
     idx = argsort(x, axis=ax)
-    top = _slice_axis(idx, ax, n - 1, n - 1 - k if n - 1 - k >= 0 else None, -1) if largest \
-        else _slice_axis(idx, ax, 0, k)
+    top = _ends(idx, ax, k, largest)
     if k == 0:
         top = _c._full(0, tuple(x.shape[:ax]) + (0,) + tuple(x.shape[ax + 1:]), "int64", x.queue)
     return TopK(_take(x, top, ax), top)
@@ -123,7 +130,8 @@ def _select_top(x, k, largest):
         if j >= B:                                   # counts at the edges moved: sort it all
             return None
         passing = outside + int(c[j])
-        lo_edge, hi_edge = a + (B - 1 - j if largest else j) / scale, a + (B - j if largest else j + 1) / scale
+        at = B - 1 - j if largest else j                 # the bin's index from the low end
+        lo_edge, hi_edge = a + at / scale, a + (at + 1) / scale
         if passing <= cap:
             return _select_past(x, k, largest, lo_edge if largest else hi_edge, isf)
         outside += int(c[j - 1]) if j > 0 else 0
@@ -156,7 +164,7 @@ def _select_past(x, k, largest, t, isf):
         return None
     vals = x[nz]
     order = argsort(vals)
-    pos = order[c - 1:c - 1 - k if c - 1 - k >= 0 else None:-1] if largest else order[:k]
+    pos = _ends(order, 0, k, largest)
     return TopK(vals[pos], nz[pos])
 
 

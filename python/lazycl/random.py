@@ -4,9 +4,10 @@ The generator is Philox4x32-10 (Salmon et al., SC11), counter-based: value k of 
 pure function of the generator's 64-bit key and the value number n = offset + k, where `offset`
 is the number of values the generator had drawn before, each draw rounded up to a multiple of 4.
 Philox's block n >> 2 gives four 32-bit values (value n is its word n & 3), block n >> 1 two
-64-bit ones (words 0-1, 2-3): a kernel reading four neighbours computes one block, not four. A random array is therefore a source node,
-like an arange: it is computed inside whatever consumes it (``lc.mean(rng.normal(size=n) ** 2)``
-is one kernel, with no buffer but the result) and takes memory only if it is materialized.
+64-bit ones (words 0-1, 2-3): a kernel reading four neighbours computes one block, not four.
+A random array is therefore a source node, like an arange: it is computed inside whatever
+consumes it (``lc.mean(rng.normal(size=n) ** 2)`` is one kernel, with no buffer but the
+result) and takes memory only if it is materialized.
 One seed reproduces the whole sequence on every device.
 
 What is exact where (codegen/philox.h): the bits and the uniform floats (the top 24 or 53 bits
