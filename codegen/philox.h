@@ -61,9 +61,21 @@
  * miscompiled a conditional between two 64-bit words in the CPU sort's first pass). */
 #define LC_W32(U32, TO32, n) (((TO32(n) & 3u) == 0u) ? x0_ : ((TO32(n) & 3u) == 1u) ? x1_ :     \
                               ((TO32(n) & 3u) == 2u) ? x2_ : x3_)
-#define LC_W64(U64, TO64, n) ((TO64(x0_) | TO64(x1_) << 32) ^                                \
-                              (((TO64(x0_) | TO64(x1_) << 32) ^ (TO64(x2_) | TO64(x3_) << 32)) \
+#define LC_W64(U64, TO64, n) (LC_PAIR(TO64, x0_, x1_) ^                                     \
+                              ((LC_PAIR(TO64, x0_, x1_) ^ LC_PAIR(TO64, x2_, x3_))           \
                                & ((U64)0 - ((n) & 1u))))
+
+/* The conversions every path shares (the same operations, so the same bits on a device):
+ * a 64-bit word from two, uniforms from 24 bits of a word or 53 bits of a 64-bit word times
+ * 2^-24 or 2^-53 (plus = 1u: in (0, 1] for Box-Muller's log), and Box-Muller's radius and angle
+ * (the odd value of a pair at t - pi/2). */
+#define LC_PAIR(TO64, lo, hi) (TO64(lo) | TO64(hi) << 32)
+#define LC_U24(TOF, w, plus) (TOF(((w) >> 8) + (plus)) * 5.9604644775390625e-8f)
+#define LC_U53(TOF, b, plus) (TOF(((b) >> 11) + (plus)) * 1.1102230246251565404e-16)
+#define LC_R32(u1) sqrt(-2.0f * log(u1))
+#define LC_T32(TOF, u2, odd) (6.28318530717958648f * (u2) - TOF(odd) * 1.57079632679489662f)
+#define LC_R64(u1) sqrt(-2.0 * log(u1))
+#define LC_T64(TOF, u2, odd) (6.28318530717958647692 * (u2) - TOF(odd) * 1.57079632679489661923)
 
 /* Raw bits. */
 #define LC_RND_BITS_CODE(SFX, U32, U64, KEY32, KEY64, TO32, TO64, MULHI)                           \
@@ -88,16 +100,15 @@
     static inline F32 lc_rnd_uniform_f32##SFX(KEY64 key, U64 n)                             \
     {                                                                                       \
         LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 2, key)                                   \
-        return TOF(LC_W32(U32, TO32, n) >> 8) * 5.9604644775390625e-8f;                     \
+        return LC_U24(TOF, LC_W32(U32, TO32, n), 0u);                                       \
     }                                                                                       \
     static inline F32 lc_rnd_normal_f32##SFX(KEY64 key, U64 n)                              \
     {                                                                                       \
         LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 2, key)                                   \
         const U32 hi_ = TO32(n) & 2u, odd_ = TO32(n) & 1u;                                 \
-        F32 u1 = TOF(((hi_ != 0u ? x2_ : x0_) >> 8) + 1u) * 5.9604644775390625e-8f;         \
-        F32 u2 = TOF((hi_ != 0u ? x3_ : x1_) >> 8) * 5.9604644775390625e-8f;                \
-        F32 t = 6.28318530717958648f * u2 - TOF(odd_) * 1.57079632679489662f;               \
-        return sqrt(-2.0f * log(u1)) * cos(t);                                              \
+        F32 u1 = LC_U24(TOF, hi_ != 0u ? x2_ : x0_, 1u);                                    \
+        F32 u2 = LC_U24(TOF, hi_ != 0u ? x3_ : x1_, 0u);                                    \
+        return LC_R32(u1) * cos(LC_T32(TOF, u2, odd_));                                     \
     }
 
 /* float64: uniform = the top 53 bits of the value's two words times 2^-53. Normal: u1 from
@@ -107,15 +118,14 @@
     static inline F64 lc_rnd_uniform_f64##SFX(KEY64 key, U64 n)                             \
     {                                                                                       \
         LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 1, key)                                   \
-        return TOF(LC_W64(U64, TO64, n) >> 11) * 1.1102230246251565404e-16;                 \
+        return LC_U53(TOF, LC_W64(U64, TO64, n), 0u);                                       \
     }                                                                                       \
     static inline F64 lc_rnd_normal_f64##SFX(KEY64 key, U64 n)                              \
     {                                                                                       \
         LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 1, key)                                   \
-        F64 u1 = TOF(((TO64(x0_) | TO64(x1_) << 32) >> 11) + 1u) * 1.1102230246251565404e-16; \
-        F64 u2 = TOF((TO64(x2_) | TO64(x3_) << 32) >> 11) * 1.1102230246251565404e-16;      \
-        F64 t = 6.28318530717958647692 * u2 - TOF((n) & 1u) * 1.57079632679489661923;       \
-        return sqrt(-2.0 * log(u1)) * cos(t);                                               \
+        F64 u1 = LC_U53(TOF, LC_PAIR(TO64, x0_, x1_), 1u);                                  \
+        F64 u2 = LC_U53(TOF, LC_PAIR(TO64, x2_, x3_), 0u);                                  \
+        return LC_R64(u1) * cos(LC_T64(TOF, u2, (n) & 1u));                                 \
     }
 
 /* Four consecutive values n..n+3 from whole blocks (scalar types only): one block for 32-bit
@@ -138,24 +148,18 @@
         if ((n & 3u) != 0u)                                                                 \
             return LC_RND_EACH4(MK4, V4F, lc_rnd_uniform_f32, key, n);                      \
         LC_PHILOX(U32, KEY32, TO32, MULHI, n >> 2, key)                                     \
-        return MK4(V4F, TOF32(x0_ >> 8) * 5.9604644775390625e-8f,                           \
-                   TOF32(x1_ >> 8) * 5.9604644775390625e-8f,                                \
-                   TOF32(x2_ >> 8) * 5.9604644775390625e-8f,                                \
-                   TOF32(x3_ >> 8) * 5.9604644775390625e-8f);                               \
+        return MK4(V4F, LC_U24(TOF32, x0_, 0u), LC_U24(TOF32, x1_, 0u),                    \
+                   LC_U24(TOF32, x2_, 0u), LC_U24(TOF32, x3_, 0u));                         \
     }                                                                                       \
     static inline V4F lc_rnd_normal_f32_4(KEY64 key, U64 n)                                 \
     {                                                                                       \
         if ((n & 3u) != 0u)                                                                 \
             return LC_RND_EACH4(MK4, V4F, lc_rnd_normal_f32, key, n);                       \
         LC_PHILOX(U32, KEY32, TO32, MULHI, n >> 2, key)                                     \
-        F32 r0 = sqrt(-2.0f * log(TOF32((x0_ >> 8) + 1u) * 5.9604644775390625e-8f));        \
-        F32 t0 = 6.28318530717958648f * (TOF32(x1_ >> 8) * 5.9604644775390625e-8f);        \
-        F32 r1 = sqrt(-2.0f * log(TOF32((x2_ >> 8) + 1u) * 5.9604644775390625e-8f));        \
-        F32 t1 = 6.28318530717958648f * (TOF32(x3_ >> 8) * 5.9604644775390625e-8f);        \
-        return MK4(V4F, r0 * cos(t0 - TOF32(0u) * 1.57079632679489662f),                    \
-                   r0 * cos(t0 - TOF32(1u) * 1.57079632679489662f),                         \
-                   r1 * cos(t1 - TOF32(0u) * 1.57079632679489662f),                         \
-                   r1 * cos(t1 - TOF32(1u) * 1.57079632679489662f));                        \
+        F32 r0 = LC_R32(LC_U24(TOF32, x0_, 1u)), u0 = LC_U24(TOF32, x1_, 0u);               \
+        F32 r1 = LC_R32(LC_U24(TOF32, x2_, 1u)), u1 = LC_U24(TOF32, x3_, 0u);               \
+        return MK4(V4F, r0 * cos(LC_T32(TOF32, u0, 0u)), r0 * cos(LC_T32(TOF32, u0, 1u)),   \
+                   r1 * cos(LC_T32(TOF32, u1, 0u)), r1 * cos(LC_T32(TOF32, u1, 1u)));       \
     }
 #define LC_RND_QUAD64_CODE(U32, U64, KEY32, KEY64, TO32, TO64, MULHI, F64, TOF64, V4L, V4D, MK4) \
     static inline V4L lc_rnd_bits_u64_4(KEY64 key, U64 n)                                   \
@@ -163,22 +167,20 @@
         U64 v_[4];                                                                          \
         for (int b_ = 0; b_ < 2; b_++) {                                                    \
             LC_PHILOX(U32, KEY32, TO32, MULHI, (n >> 1) + (U64)b_, key)                     \
-            v_[2 * b_] = TO64(x0_) | TO64(x1_) << 32;                                       \
-            v_[2 * b_ + 1] = TO64(x2_) | TO64(x3_) << 32;                                   \
+            v_[2 * b_] = LC_PAIR(TO64, x0_, x1_);                                           \
+            v_[2 * b_ + 1] = LC_PAIR(TO64, x2_, x3_);                                       \
         }                                                                                   \
         if ((n & 1u) != 0u) { /* values n..n+3 straddle three blocks */                     \
             LC_PHILOX(U32, KEY32, TO32, MULHI, (n >> 1) + 2, key)                           \
-            return MK4(V4L, v_[1], v_[2], v_[3], TO64(x0_) | TO64(x1_) << 32);              \
+            return MK4(V4L, v_[1], v_[2], v_[3], LC_PAIR(TO64, x0_, x1_));                  \
         }                                                                                   \
         return MK4(V4L, v_[0], v_[1], v_[2], v_[3]);                                        \
     }                                                                                       \
     static inline V4D lc_rnd_uniform_f64_4(KEY64 key, U64 n)                                \
     {                                                                                       \
         const V4L b_ = lc_rnd_bits_u64_4(key, n);                                           \
-        return MK4(V4D, TOF64(b_.x >> 11) * 1.1102230246251565404e-16,                     \
-                   TOF64(b_.y >> 11) * 1.1102230246251565404e-16,                           \
-                   TOF64(b_.z >> 11) * 1.1102230246251565404e-16,                           \
-                   TOF64(b_.w >> 11) * 1.1102230246251565404e-16);                          \
+        return MK4(V4D, LC_U53(TOF64, b_.x, 0u), LC_U53(TOF64, b_.y, 0u),                  \
+                   LC_U53(TOF64, b_.z, 0u), LC_U53(TOF64, b_.w, 0u));                       \
     }                                                                                       \
     static inline V4D lc_rnd_normal_f64_4(KEY64 key, U64 n)                                 \
     {                                                                                       \
@@ -187,11 +189,10 @@
         F64 z_[4];                                                                          \
         for (int b_ = 0; b_ < 2; b_++) {                                                    \
             LC_PHILOX(U32, KEY32, TO32, MULHI, (n >> 1) + (U64)b_, key)                     \
-            F64 u1 = TOF64(((TO64(x0_) | TO64(x1_) << 32) >> 11) + 1u) * 1.1102230246251565404e-16; \
-            F64 u2 = TOF64((TO64(x2_) | TO64(x3_) << 32) >> 11) * 1.1102230246251565404e-16;  \
-            F64 r = sqrt(-2.0 * log(u1)), t = 6.28318530717958647692 * u2;                  \
-            z_[2 * b_] = r * cos(t - TOF64(0u) * 1.57079632679489661923);                   \
-            z_[2 * b_ + 1] = r * cos(t - TOF64(1u) * 1.57079632679489661923);               \
+            F64 r = LC_R64(LC_U53(TOF64, LC_PAIR(TO64, x0_, x1_), 1u));                     \
+            F64 u2 = LC_U53(TOF64, LC_PAIR(TO64, x2_, x3_), 0u);                            \
+            z_[2 * b_] = r * cos(LC_T64(TOF64, u2, 0u));                                    \
+            z_[2 * b_ + 1] = r * cos(LC_T64(TOF64, u2, 1u));                                \
         }                                                                                   \
         return MK4(V4D, z_[0], z_[1], z_[2], z_[3]);                                        \
     }
