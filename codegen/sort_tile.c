@@ -183,7 +183,7 @@ static const char *const lc_tile_names[LC_T_N] = {
     "const long M, const long B, const long S, const int shift, const long ks, "           \
     "const long vs, const long kd, const long vd"
 
-static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
+static int lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
 {
     const struct lc_kernel *k = g->k;
     int nd = g->nd, nr = nd - 1, arg = k->scan_op == LC_OP_ARGSORT;
@@ -198,7 +198,8 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
 
     lc_sb_printf(sb, "__kernel __attribute__((reqd_work_group_size(LT, 1, 1)))\nvoid @K@%s(",
                  lc_tile_names[kk]);
-    lc_sort_params(g, NULL, sb, LC_TILE_PARAMS);
+    if (lc_sort_params(g, NULL, sb, LC_TILE_PARAMS) < 0)
+        return -1;
     lc_sb_printf(sb, "    __global char *s = s_ + sbase;\n    __global int *fl = (__global int *)s;\n"
                      "    const int l = get_local_id(0);\n    const long g_ = get_group_id(0);\n"
                      "    __local uint sl[LT];\n");
@@ -236,7 +237,7 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
                              "    uint x = lc_gscan(sl, sum, &tot) + seg[q];\n"
                              "    for (int i = 0; i < 16; i++)\n        if (e0 + i < E) {\n"
                              "            cnt[e0 + i] = x;\n            x += v[i];\n        }\n}\n\n");
-        return;
+        return 0;
     }
     /* Tile kernels: tile b of row m. */
     lc_sb_printf(sb, "    const long m = %s, b = %s;\n", kk == LC_T_LOCAL ? "g_" : "g_ / B",
@@ -270,7 +271,7 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
                          "    barrier(CLK_LOCAL_MEM_FENCE);\n"
                          "    if (l < %d)\n        cnt[(m * %d + l) * B + b] = h[l];\n}\n\n",
                      R, R - 1, R, R);
-        return;
+        return 0;
     }
     /* MOVE (and LOCAL): load the tile, sort it locally, write each key to its place. */
     lc_sb_printf(sb, "    __local %s lk[LP(LN)];\n    __local uint lv[LP(LN)];\n"
@@ -322,7 +323,7 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
     if (!last) {
         lc_sb_printf(sb, "            kdst[pos_] = key_;\n            if (pay)\n"
                          "                vdst[pos_] = (uint)idx_;\n        }\n    }\n}\n\n");
-        return;
+        return 0;
     }
     if (arg)
         lc_sb_printf(sb, "            const long val_ = idx_;\n");
@@ -330,6 +331,7 @@ static void lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
         lc_tile_value(g, sb, dt, desc, nr, "pay");
     lc_emit_sort_store(g, sb, "            ");
     lc_sb_printf(sb, "        }\n    }\n}\n\n");
+    return 0;
 }
 
 static int lc_tile_launch(struct lc_cg *g, struct lc_kcode *c, int kk, int64_t groups, int shift,
@@ -372,7 +374,8 @@ static int lc_sort_tile_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     size_t ko[2] = {0, 0}, vo[2] = {0, 0};
     if (B <= 1) {
         /* Short rows: each sorted whole in one group. */
-        lc_tile_kernel(g, sb, LC_T_LOCAL, R);
+        if (lc_tile_kernel(g, sb, LC_T_LOCAL, R) < 0)
+            return -1;
         c->scratch_bytes = 8;
         c->zero_bytes = 0;
         if (lc_tile_launch(g, c, LC_T_LOCAL, M, 0, ko, vo, args) < 0)
@@ -401,8 +404,8 @@ static int lc_sort_tile_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
                         : p == passes - 1 ? LC_T_MLAST : LC_T_MOVE};
         int64_t groups[5] = {M * B, M * S, M, M * S, M * B};
         for (int i = 0; i < 5; i++) {
-            if (!used[kinds[i]])
-                lc_tile_kernel(g, sb, kinds[i], R);
+            if (!used[kinds[i]] && lc_tile_kernel(g, sb, kinds[i], R) < 0)
+                return -1;
             used[kinds[i]] = 1;
             if (lc_tile_launch(g, c, kinds[i], groups[i], p * DB, ko, vo, args) < 0)
                 return -1;
