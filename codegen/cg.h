@@ -90,6 +90,8 @@ void lc_store_outputs(struct lc_cg *g, struct lc_sb *sb, const char *ind, int co
 
 /* Emit every expr of the given phase (0 prologue / whole map; 1 epilogue) as v<i>. */
 void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind);
+/* Emit expr i alone as v<i> (its inputs must be emitted before it in the same scope). */
+void lc_emit_expr(struct lc_cg *g, struct lc_sb *sb, int i, const char *ind);
 /* Can the prologue run W lanes at a time along dim rd (explicit SIMD)? */
 int lc_vec_ok(struct lc_cg *g, int rd);
 /* The prologue exprs as W-lane vectors w<i> at consecutive indices of dim rd. */

@@ -71,6 +71,13 @@ struct lc_target {
     int64_t sort_items;         /* items a sort's rows are cut into (chunks of >= 1024) */
     int sort_digit_bits;        /* bits per radix digit (4 or 8) */
     int sort_tiles;             /* sorts in work-group tiles of local memory (sort_tile.c) */
+    /* Matrix products (gemm.c). */
+    int gemm_tiles;             /* products in register-blocked tiles of local memory */
+    int gemm_group;             /* items per work-group side (gemm_group^2 items) */
+    int gemm_tile_m, gemm_tile_n; /* outputs per work-group (multiples of gemm_group) */
+    int gemm_tile_k;            /* K per step (gemm_tile_m * gemm_tile_k a multiple of
+                                   gemm_group^2, and so for n) */
+    int64_t gemm_min;           /* M and N at least this (else the generic reduction) */
 };
 
 /* Describe a device of kind `kind` from its facts. */

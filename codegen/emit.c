@@ -350,6 +350,15 @@ void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind
         const struct lc_expr *x = &k->exprs[i];
         if (x->epilogue != phase || (x->access >= 0 && lc_unread_target(k, i)))
             continue;
+        lc_emit_expr(g, sb, i, ind);
+    }
+}
+
+void lc_emit_expr(struct lc_cg *g, struct lc_sb *sb, int i, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    {
+        const struct lc_expr *x = &k->exprs[i];
         lc_sb_printf(sb, "%sconst %s v%d = ", ind, lc_T(x->dtype), i);
         if (x->op == LC_EXPR_REDUCED) {
             lc_finalize_expr(g, sb, x->slot);

@@ -69,6 +69,13 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
      * (coalesced moves; rows that fit a tile never leave it). */
     t->sort_digit_bits = 8;
     t->sort_tiles = gpu;
+    /* Products: 128 x 128 outputs per group of 16 x 16 items (8 x 8 each), K in steps of 16:
+     * two tiles of 8.5 KiB (float) in local memory. */
+    t->gemm_tiles = gpu && mwg >= 256;
+    t->gemm_group = 16;
+    t->gemm_tile_m = t->gemm_tile_n = 128;
+    t->gemm_tile_k = 16;
+    t->gemm_min = 64;
 }
 
 enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
@@ -87,6 +94,7 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
     X(map_vec4_rows)      /* map.c: four elements of a row per item, 16-byte accesses */   \
     X(map_vec4)           /* map.c: four elements of a 1-d run per item */                 \
     X(map_items)          /* map.c: one item per element */                                \
+    X(gemm_tiles)         /* gemm.c: products in register-blocked local-memory tiles */   \
     X(reduce_colblock)    /* reduce_split.c: SIMD blocks of outputs x row chunks */        \
     X(reduce_cols)        /* reduce.c: one item per W outputs, lanes across outputs */     \
     X(reduce_colsplit)    /* reduce_split.c: groups of adjacent outputs x row chunks */    \

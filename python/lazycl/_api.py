@@ -26,6 +26,9 @@ from ._setops import (  # noqa: F401
 from ._indexmaps import (  # noqa: F401
     diag, diagonal, indices, meshgrid, outer, trace, tril, triu,
 )
+from ._linalg import (  # noqa: F401
+    dot, inner, matmul, matrix_transpose, tensordot, vdot, vecdot,
+)
 from ._join import (  # noqa: F401
     array_split, choose, column_stack, concatenate, dsplit, dstack, hsplit, hstack, select, split,
     stack, vsplit, vstack,
@@ -754,6 +757,8 @@ _ACCUMULATE_OF = {"add": cumsum, "multiply": cumprod}
 
 def array_ufunc(ufunc, method, inputs, kwargs):
     name = ufunc.__name__
+    if method == "__call__" and name in ("matmul", "vecdot"):
+        return globals()[name](*inputs, **kwargs)
     out = kwargs.get("out")
     if out is not None and method in ("reduce", "accumulate"):
         # A reduction's out=: NumPy's shape check and unsafe casting (the functions' own).
@@ -851,7 +856,7 @@ def _lazy_functions():
                  "partition", "argpartition", "median", "nanmedian", "percentile", "quantile",
                  "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
                  "searchsorted", "digitize", "isin", "intersect1d", "union1d", "setdiff1d",
-                 "lexsort"]:
+                 "lexsort", "dot", "vdot", "inner", "tensordot", "matrix_transpose"]:
         f = getattr(np, name, None)
         # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
         if f is not None and f not in table:

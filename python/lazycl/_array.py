@@ -231,7 +231,16 @@ class Array(_c.ArrayBase):
         return _api.round(self, ndigits or 0)
 
     def __matmul__(self, other):
-        raise NotImplementedError("lazycl does not implement matmul yet")
+        return _api.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _api.matmul(other, self)
+
+    def __imatmul__(self, other):
+        return _api.matmul(self, other, out=self)
+
+    def dot(self, b, out=None):
+        return _api.dot(self, b, out=out)
 
     def __array_namespace__(self, api_version=None):
         import lazycl

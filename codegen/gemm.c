@@ -1,0 +1,281 @@
+/* gemm.c: matrix products as register-blocked tiles in local memory (GPUs).
+ *
+ * A product reaches codegen as a sum reduction (python/lazycl/_linalg.py):
+ * kept dims [batch..., M, N], one reduced dim K, and a reduced value
+ * v = x * y where every read under x is constant along N (the left operand,
+ * with its elementwise producers) and every read under y constant along M
+ * (the right one). This schedule takes such kernels: a work-group of G x G
+ * items owns a TM x TN block of outputs (one batch index per group along the
+ * third launch dim); per step of TK along K it computes the two operand
+ * tiles into local memory, each value by its own expressions at its (m, k)
+ * or (k, n), so an operand's producers run once per value per block, never
+ * into a buffer; then every item folds its (TM/G) x (TN/G) outputs, rows
+ * ty + G*i and columns tx + G*j, with fma (floats accumulate in their own
+ * dtype, as BLAS does; integers wrap as in the generic reduction). The
+ * epilogue (bias, activation, casts) runs per output on the final sums and
+ * writes the outputs. Tiles are loaded along the operand's unit-stride dim
+ * where it has one (coalesced), zero outside the matrix (nothing is read
+ * or computed there).
+ */
+#include "codegen/cg.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The two operands of the product: their exprs and which is the left one. */
+struct lc_gemm {
+    int red;              /* the MUL expr reduced */
+    int x, y;             /* left operand (constant along N), right (constant along M) */
+    unsigned char *side;  /* per expr: bit 0 in x's tree, bit 1 in y's */
+    int dm, dn, dk;       /* the collapsed dims */
+    int dt;               /* the operands' dtype */
+};
+
+/* Bit d set: expr i moves along dim d (through its reads and inputs); computed in order
+ * (an expr's inputs come before it). */
+static void lc_gemm_dims(const struct lc_cg *g, unsigned *dims)
+{
+    const struct lc_kernel *k = g->k;
+    for (int i = 0; i < k->n_exprs; i++) {
+        const struct lc_expr *x = &k->exprs[i];
+        unsigned d = 0;
+        if (x->epilogue)
+            continue;
+        for (int j = 0; j < x->n_in; j++)
+            d |= dims[x->in[j]];
+        if (x->access >= 0) {
+            const struct lc_access *a = &g->acc[x->access];
+            if (a->kind != LC_ACCESS_CONST)
+                for (int q = 0; q < g->nd; q++)
+                    if (a->strides[q])
+                        d |= 1u << q;
+            for (int j = 0; j < a->n_dyn; j++)
+                d |= dims[a->dyn[j] - 1];
+        }
+        dims[i] = d;
+    }
+}
+
+/* Mark bit `bit` on expr i and every expr it reads (inputs and gather indices). */
+static void lc_gemm_mark(const struct lc_cg *g, unsigned char *side, int i, int bit)
+{
+    const struct lc_kernel *k = g->k;
+    side[i] |= (unsigned char)bit;
+    for (int e = i; e >= 0; e--) {
+        if (!(side[e] & bit))
+            continue;
+        const struct lc_expr *x = &k->exprs[e];
+        for (int j = 0; j < x->n_in; j++)
+            side[x->in[j]] |= (unsigned char)bit;
+        if (x->access >= 0)
+            for (int j = 0; j < g->acc[x->access].n_dyn; j++)
+                side[g->acc[x->access].dyn[j] - 1] |= (unsigned char)bit;
+    }
+}
+
+/* Is kernel g a product this schedule takes? Fills *m (side owned by the caller). */
+static int lc_gemm_match(struct lc_cg *g, struct lc_gemm *m)
+{
+    const struct lc_kernel *k = g->k;
+    const struct lc_target *t = g->t;
+    memset(m, 0, sizeof *m);
+    if (!t->gemm_tiles || k->n_reds != 1 || k->reds[0].op != LC_OP_SUM || g->nk < 2 ||
+        g->nd != g->nk + 1)
+        return 0;
+    m->dm = g->nk - 2;
+    m->dn = g->nk - 1;
+    m->dk = g->nk;
+    if (g->shape[m->dm] < t->gemm_min || g->shape[m->dn] < t->gemm_min ||
+        g->shape[m->dk] < t->gemm_tile_k)
+        return 0;
+    int64_t batch = 1;
+    for (int d = 0; d < m->dm; d++)
+        batch *= g->shape[d];
+    if (batch > 65535)
+        return 0;
+    m->red = k->reds[0].expr;
+    const struct lc_expr *r = &k->exprs[m->red];
+    if (r->op != LC_OP_MUL || r->epilogue)
+        return 0;
+    m->dt = r->dtype;
+    if (r->cdtype != m->dt || k->exprs[r->in[0]].dtype != m->dt ||
+        k->exprs[r->in[1]].dtype != m->dt || k->reds[0].in_dtype != m->dt ||
+        m->dt == LC_BOOL)
+        return 0;
+    unsigned *dims = calloc((size_t)k->n_exprs, sizeof *dims);
+    m->side = calloc((size_t)k->n_exprs, 1);
+    if (!dims || !m->side) {
+        free(dims);
+        free(m->side);
+        m->side = NULL;
+        return 0;
+    }
+    lc_gemm_dims(g, dims);
+    unsigned bm = 1u << m->dm, bn = 1u << m->dn;
+    m->x = r->in[0];
+    m->y = r->in[1];
+    if ((dims[m->x] & bn) || (dims[m->y] & bm)) {
+        m->x = r->in[1];
+        m->y = r->in[0];
+    }
+    int ok = !(dims[m->x] & bn) && !(dims[m->y] & bm);
+    lc_gemm_mark(g, m->side, m->x, 1);
+    lc_gemm_mark(g, m->side, m->y, 2);
+    for (int i = 0; ok && i < k->n_exprs; i++) {
+        if (k->exprs[i].epilogue || i == m->red)
+            continue;
+        /* Every prologue value belongs to an operand, and to both only when it moves
+         * along neither M nor N (a scalar, a batch-only value). */
+        if (!m->side[i] || ((m->side[i] & 1) && (dims[i] & bn)) ||
+            ((m->side[i] & 2) && (dims[i] & bm)))
+            ok = 0;
+    }
+    free(dims);
+    if (!ok) {
+        free(m->side);
+        m->side = NULL;
+    }
+    return ok;
+}
+
+static int lc_gemm_fits(struct lc_cg *g)
+{
+    struct lc_gemm m;
+    int ok = lc_gemm_match(g, &m);
+    free(m.side);
+    return ok;
+}
+
+/* Does some read of the operand with side bit `bit` move by 1 along dim d? */
+static int lc_gemm_unit_along(const struct lc_cg *g, const struct lc_gemm *m, int bit, int d)
+{
+    const struct lc_kernel *k = g->k;
+    for (int i = 0; i < k->n_exprs; i++) {
+        const struct lc_expr *x = &k->exprs[i];
+        if ((m->side[i] & bit) && x->access >= 0 && g->acc[x->access].kind != LC_ACCESS_CONST &&
+            g->acc[x->access].strides[d] == 1)
+            return 1;
+    }
+    return 0;
+}
+
+/* One operand tile: T rows x TK values of operand `bit` (1: x over (m, k), 2: y over (k, n))
+ * computed into local array L[TK][R + 1], each item taking R * TK / (G * G) of them, along the
+ * operand's unit-stride dim when it has one. */
+static void lc_gemm_load(struct lc_cg *g, struct lc_sb *sb, const struct lc_gemm *m, int bit)
+{
+    const struct lc_kernel *k = g->k;
+    const struct lc_target *t = g->t;
+    int G = t->gemm_group, TK = t->gemm_tile_k;
+    int R = bit == 1 ? t->gemm_tile_m : t->gemm_tile_n;
+    int d = bit == 1 ? m->dm : m->dn;
+    const char *L = bit == 1 ? "As" : "Bs", *o = bit == 1 ? "bm_" : "bn_";
+    int kfast = lc_gemm_unit_along(g, m, bit, m->dk) || !lc_gemm_unit_along(g, m, bit, d);
+    int per = R * TK / (G * G);
+    lc_sb_printf(sb, "        for (int j_ = 0; j_ < %d; j_++) {\n"
+                     "            const int l_ = tid + %d * j_;\n", per, G * G);
+    if (kfast)
+        lc_sb_printf(sb, "            const int kk = l_ %% %d, rr = l_ / %d;\n", TK, TK);
+    else
+        lc_sb_printf(sb, "            const int rr = l_ %% %d, kk = l_ / %d;\n", R, R);
+    lc_sb_printf(sb, "            const long i%d = %s + rr, i%d = k0 + kk;\n"
+                     "            %s u_ = 0;\n"
+                     "            if (i%d < n%d && i%d < n%d) {\n",
+                 d, o, m->dk, lc_T(m->dt), d, d, m->dk, m->dk);
+    for (int i = 0; i < k->n_exprs; i++)
+        if (!k->exprs[i].epilogue && (m->side[i] & bit) && i != m->red)
+            lc_emit_expr(g, sb, i, "                ");
+    lc_sb_printf(sb, "                u_ = v%d;\n"
+                     "            }\n"
+                     "            %s[kk][rr] = u_;\n"
+                     "        }\n", bit == 1 ? m->x : m->y, L);
+}
+
+static int lc_gen_gemm(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    const struct lc_target *t = g->t;
+    struct lc_gemm m;
+    if (!lc_gemm_match(g, &m))
+        return -1;
+    int G = t->gemm_group, TM = t->gemm_tile_m, TN = t->gemm_tile_n, TK = t->gemm_tile_k;
+    int RM = TM / G, RN = TN / G;
+    const char *T = lc_T(m.dt);
+    int fl = lc_dtype_is_float(m.dt);
+    const char *A = fl ? T : lc_red_acc(g, &k->reds[0]);
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l) {
+        free(m.side);
+        return -1;
+    }
+    lc_sb_printf(sb, "__kernel __attribute__((reqd_work_group_size(%d, %d, 1)))\nvoid @K@(", G, G);
+    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0) {
+        free(m.side);
+        return -1;
+    }
+    lc_sb_printf(sb, ")\n{\n"
+                     "    __local %s As[%d][%d];\n"
+                     "    __local %s Bs[%d][%d];\n"
+                     "    const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * %d + tx;\n"
+                     "    const long bm_ = (long)get_group_id(1) * %d, bn_ = (long)get_group_id(0) * %d;\n",
+                 T, TK, TM + 1, T, TK, TN + 1, G, TM, TN);
+    if (m.dm > 0)
+        lc_unravel(sb, 0, m.dm, "(long)get_group_id(2)", "    ");
+    lc_sb_printf(sb, "    %s acc[%d][%d];\n"
+                     "    for (int i = 0; i < %d; i++)\n"
+                     "        for (int j = 0; j < %d; j++)\n"
+                     "            acc[i][j] = 0;\n"
+                     "    for (long k0 = 0; k0 < n%d; k0 += %d) {\n",
+                 A, RM, RN, RM, RN, m.dk, TK);
+    lc_gemm_load(g, sb, &m, 1);
+    lc_gemm_load(g, sb, &m, 2);
+    lc_sb_printf(sb, "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "        for (int kk = 0; kk < %d; kk++) {\n"
+                     "            %s a_[%d], b_[%d];\n"
+                     "            for (int i = 0; i < %d; i++)\n"
+                     "                a_[i] = As[kk][ty + %d * i];\n"
+                     "            for (int j = 0; j < %d; j++)\n"
+                     "                b_[j] = Bs[kk][tx + %d * j];\n"
+                     "            for (int i = 0; i < %d; i++)\n"
+                     "                for (int j = 0; j < %d; j++)\n",
+                 TK, T, RM, RN, RM, G, RN, G, RM, RN);
+    if (fl)
+        lc_sb_printf(sb, "                    acc[i][j] = fma(a_[i], b_[j], acc[i][j]);\n");
+    else
+        lc_sb_printf(sb, "                    acc[i][j] += (%s)a_[i] * (%s)b_[j];\n", A, A);
+    lc_sb_printf(sb, "        }\n"
+                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    }\n"
+                     "    for (int i = 0; i < %d; i++) {\n"
+                     "        const long i%d = bm_ + ty + %d * i;\n"
+                     "        if (i%d >= n%d)\n"
+                     "            break;\n"
+                     "        for (int j = 0; j < %d; j++) {\n"
+                     "            const long i%d = bn_ + tx + %d * j;\n"
+                     "            if (i%d >= n%d)\n"
+                     "                break;\n"
+                     "            const %s s0_a = acc[i][j];\n",
+                 RM, m.dm, G, m.dm, m.dm, RN, m.dn, G, m.dn, m.dn, lc_red_acc(g, &k->reds[0]));
+    lc_emit_exprs(g, sb, 1, "            ");
+    lc_store_outputs(g, sb, "            ", g->nk);
+    lc_sb_printf(sb, "        }\n    }\n}\n");
+    int64_t batch = 1;
+    for (int d = 0; d < m.dm; d++)
+        batch *= g->shape[d];
+    l->work_dim = 3;
+    l->use_local = 1;
+    l->global[0] = (size_t)((g->shape[m.dn] + TN - 1) / TN * G);
+    l->global[1] = (size_t)((g->shape[m.dm] + TM - 1) / TM * G);
+    l->global[2] = (size_t)batch;
+    l->local[0] = l->local[1] = (size_t)G;
+    l->local[2] = 1;
+    snprintf(c->schedule, sizeof c->schedule,
+             "gemm: %dx%d tiles of %d along K in local memory, %dx%d per item", TM, TN, TK, RM,
+             RN);
+    free(m.side);
+    return 0;
+}
+
+const struct lc_schedule lc_sched_gemm_tiles = {LC_KERNEL_REDUCE, "gemm", lc_gemm_fits,
+                                                lc_gen_gemm};

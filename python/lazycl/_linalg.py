@@ -1,0 +1,255 @@
+"""Products: matmul (@), dot, vdot, inner, tensordot, vecdot, matrix_transpose.
+
+Every product is one contraction: the operands are viewed (transposes and unit dims, never
+copies) so that their broadcast product has the result's dims followed by the contracted ones,
+and the contraction sums a * b over those. Two forms:
+
+- at most _SMALL_K contracted elements: the sum is written out as K multiply-adds, an
+  elementwise expression that fuses anywhere (into a reduction over the result, a sort key, a
+  write) and never takes a kernel or a buffer of its own;
+- otherwise a sum reduction of the broadcast product, whose kernel computes the operands'
+  elementwise producers where it reads them and its elementwise consumers in its epilogue;
+  codegen gives it the tiled GEMM schedule (codegen/gemm.c) where its reads split into one
+  operand constant along the result's columns and one constant along its rows.
+
+dtypes follow NumPy's matmul: the operands' result type, integers wrapping in it, bool as
+logical or of ands.
+"""
+import math
+import operator
+
+import numpy as np
+
+from . import _api as _a
+from . import _lazycl as _c
+
+# Contractions of at most this many elements are written out elementwise (map-like kernels).
+_SMALL_K = 16
+
+_SIG = "(n?,k),(k,m?)->(n?,m?)"
+
+
+def _contract(a, b, nc, dt):
+    """sum over the last nc axes of a * b (broadcast together), in dtype dt; a and b are of
+    dtype dt and agree on the contracted extents."""
+    shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+    keep = shape[:len(shape) - nc]
+    csize = math.prod(shape[len(shape) - nc:])
+    if csize == 0:
+        return _c._full(0, keep, dt, a.queue)
+    logical = dt.kind == "b"
+    mul = _a.logical_and if logical else _a.multiply
+    add = _a.logical_or if logical else _a.add
+    if csize <= _SMALL_K:
+        r = None
+        for idx in np.ndindex(*shape[len(shape) - nc:]):
+            key = (Ellipsis,) + idx
+            t = mul(a[key], b[key])
+            r = t if r is None else add(r, t)
+        return _c.broadcast_to(r, keep) if tuple(r.shape) != keep else r
+    axes = tuple(range(len(keep), len(shape)))
+    return _c._reduce("any" if logical else "sum", mul(a, b), axes)
+
+
+def _operands(x1, x2, dtype=None, casting="same_kind", name="matmul"):
+    """The two operands as lazycl arrays of their common dtype (or of dtype=, where casting
+    allows it)."""
+    a, b = _a._as(x1), _a._as(x2)
+    if dtype is None:
+        dt = np.result_type(a.dtype, b.dtype)
+    else:
+        dt = np.dtype(dtype)
+        for i, x in enumerate((a, b)):
+            if not np.can_cast(x.dtype, dt, casting):
+                raise np._core._exceptions._UFuncInputCastingError(
+                    getattr(np, name), casting, np.dtype(x.dtype), dt, i)
+    if dt.kind not in "biuf":
+        raise TypeError(f"lazycl: {name} of dtype {dt} is not supported")
+    return _c.astype(a, dt), _c.astype(b, dt), dt
+
+
+def _ufunc_options(name, out, order, subok, extra):
+    if order not in ("K", "C", "A", None):
+        raise NotImplementedError(f"lazycl: {name} writes C-ordered results (order={order!r})")
+    if not subok:
+        raise NotImplementedError(f"lazycl: {name} with subok=False")
+    for k, v in extra.items():
+        if v is not None:
+            raise NotImplementedError(f"lazycl: {name} does not take {k}= yet")
+    return _a._out_of(out)
+
+
+def _finish(r, out, name):
+    if out is None:
+        return r
+    if tuple(out.shape) != tuple(r.shape):
+        raise ValueError(f"{name}: Output operand 0 has a mismatch in its core dimension 0, with "
+                         f"gufunc signature {_SIG} (expected shape {tuple(r.shape)}, got "
+                         f"{tuple(out.shape)})")
+    from . import _write
+    return _write.assign_out(out, r, name)
+
+
+def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True,
+           axes=None, axis=None):
+    """x1 @ x2 with NumPy's rules: a 1-d operand is promoted to a matrix (a row on the left, a
+    column on the right) and that dim removed from the result; the batch dims broadcast."""
+    out = _ufunc_options("matmul", out, order, subok, {"axes": axes, "axis": axis})
+    a, b, dt = _operands(x1, x2, dtype, casting)
+    for i, x in enumerate((a, b)):
+        if x.ndim == 0:
+            raise ValueError(f"matmul: Input operand {i} does not have enough dimensions (has 0, "
+                             f"gufunc core with signature {_SIG} requires 1)")
+    drop = []
+    if a.ndim == 1:
+        a = _c.reshape(a, (1, a.shape[0]))
+        drop.append(-2)
+    if b.ndim == 1:
+        b = _c.reshape(b, (b.shape[0], 1))
+        drop.append(-1)
+    if a.shape[-1] != b.shape[-2]:
+        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with "
+                         f"gufunc signature {_SIG} (size {b.shape[-2]} is different from "
+                         f"{a.shape[-1]})")
+    try:
+        batch = np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+    except ValueError:
+        raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                         f"[original->remapped]: {tuple(x1.shape)} and {tuple(x2.shape)} "
+                         f"(batch dims {tuple(a.shape[:-2])} and {tuple(b.shape[:-2])})") from None
+    m, k = a.shape[-2:]
+    n = b.shape[-1]
+    a3 = _c.reshape(a, tuple(a.shape[:-2]) + (m, 1, k))
+    b3 = _c.reshape(_a.swapaxes(b, -1, -2), tuple(b.shape[:-2]) + (1, n, k))
+    r = _contract(a3, b3, 1, dt)
+    if tuple(r.shape[:-2]) != batch:
+        r = _c.broadcast_to(r, batch + (m, n))
+    if drop:
+        shape = list(r.shape)
+        for d in sorted(drop):
+            shape[d] = None
+        r = _c.reshape(r, [s for s in shape if s is not None])
+    return _finish(r, out, "matmul")
+
+
+def _tensordot(a, b, axes_a, axes_b, dt):
+    """sum over a's axes_a paired with b's axes_b of a * b: a's free dims, then b's."""
+    fa = [d for d in range(a.ndim) if d not in axes_a]
+    fb = [d for d in range(b.ndim) if d not in axes_b]
+    cshape = tuple(a.shape[d] for d in axes_a)
+    sa = tuple(a.shape[d] for d in fa)
+    sb = tuple(b.shape[d] for d in fb)
+    a2 = _c.reshape(_c.permute_dims(a, fa + list(axes_a)), sa + (1,) * len(fb) + cshape)
+    b2 = _c.reshape(_c.permute_dims(b, fb + list(axes_b)), (1,) * len(fa) + sb + cshape)
+    return _contract(a2, b2, len(cshape), dt)
+
+
+def _not_aligned(a, b, da, db):
+    return ValueError(f"shapes {tuple(a.shape)} and {tuple(b.shape)} not aligned: "
+                      f"{a.shape[da]} (dim {da}) != {b.shape[db]} (dim {db})")
+
+
+def dot(a, b, out=None):
+    """numpy.dot: a product of scalars, the inner product of vectors, matmul of matrices; for
+    N-d operands the sum over a's last axis and b's second-to-last."""
+    out = _a._out_of(out)
+    x, y, dt = _operands(a, b, name="dot")
+    if x.ndim == 0 or y.ndim == 0:
+        r = _a.multiply(x, y)
+    elif y.ndim == 1:
+        if x.shape[-1] != y.shape[0]:
+            raise _not_aligned(x, y, x.ndim - 1, 0)
+        r = _tensordot(x, y, [x.ndim - 1], [0], dt)
+    else:
+        if x.shape[-1] != y.shape[-2]:
+            raise _not_aligned(x, y, x.ndim - 1, y.ndim - 2)
+        r = _tensordot(x, y, [x.ndim - 1], [y.ndim - 2], dt)
+    if out is None:
+        return r
+    if tuple(out.shape) != tuple(r.shape) or np.dtype(out.dtype) != np.dtype(r.dtype):
+        raise ValueError("output array is not acceptable (must have the right datatype, number "
+                         "of dimensions, and be a C-Array)")
+    from . import _write
+    return _write.assign_out(out, r, "dot")
+
+
+def vdot(a, b, /):
+    """numpy.vdot: the dot product of the flattened operands (real dtypes: no conjugate)."""
+    x, y, dt = _operands(a, b, name="vdot")
+    if x.size != y.size:
+        raise ValueError("cannot reshape array of size %d into shape (%d,)" % (y.size, x.size))
+    return _contract(_c.reshape(x, (-1,)), _c.reshape(y, (-1,)), 1, dt)
+
+
+def inner(a, b, /):
+    """numpy.inner: the sum over the last axes of both (a product when either is a scalar)."""
+    x, y, dt = _operands(a, b, name="inner")
+    if x.ndim == 0 or y.ndim == 0:
+        return _a.multiply(x, y)
+    if x.shape[-1] != y.shape[-1]:
+        raise _not_aligned(x, y, x.ndim - 1, y.ndim - 1)
+    return _tensordot(x, y, [x.ndim - 1], [y.ndim - 1], dt)
+
+
+def tensordot(a, b, /, axes=2):
+    """numpy.tensordot: the sum over a's `axes[0]` paired with b's `axes[1]` (an integer N: a's
+    last N with b's first N)."""
+    x, y, dt = _operands(a, b, name="tensordot")
+    if isinstance(axes, (int, np.integer)) or hasattr(axes, "__index__"):
+        n = operator.index(axes)
+        if n < 0:
+            raise ValueError("negative axes are not allowed in tensordot")
+        if n > x.ndim or n > y.ndim:
+            raise ValueError("shape-mismatch for sum")
+        axes_a = list(range(x.ndim - n, x.ndim))
+        axes_b = list(range(n))
+    else:
+        try:
+            axes_a, axes_b = axes
+        except (TypeError, ValueError):
+            raise TypeError("tensordot: axes must be an integer or a pair of sequences") from None
+        axes_a = [axes_a] if isinstance(axes_a, (int, np.integer)) else list(axes_a)
+        axes_b = [axes_b] if isinstance(axes_b, (int, np.integer)) else list(axes_b)
+        if len(axes_a) != len(axes_b):
+            raise ValueError("shape-mismatch for sum")
+        axes_a = [_a._norm_axis(d, x.ndim) for d in axes_a]
+        axes_b = [_a._norm_axis(d, y.ndim) for d in axes_b]
+        if len(set(axes_a)) != len(axes_a) or len(set(axes_b)) != len(axes_b):
+            raise ValueError("repeated axis in tensordot")
+    for da, db in zip(axes_a, axes_b):
+        if x.shape[da] != y.shape[db]:
+            raise ValueError("shape-mismatch for sum")
+    return _tensordot(x, y, axes_a, axes_b, dt)
+
+
+def vecdot(x1, x2, /, out=None, *, axis=-1, axes=None, casting="same_kind", order="K",
+           dtype=None, subok=True, keepdims=False):
+    """The dot product of vectors along `axis` (the operands broadcast over the other dims):
+    the array API's vecdot and NumPy 2's ufunc."""
+    out = _ufunc_options("vecdot", out, order, subok, {"axes": axes})
+    if keepdims:
+        raise NotImplementedError("lazycl: vecdot with keepdims=True")
+    a, b, dt = _operands(x1, x2, dtype, casting, name="vecdot")
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError(f"vecdot: Input operand {0 if a.ndim == 0 else 1} does not have enough "
+                         "dimensions (has 0, gufunc core with signature (n),(n)->() requires 1)")
+    ax = operator.index(axis)
+    a = _a.moveaxis(a, _a._norm_axis(ax, a.ndim), -1)
+    b = _a.moveaxis(b, _a._norm_axis(ax, b.ndim), -1)
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"vecdot: Input operand 1 has a mismatch in its core dimension 0, with "
+                         f"gufunc signature (n),(n)->() (size {b.shape[-1]} is different from "
+                         f"{a.shape[-1]})")
+    batch = np.broadcast_shapes(tuple(a.shape[:-1]), tuple(b.shape[:-1]))
+    r = _contract(a, b, 1, dt)
+    if tuple(r.shape) != batch:
+        r = _c.broadcast_to(r, batch)
+    return _finish(r, out, "vecdot")
+
+
+def matrix_transpose(x, /):
+    """The last two axes swapped (a view)."""
+    x = _a._as(x)
+    if x.ndim < 2:
+        raise ValueError("Input array must be at least 2-dimensional")
+    return _a.swapaxes(x, -1, -2)
