@@ -51,10 +51,21 @@ def _contract(a, b, nc, dt):
     return _c._reduce("any" if logical else "sum", mul(a, b), axes)
 
 
+def _on_device_of(x, other):
+    """x as a lazycl array: itself, or made on `other`'s device (compute follows data)."""
+    if _a._is_array(x):
+        return x
+    return _a.asarray(x, device=other.device if _a._is_array(other) else None)
+
+
+def _scalar(x):
+    return not _a._is_array(x) and np.ndim(x) == 0
+
+
 def _operands(x1, x2, dtype=None, casting="same_kind", name="matmul"):
     """The two operands as lazycl arrays of their common dtype (or of dtype=, where casting
     allows it)."""
-    a, b = _a._as(x1), _a._as(x2)
+    a, b = _on_device_of(x1, x2), _on_device_of(x2, x1)
     if dtype is None:
         dt = np.result_type(a.dtype, b.dtype)
     else:
@@ -153,6 +164,9 @@ def dot(a, b, out=None):
     """numpy.dot: a product of scalars, the inner product of vectors, matmul of matrices; for
     N-d operands the sum over a's last axis and b's second-to-last."""
     out = _a._out_of(out)
+    if _scalar(a) or _scalar(b):
+        r = _a.multiply(a, b)   # a Python scalar promotes weakly, as in NumPy's multiply
+        return r if out is None else _write_out(out, r)
     x, y, dt = _operands(a, b, name="dot")
     if x.ndim == 0 or y.ndim == 0:
         r = _a.multiply(x, y)
@@ -164,8 +178,11 @@ def dot(a, b, out=None):
         if x.shape[-1] != y.shape[-2]:
             raise _not_aligned(x, y, x.ndim - 1, y.ndim - 2)
         r = _tensordot(x, y, [x.ndim - 1], [y.ndim - 2], dt)
-    if out is None:
-        return r
+    return r if out is None else _write_out(out, r)
+
+
+def _write_out(out, r):
+    """dot's out=: exactly the result's shape and dtype (NumPy takes no cast there)."""
     if tuple(out.shape) != tuple(r.shape) or np.dtype(out.dtype) != np.dtype(r.dtype):
         raise ValueError("output array is not acceptable (must have the right datatype, number "
                          "of dimensions, and be a C-Array)")
@@ -183,6 +200,8 @@ def vdot(a, b, /):
 
 def inner(a, b, /):
     """numpy.inner: the sum over the last axes of both (a product when either is a scalar)."""
+    if _scalar(a) or _scalar(b):
+        return _a.multiply(a, b)
     x, y, dt = _operands(a, b, name="inner")
     if x.ndim == 0 or y.ndim == 0:
         return _a.multiply(x, y)

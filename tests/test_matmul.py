@@ -1,0 +1,180 @@
+"""Matrix products against NumPy: matmul (@) over every dtype, 1-d operands, batch broadcasting,
+empty dims and K = 0, transposed, strided and reversed operands; dot, vdot, inner, tensordot,
+vecdot, matrix_transpose; NumPy's errors; and fusion proven by launch and buffer counts (the
+operands' producers in the tile loads, the epilogue in the product's kernel, small-K products
+inside their consumers)."""
+import numpy as np
+import pytest
+
+import lazycl
+from conftest import ALL_DTYPES, assert_same, lz, make
+
+
+def tol(dt, k):
+    """Tolerances for a sum of k products of values in [-4, 4] (floats; others exact)."""
+    dt = np.dtype(dt)
+    if dt == np.float32:
+        return dict(rtol=1e-5, atol=2e-6 * 16 * max(k, 1))
+    if dt == np.float64:
+        return dict(rtol=1e-12, atol=1e-14 * 16 * max(k, 1))
+    return {}
+
+
+# (left shape, right shape): 1-d operands, small K (elementwise), large K (a reduction; the
+# GEMM tiles from 64 x 64 with K >= 16), ragged tiles, batch broadcasting, empty dims, K = 0.
+SHAPES = [((3, 4), (4, 5)), ((5,), (5,)), ((4,), (4, 3)), ((3, 4), (4,)), ((7, 20), (20, 9)),
+          ((130, 70), (70, 200)), ((3, 100, 65), (65, 129)), ((2, 1, 64, 40), (3, 40, 70)),
+          ((0, 20), (20, 3)), ((3, 0), (0, 4)), ((2, 0, 5), (5, 6)), ((1, 3, 33), (2, 33, 2))]
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_matmul_every_dtype(dev, dtype):
+    for i, (sa, sb) in enumerate(SHAPES):
+        if dev.platform_name.lower().startswith("intel") and i % 3 and dtype not in ("float32", "int8"):
+            continue  # Intel's compiles are slow: a third of the shapes for most dtypes
+        a, b = make(dtype, sa, seed=i), make(dtype, sb, seed=100 + i)
+        assert_same(lz(a, dev) @ lz(b, dev), a @ b, **tol(dtype, sa[-1]))
+
+
+def test_matmul_mixed_dtypes_and_scalars_rules(dev):
+    a, b = make("int16", (8, 30)), make("float32", (30, 70))
+    assert_same(lazycl.matmul(lz(a, dev), lz(b, dev)), a @ b, rtol=1e-5, atol=1e-2)
+    c = make("uint8", (70, 80), seed=3)
+    assert_same(lz(b, dev) @ lz(c, dev), b @ c, **tol("float32", 70))
+    assert_same(lazycl.matmul(lz(a, dev), lz(b, dev), dtype="float64"),
+                np.matmul(a, b, dtype="float64"), **tol("float64", 30))
+    with pytest.raises(TypeError):
+        lazycl.matmul(lz(b, dev), lz(b.T, dev), dtype="int32")   # same_kind forbids float -> int
+
+
+def test_matmul_views(dev):
+    """Transposed, strided and reversed operands are read in place (no copy kernel)."""
+    a, b = make("float32", (200, 150), seed=1), make("float32", (300, 180), seed=2)
+    A, B = lz(a, dev), lz(b, dev)
+    cases = [(A.T @ B[::-1][100:], a.T @ b[::-1][100:]),
+             (A[::2, ::-3] @ B[5:, :50].T[:, ::-2], a[::2, ::-3] @ b[5:, :50].T[:, ::-2]),
+             (A[:, 7] @ B[:200], a[:, 7] @ b[:200]),
+             (lazycl.matrix_transpose(A) @ A, a.T @ a)]
+    for got, ref in cases:
+        lazycl.reset_stats()
+        got.compute()
+        assert lazycl.stats()["launches"] == 1
+        assert_same(got, ref, **tol("float32", 300))
+
+
+def test_matmul_errors(dev):
+    a = lz(make("float32", (3, 4)), dev)
+    with pytest.raises(ValueError, match="does not have enough dimensions"):
+        a @ lz(np.float32(2), dev)
+    with pytest.raises(ValueError, match="mismatch in its core dimension 0"):
+        a @ lz(make("float32", (5, 2)), dev)
+    with pytest.raises(ValueError, match="mismatch in its core dimension 0"):
+        lz(make("float32", (3,)), dev) @ lz(make("float32", (4,)), dev)
+    with pytest.raises(ValueError):
+        lz(make("float32", (2, 3, 4)), dev) @ lz(make("float32", (3, 4, 5)), dev)
+    with pytest.raises(NotImplementedError):
+        lazycl.matmul(a, a.T, axes=[(0, 1), (0, 1), (0, 1)])
+    # NumPy raises the same kinds
+    with pytest.raises(ValueError):
+        np.ones((2, 3, 4)) @ np.ones((3, 4, 5))
+    # the engine is fine afterwards
+    assert_same(a @ a.T, make("float32", (3, 4)) @ make("float32", (3, 4)).T, **tol("float32", 4))
+
+
+def test_matmul_out_and_inplace(dev):
+    a, b = make("float64", (6, 6), seed=1), make("float64", (6, 6), seed=2)
+    out = lz(np.zeros((6, 6)), dev)
+    r = lazycl.matmul(lz(a, dev), lz(b, dev), out=out)
+    assert r is out
+    assert_same(out, a @ b, **tol("float64", 6))
+    x = lz(a, dev)
+    x @= lz(b, dev)
+    assert_same(x, a @ b, **tol("float64", 6))
+    n = a.copy()
+    assert_same(np.matmul(lz(a, dev), lz(b, dev), out=n), a @ b, **tol("float64", 6))
+
+
+def test_dot_family(dev):
+    a, b = make("float64", (3, 4, 5), seed=1), make("float64", (2, 5, 6), seed=2)
+    v, w = make("float64", (5,), seed=3), make("float64", (5,), seed=4)
+    A, B, V, W = (lz(x, dev) for x in (a, b, v, w))
+    t = tol("float64", 30)
+    assert_same(lazycl.dot(A, B), np.dot(a, b), **t)
+    assert_same(np.dot(A, V), np.dot(a, v), **t)
+    assert_same(np.dot(V, W), np.dot(v, w), **t)
+    assert_same(np.dot(A, 2.5), np.dot(a, 2.5), **t)
+    assert_same(A.dot(B), a.dot(b), **t)
+    assert_same(np.vdot(A, A), np.vdot(a, a), **t)
+    assert_same(np.inner(A, B[..., :5]), np.inner(a, b[..., :5]), **t)
+    assert_same(np.inner(V, W), np.inner(v, w), **t)
+    assert_same(np.tensordot(A, B, axes=([2], [1])), np.tensordot(a, b, axes=([2], [1])), **t)
+    assert_same(np.tensordot(A, A.transpose(1, 2, 0), axes=2), np.tensordot(a, a.transpose(1, 2, 0), axes=2), **t)
+    assert_same(np.tensordot(A, A, axes=([0, 1], [0, 1])), np.tensordot(a, a, axes=([0, 1], [0, 1])), **t)
+    assert_same(np.tensordot(A, V, axes=0), np.tensordot(a, v, axes=0), **t)
+    assert_same(np.vecdot(A, V), np.vecdot(a, v), **t)
+    assert_same(lazycl.vecdot(A, B[:1, :4, :5], axis=1), np.vecdot(a, b[:1, :4, :5], axis=1), **t)
+    assert_same(lazycl.matrix_transpose(A), np.matrix_transpose(a))
+    i8 = make("int8", (40, 30), seed=5)
+    assert_same(np.dot(lz(i8, dev), lz(i8.T, dev)), np.dot(i8, i8.T))
+    for f in (lambda m: m.dot(np.ones((2, 3)), np.ones((2, 3))),
+              lambda m: m.inner(np.ones(2), np.ones(3)),
+              lambda m: m.tensordot(np.ones((2, 3)), np.ones((2, 3)), axes=([1], [0])),
+              lambda m: m.vdot(np.ones(2), np.ones(3)),
+              lambda m: m.vecdot(np.ones(2), np.ones(3)),
+              lambda m: m.matrix_transpose(np.ones(3))):
+        with pytest.raises(Exception) as want:
+            f(np)
+        with pytest.raises(want.type):
+            f(lazycl)
+
+
+def test_product_fusion(dev):
+    """relu(A @ B + b) is one kernel and one buffer; (A * s) @ W.T and (X - mu) @ W read their
+    operands' producers in the product; a small-K product (K = 3) fuses into the norm over its
+    columns, with no p x S buffer."""
+    a, b = make("float32", (96, 80), seed=1), make("float32", (80, 72), seed=2)
+    bias = make("float32", (72,), seed=3)
+    A, B, BI, BT = lz(a, dev), lz(b, dev), lz(bias, dev), lz(b.T.copy(), dev)
+    lazycl.compute(A, B, BI, BT)
+    lazycl.reset_stats()
+    r = lazycl.maximum(A @ B + BI, 0)
+    r.compute()
+    s = lazycl.stats()
+    assert s["launches"] == 1
+    assert s["buffers_allocated"] + s["pool_hits"] == 1
+    assert_same(r, np.maximum(a @ b + bias, 0), **tol("float32", 80))
+    for expr, ref, launches in [
+            (lambda: (A * 0.5) @ BT.T, (a * np.float32(0.5)) @ b, 1),
+            (lambda: (A - A.mean(axis=0)) @ B, (a - a.mean(axis=0)) @ b, 2)]:   # the mean first
+        lazycl.reset_stats()
+        r = expr()
+        r.compute()
+        s = lazycl.stats()
+        assert s["launches"] == launches
+        assert s["buffers_allocated"] + s["pool_hits"] == launches   # no operand buffer
+        assert_same(r, ref, rtol=1e-4, atol=1e-3)
+    vd, c = make("float32", (5000, 3), seed=4), make("float32", (3, 256), seed=5)
+    VD, C = lz(vd, dev), lz(c, dev)
+    lazycl.compute(VD, C)
+    lazycl.reset_stats()
+    n = lazycl.sqrt(lazycl.sum((VD @ C) ** 2, axis=0))
+    n.compute()
+    s = lazycl.stats()
+    assert s["buffers_allocated"] + s["pool_hits"] <= 2   # the norms (and a split's partials)
+    assert s["launches"] <= 2
+    assert_same(n, np.sqrt(np.sum((vd @ c) ** 2, axis=0)), rtol=1e-4, atol=1e-4)
+
+
+def test_product_of_pending_sources(dev):
+    """Operands that are random draws, aranges and gathers are computed in the product."""
+    rng = lazycl.random.default_rng(7, device=dev)
+    x = rng.standard_normal((70, 90), dtype="float32")
+    xn = np.asarray(x)
+    idx = make("int64", (65,), lo=0, hi=69, seed=9)
+    w = lazycl.arange(90 * 64, dtype="float32", device=dev).reshape(90, 64) / 1000
+    wn = np.arange(90 * 64, dtype="float32").reshape(90, 64) / 1000
+    r = x[lz(idx, dev)] @ w
+    assert_same(r, xn[idx] @ wn, **tol("float32", 90))
+    with pytest.raises(IndexError):
+        (x[lz(np.array([0, 200] * 40), dev)] @ w).compute()
+    assert_same(x @ w, xn @ wn, **tol("float32", 90))
