@@ -78,6 +78,7 @@ struct lc_target {
     int gemm_tile_k;            /* K per step (gemm_tile_m * gemm_tile_k a multiple of
                                    gemm_group^2, and so for n) */
     int64_t gemm_min;           /* M and N at least this (else the generic reduction) */
+    int gemm_vec;               /* float tiles read 4 values at a time (4) or 1 */
 };
 
 /* Describe a device of kind `kind` from its facts. */

@@ -160,36 +160,61 @@ static int lc_gemm_unit_along(const struct lc_cg *g, const struct lc_gemm *m, in
     return 0;
 }
 
-/* One operand tile: T rows x TK values of operand `bit` (1: x over (m, k), 2: y over (k, n))
- * computed into local array L[TK][R + 1], each item taking R * TK / (G * G) of them, along the
- * operand's unit-stride dim when it has one. */
-static void lc_gemm_load(struct lc_cg *g, struct lc_sb *sb, const struct lc_gemm *m, int bit)
+/* Where value j_ of an item's share of operand `bit`'s tile lies: kk (along K) and rr (along
+ * M or N), taken along the operand's unit-stride dim when it has one (coalesced). */
+static void lc_gemm_place(struct lc_cg *g, struct lc_sb *sb, const struct lc_gemm *m, int bit,
+                          const char *ind)
+{
+    const struct lc_target *t = g->t;
+    int G = t->gemm_group, TK = t->gemm_tile_k;
+    int R = bit == 1 ? t->gemm_tile_m : t->gemm_tile_n;
+    int d = bit == 1 ? m->dm : m->dn;
+    int kfast = lc_gemm_unit_along(g, m, bit, m->dk) || !lc_gemm_unit_along(g, m, bit, d);
+    lc_sb_printf(sb, "%sconst int l_ = tid + %d * j_;\n", ind, G * G);
+    if (kfast)
+        lc_sb_printf(sb, "%sconst int kk = l_ %% %d, rr = l_ / %d;\n", ind, TK, TK);
+    else
+        lc_sb_printf(sb, "%sconst int rr = l_ %% %d, kk = l_ / %d;\n", ind, R, R);
+}
+
+/* Each item's share (R * TK / G^2 values) of operand `bit`'s tile at K offset `kb`
+ * (1: x over (m, k), 2: y over (k, n)), computed into registers u<bit>_[]: zero outside the
+ * matrix, where nothing is read. */
+static void lc_gemm_fetch(struct lc_cg *g, struct lc_sb *sb, const struct lc_gemm *m, int bit,
+                          const char *kb)
 {
     const struct lc_kernel *k = g->k;
     const struct lc_target *t = g->t;
     int G = t->gemm_group, TK = t->gemm_tile_k;
     int R = bit == 1 ? t->gemm_tile_m : t->gemm_tile_n;
     int d = bit == 1 ? m->dm : m->dn;
-    const char *L = bit == 1 ? "As" : "Bs", *o = bit == 1 ? "bm_" : "bn_";
-    int kfast = lc_gemm_unit_along(g, m, bit, m->dk) || !lc_gemm_unit_along(g, m, bit, d);
-    int per = R * TK / (G * G);
-    lc_sb_printf(sb, "        for (int j_ = 0; j_ < %d; j_++) {\n"
-                     "            const int l_ = tid + %d * j_;\n", per, G * G);
-    if (kfast)
-        lc_sb_printf(sb, "            const int kk = l_ %% %d, rr = l_ / %d;\n", TK, TK);
-    else
-        lc_sb_printf(sb, "            const int rr = l_ %% %d, kk = l_ / %d;\n", R, R);
-    lc_sb_printf(sb, "            const long i%d = %s + rr, i%d = k0 + kk;\n"
-                     "            %s u_ = 0;\n"
+    const char *o = bit == 1 ? "bm_" : "bn_";
+    lc_sb_printf(sb, "        #pragma unroll\n"
+                     "        for (int j_ = 0; j_ < %d; j_++) {\n", R * TK / (G * G));
+    lc_gemm_place(g, sb, m, bit, "            ");
+    lc_sb_printf(sb, "            const long i%d = %s + rr, i%d = %s + kk;\n"
+                     "            u%d_[j_] = 0;\n"
                      "            if (i%d < n%d && i%d < n%d) {\n",
-                 d, o, m->dk, lc_T(m->dt), d, d, m->dk, m->dk);
+                 d, o, m->dk, kb, bit, d, d, m->dk, m->dk);
     for (int i = 0; i < k->n_exprs; i++)
         if (!k->exprs[i].epilogue && (m->side[i] & bit) && i != m->red)
             lc_emit_expr(g, sb, i, "                ");
-    lc_sb_printf(sb, "                u_ = v%d;\n"
+    lc_sb_printf(sb, "                u%d_[j_] = v%d;\n"
                      "            }\n"
-                     "            %s[kk][rr] = u_;\n"
-                     "        }\n", bit == 1 ? m->x : m->y, L);
+                     "        }\n", bit, bit == 1 ? m->x : m->y);
+}
+
+/* The registers u<bit>_[] into the local tile. */
+static void lc_gemm_stash(struct lc_cg *g, struct lc_sb *sb, const struct lc_gemm *m, int bit)
+{
+    const struct lc_target *t = g->t;
+    int G = t->gemm_group, TK = t->gemm_tile_k;
+    int R = bit == 1 ? t->gemm_tile_m : t->gemm_tile_n;
+    lc_sb_printf(sb, "        #pragma unroll\n"
+                     "        for (int j_ = 0; j_ < %d; j_++) {\n", R * TK / (G * G));
+    lc_gemm_place(g, sb, m, bit, "            ");
+    lc_sb_printf(sb, "            ((__local %s *)%s[kk])[rr] = u%d_[j_];\n"
+                     "        }\n", lc_T(m->dt), bit == 1 ? "As" : "Bs", bit);
 }
 
 static int lc_gen_gemm(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
@@ -214,52 +239,91 @@ static int lc_gen_gemm(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         free(m.side);
         return -1;
     }
+    /* Floats move V = 4 values per local read (vectors of an item's rows and columns). */
+    int V = fl && t->gemm_vec == 4 && RM % 4 == 0 && RN % 4 == 0 ? 4 : 1;
+    char TV[24], AV[24];
+    snprintf(TV, sizeof TV, V > 1 ? "%s%d" : "%s", T, V);
+    snprintf(AV, sizeof AV, V > 1 ? "%s%d" : "%s", A, V);
     lc_sb_printf(sb, ")\n{\n"
                      "    __local %s As[%d][%d];\n"
                      "    __local %s Bs[%d][%d];\n"
                      "    const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * %d + tx;\n"
                      "    const long bm_ = (long)get_group_id(1) * %d, bn_ = (long)get_group_id(0) * %d;\n",
-                 T, TK, TM + 1, T, TK, TN + 1, G, TM, TN);
+                 TV, TK, (TM + V) / V, TV, TK, (TN + V) / V, G, TM, TN);
     if (m.dm > 0)
         lc_unravel(sb, 0, m.dm, "(long)get_group_id(2)", "    ");
     lc_sb_printf(sb, "    %s acc[%d][%d];\n"
+                     "    #pragma unroll\n"
                      "    for (int i = 0; i < %d; i++)\n"
+                     "        #pragma unroll\n"
                      "        for (int j = 0; j < %d; j++)\n"
                      "            acc[i][j] = 0;\n"
-                     "    for (long k0 = 0; k0 < n%d; k0 += %d) {\n",
-                 A, RM, RN, RM, RN, m.dk, TK);
-    lc_gemm_load(g, sb, &m, 1);
-    lc_gemm_load(g, sb, &m, 2);
+                     "    %s u1_[%d], u2_[%d];\n"
+                     "    {\n",
+                 AV, RM, RN / V, RM, RN / V, T, TM * TK / (G * G), TN * TK / (G * G));
+    /* The next tile's values are fetched into registers while the current one is folded. */
+    lc_gemm_fetch(g, sb, &m, 1, "0");
+    lc_gemm_fetch(g, sb, &m, 2, "0");
+    lc_sb_printf(sb, "    }\n"
+                     "    for (long k0 = 0; k0 < n%d; k0 += %d) {\n", m.dk, TK);
+    lc_gemm_stash(g, sb, &m, 1);
+    lc_gemm_stash(g, sb, &m, 2);
     lc_sb_printf(sb, "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "        const long k1_ = k0 + %d;\n"
+                     "        if (k1_ < n%d) {\n", TK, m.dk);
+    lc_gemm_fetch(g, sb, &m, 1, "k1_");
+    lc_gemm_fetch(g, sb, &m, 2, "k1_");
+    /* Item (tx, ty) holds rows (i * G + ty) * V + q and columns (j * G + tx) * V + p. */
+    lc_sb_printf(sb, "        }\n"
+                     "        #pragma unroll\n"
                      "        for (int kk = 0; kk < %d; kk++) {\n"
                      "            %s a_[%d], b_[%d];\n"
+                     "            #pragma unroll\n"
                      "            for (int i = 0; i < %d; i++)\n"
-                     "                a_[i] = As[kk][ty + %d * i];\n"
+                     "                a_[i] = As[kk][i * %d + ty];\n"
+                     "            #pragma unroll\n"
                      "            for (int j = 0; j < %d; j++)\n"
-                     "                b_[j] = Bs[kk][tx + %d * j];\n"
+                     "                b_[j] = Bs[kk][j * %d + tx];\n"
+                     "            #pragma unroll\n"
                      "            for (int i = 0; i < %d; i++)\n"
-                     "                for (int j = 0; j < %d; j++)\n",
-                 TK, T, RM, RN, RM, G, RN, G, RM, RN);
-    if (fl)
-        lc_sb_printf(sb, "                    acc[i][j] = fma(a_[i], b_[j], acc[i][j]);\n");
-    else
-        lc_sb_printf(sb, "                    acc[i][j] += (%s)a_[i] * (%s)b_[j];\n", A, A);
-    lc_sb_printf(sb, "        }\n"
+                     "                #pragma unroll\n"
+                     "                for (int j = 0; j < %d; j++) {\n",
+                 TK, TV, RM / V, RN / V, RM / V, G, RN / V, G, RM / V, RN / V);
+    for (int q = 0; q < V; q++) {
+        char aq[16];
+        snprintf(aq, sizeof aq, V > 1 ? "a_[i].s%d" : "a_[i]", q);
+        if (fl)
+            lc_sb_printf(sb, "                    acc[i * %d + %d][j] = fma((%s)(%s), b_[j], "
+                         "acc[i * %d + %d][j]);\n", V, q, TV, aq, V, q);
+        else
+            lc_sb_printf(sb, "                    acc[i][j] += (%s)%s * (%s)b_[j];\n", A, aq, A);
+    }
+    lc_sb_printf(sb, "                }\n"
+                     "        }\n"
                      "        barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "    }\n"
+                     "    #pragma unroll\n"
                      "    for (int i = 0; i < %d; i++) {\n"
-                     "        const long i%d = bm_ + ty + %d * i;\n"
-                     "        if (i%d >= n%d)\n"
-                     "            break;\n"
-                     "        for (int j = 0; j < %d; j++) {\n"
-                     "            const long i%d = bn_ + tx + %d * j;\n"
-                     "            if (i%d >= n%d)\n"
-                     "                break;\n"
-                     "            const %s s0_a = acc[i][j];\n",
-                 RM, m.dm, G, m.dm, m.dm, RN, m.dn, G, m.dn, m.dn, lc_red_acc(g, &k->reds[0]));
-    lc_emit_exprs(g, sb, 1, "            ");
-    lc_store_outputs(g, sb, "            ", g->nk);
-    lc_sb_printf(sb, "        }\n    }\n}\n");
+                     "        #pragma unroll\n"
+                     "        for (int q = 0; q < %d; q++) {\n"
+                     "            const long i%d = bm_ + (i * %d + ty) * %d + q;\n"
+                     "            if (i%d < n%d) {\n"
+                     "                #pragma unroll\n"
+                     "                for (int j = 0; j < %d; j++) {\n",
+                 RM / V, V, m.dm, G, V, m.dm, m.dm, RN / V);
+    for (int p = 0; p < V; p++) {
+        char sp[8];
+        snprintf(sp, sizeof sp, V > 1 ? ".s%d" : "", p);
+        lc_sb_printf(sb, "                    {\n"
+                         "                        const long i%d = bn_ + (j * %d + tx) * %d + %d;\n"
+                         "                        if (i%d < n%d) {\n"
+                         "                            const %s s0_a = acc[i * %d + q][j]%s;\n",
+                     m.dn, G, V, p, m.dn, m.dn, lc_red_acc(g, &k->reds[0]), V, sp);
+        lc_emit_exprs(g, sb, 1, "                            ");
+        lc_store_outputs(g, sb, "                            ", g->nk);
+        lc_sb_printf(sb, "                        }\n                    }\n");
+    }
+    lc_sb_printf(sb, "                }\n            }\n        }\n    }\n}\n");
     int64_t batch = 1;
     for (int d = 0; d < m.dm; d++)
         batch *= g->shape[d];
@@ -271,8 +335,8 @@ static int lc_gen_gemm(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     l->local[0] = l->local[1] = (size_t)G;
     l->local[2] = 1;
     snprintf(c->schedule, sizeof c->schedule,
-             "gemm: %dx%d tiles of %d along K in local memory, %dx%d per item", TM, TN, TK, RM,
-             RN);
+             "gemm: %dx%d tiles of %d along K in local memory, %dx%d per item, %d-wide reads", TM,
+             TN, TK, RM, RN, V);
     free(m.side);
     return 0;
 }

@@ -76,6 +76,7 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
     t->gemm_tile_m = t->gemm_tile_n = 128;
     t->gemm_tile_k = 16;
     t->gemm_min = 64;
+    t->gemm_vec = 4;
 }
 
 enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
