@@ -79,6 +79,9 @@ struct lc_target {
                                    gemm_group^2, and so for n) */
     int64_t gemm_min;           /* M and N at least this (else the generic reduction) */
     int gemm_vec;               /* float tiles read 4 values at a time (4) or 1 */
+    int64_t gemm_min_k;         /* ... and K at least this */
+    int gemm_simd_rows;         /* SIMD targets: rows per item (0: no SIMD product schedule) */
+    int gemm_simd_vectors;      /* ... and vectors of `simd` columns per item */
 };
 
 /* Describe a device of kind `kind` from its facts. */

@@ -519,6 +519,28 @@ static int lc_vec_op_ok(int op)
     }
 }
 
+/* Can prologue expr i be computed W lanes at a time along dim rd (explicit SIMD)? Float
+ * values of vector-safe ops, reading (if a load) contiguously or not at all along rd. */
+int lc_vec_expr_ok(struct lc_cg *g, int i, int rd)
+{
+    const struct lc_kernel *k = g->k;
+    const struct lc_expr *x = &k->exprs[i];
+    if (x->op < 0 || !lc_vec_op_ok(x->op) || !lc_dtype_is_float(x->dtype) ||
+        !lc_dtype_is_float(x->cdtype))
+        return 0;
+    if (x->op == LC_OP_CAST && !lc_dtype_is_float(k->exprs[x->in[0]].dtype))
+        return 0;
+    if (x->access >= 0) {
+        const struct lc_access *a = &g->acc[x->access];
+        if (a->kind == LC_ACCESS_IOTA || a->n_dyn ||
+            (a->kind == LC_ACCESS_RANDOM && !lc_random_vec_ok(g, x->access, g->t->simd)))
+            return 0;
+        if (a->kind != LC_ACCESS_CONST && lc_stclass(a->strides[rd]) == LC_ST_ANY)
+            return 0;
+    }
+    return 1;
+}
+
 /* Can the reduction loop of this kernel run W lanes at a time? Only float
  * expressions of vector-safe ops over reads that are contiguous (or
  * constant) along the single reduced dim, and sum/max/min/mean/var. */
@@ -527,26 +549,9 @@ int lc_vec_ok(struct lc_cg *g, int rd)
     const struct lc_kernel *k = g->k;
     if (!g->t->simd)
         return 0;
-    for (int a = 0; a < k->n_access; a++) {
-        const struct lc_access *x = &g->acc[a];
-        if (x->epilogue)
-            continue;
-        if (x->kind == LC_ACCESS_IOTA ||
-            (x->kind == LC_ACCESS_RANDOM && !lc_random_vec_ok(g, a, g->t->simd)))
+    for (int i = 0; i < k->n_exprs; i++)
+        if (!k->exprs[i].epilogue && !lc_vec_expr_ok(g, i, rd))
             return 0;
-        if (x->kind != LC_ACCESS_CONST && lc_stclass(x->strides[rd]) == LC_ST_ANY)
-            return 0;
-    }
-    for (int i = 0; i < k->n_exprs; i++) {
-        const struct lc_expr *x = &k->exprs[i];
-        if (x->epilogue)
-            continue;
-        if (x->op < 0 || !lc_vec_op_ok(x->op) || !lc_dtype_is_float(x->dtype) ||
-            !lc_dtype_is_float(x->cdtype))
-            return 0;
-        if (x->op == LC_OP_CAST && !lc_dtype_is_float(k->exprs[x->in[0]].dtype))
-            return 0;
-    }
     for (int s = 0; s < k->n_reds; s++) {
         int op = k->reds[s].op;
         if (op != LC_OP_SUM && op != LC_OP_RMAX && op != LC_OP_RMIN && op != LC_OP_MEANVAR &&
@@ -570,10 +575,16 @@ void lc_vcast(struct lc_sb *sb, const char *v, int from, int to, int W)
 void lc_emit_exprs_vec(struct lc_cg *g, struct lc_sb *sb, int W, int rd, const char *ind)
 {
     const struct lc_kernel *k = g->k;
-    for (int i = 0; i < k->n_exprs; i++) {
+    for (int i = 0; i < k->n_exprs; i++)
+        if (!k->exprs[i].epilogue)
+            lc_emit_expr_vec(g, sb, i, W, rd, ind);
+}
+
+void lc_emit_expr_vec(struct lc_cg *g, struct lc_sb *sb, int i, int W, int rd, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    {
         const struct lc_expr *x = &k->exprs[i];
-        if (x->epilogue)
-            continue;
         const char *T = lc_T(x->dtype);
         lc_sb_printf(sb, "%sconst %s%d w%d = ", ind, T, W, i);
         if (x->access >= 0) {
@@ -594,7 +605,7 @@ void lc_emit_exprs_vec(struct lc_cg *g, struct lc_sb *sb, int W, int rd, const c
             lc_sb_printf(sb, ";");
             lc_describe_expr(sb, x);
             lc_sb_printf(sb, "\n");
-            continue;
+            return;
         }
         struct lc_sb ops[3] = {{0}};
         for (int j = 0; j < x->n_in; j++) {

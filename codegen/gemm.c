@@ -80,14 +80,13 @@ static int lc_gemm_match(struct lc_cg *g, struct lc_gemm *m)
     const struct lc_kernel *k = g->k;
     const struct lc_target *t = g->t;
     memset(m, 0, sizeof *m);
-    if (!t->gemm_tiles || k->n_reds != 1 || k->reds[0].op != LC_OP_SUM || g->nk < 2 ||
-        g->nd != g->nk + 1)
+    if (k->n_reds != 1 || k->reds[0].op != LC_OP_SUM || g->nk < 2 || g->nd != g->nk + 1)
         return 0;
     m->dm = g->nk - 2;
     m->dn = g->nk - 1;
     m->dk = g->nk;
     if (g->shape[m->dm] < t->gemm_min || g->shape[m->dn] < t->gemm_min ||
-        g->shape[m->dk] < t->gemm_tile_k)
+        g->shape[m->dk] < t->gemm_min_k)
         return 0;
     int64_t batch = 1;
     for (int d = 0; d < m->dm; d++)
@@ -142,6 +141,8 @@ static int lc_gemm_match(struct lc_cg *g, struct lc_gemm *m)
 static int lc_gemm_fits(struct lc_cg *g)
 {
     struct lc_gemm m;
+    if (!g->t->gemm_tiles)
+        return 0;
     int ok = lc_gemm_match(g, &m);
     free(m.side);
     return ok;
@@ -343,3 +344,146 @@ static int lc_gen_gemm(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 
 const struct lc_schedule lc_sched_gemm_tiles = {LC_KERNEL_REDUCE, "gemm", lc_gemm_fits,
                                                 lc_gen_gemm};
+
+/* ---- SIMD targets (PoCL): register blocks of rows x vectors, no local memory ---------------- */
+
+/* Does the right operand compute W lanes at a time along N (so the item's columns are vectors)? */
+static int lc_gemm_simd_match(struct lc_cg *g, struct lc_gemm *m)
+{
+    memset(m, 0, sizeof *m);
+    if (!g->t->gemm_simd_rows || !g->t->simd || !lc_gemm_match(g, m))
+        return 0;
+    int ok = lc_dtype_is_float(m->dt);
+    for (int i = 0; ok && i < g->k->n_exprs; i++)
+        if ((m->side[i] & 2) && !lc_vec_expr_ok(g, i, m->dn))
+            ok = 0;
+    if (!ok) {
+        free(m->side);
+        m->side = NULL;
+    }
+    return ok;
+}
+
+static int lc_gemm_simd_fits(struct lc_cg *g)
+{
+    struct lc_gemm m;
+    int ok = lc_gemm_simd_match(g, &m);
+    free(m.side);
+    return ok;
+}
+
+/* The epilogue of output (i<dm>, i<dn>) whose sum is `v`, and its stores. */
+static void lc_gemm_epilogue(struct lc_cg *g, struct lc_sb *sb, const char *v, const char *ind)
+{
+    lc_sb_printf(sb, "%sconst %s s0_a = %s;\n", ind, lc_red_acc(g, &g->k->reds[0]), v);
+    lc_emit_exprs(g, sb, 1, ind);
+    lc_store_outputs(g, sb, ind, g->nk);
+}
+
+/* Each item owns RM rows x RV vectors of W columns: per k, RV vectors of the right operand
+ * and RM values of the left, RM * RV vector fmas into registers. Items walk M fastest, so
+ * neighbours read the same columns of the right operand (in cache). Blocks at the edges
+ * fold their outputs one by one. */
+static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    const struct lc_target *t = g->t;
+    struct lc_gemm m;
+    if (!lc_gemm_simd_match(g, &m))
+        return -1;
+    int W = t->simd, RM = t->gemm_simd_rows, RV = t->gemm_simd_vectors, CW = W * RV;
+    int dm = m.dm, dn = m.dn, dk = m.dk;
+    const char *T = lc_T(m.dt);
+    int64_t MB = (g->shape[dm] + RM - 1) / RM, NB = (g->shape[dn] + CW - 1) / CW, batch = 1;
+    for (int d = 0; d < dm; d++)
+        batch *= g->shape[d];
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l) {
+        free(m.side);
+        return -1;
+    }
+    lc_sb_printf(sb, "__kernel void @K@(");
+    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0 ||
+        lc_add_i64(l, MB) < 0 || lc_add_i64(l, NB) < 0 || lc_add_i64(l, MB * NB * batch) < 0) {
+        free(m.side);
+        return -1;
+    }
+    lc_sb_printf(sb, ", const long MB, const long NB, const long NI)\n{\n"
+                     "    const long q_ = get_global_id(0);\n"
+                     "    if (q_ >= NI) return;\n"
+                     "    const long bm_ = (q_ %% MB) * %d, bn_ = (q_ / MB %% NB) * %d;\n",
+                 RM, CW);
+    if (dm > 0) {
+        lc_sb_printf(sb, "    const long z_ = q_ / MB / NB;\n");
+        lc_unravel(sb, 0, dm, "z_", "    ");
+    }
+    lc_sb_printf(sb, "    if (bm_ + %d <= n%d && bn_ + %d <= n%d) {\n"
+                     "        %s%d acc[%d][%d];\n"
+                     "        for (int i = 0; i < %d; i++)\n"
+                     "            for (int j = 0; j < %d; j++)\n"
+                     "                acc[i][j] = 0;\n"
+                     "        for (long i%d = 0; i%d < n%d; i%d++) {\n"
+                     "            %s%d b_[%d];\n"
+                     "            %s a_[%d];\n",
+                 RM, dm, CW, dn, T, W, RM, RV, RM, RV, dk, dk, dk, dk, T, W, RV, T, RM);
+    for (int v = 0; v < RV; v++) {
+        lc_sb_printf(sb, "            {\n                const long i%d = bn_ + %d;\n", dn, v * W);
+        for (int i = 0; i < k->n_exprs; i++)
+            if ((m.side[i] & 2) && !k->exprs[i].epilogue)
+                lc_emit_expr_vec(g, sb, i, W, dn, "                ");
+        lc_sb_printf(sb, "                b_[%d] = w%d;\n            }\n", v, m.y);
+    }
+    for (int r = 0; r < RM; r++) {
+        lc_sb_printf(sb, "            {\n                const long i%d = bm_ + %d;\n", dm, r);
+        for (int i = 0; i < k->n_exprs; i++)
+            if ((m.side[i] & 1) && !k->exprs[i].epilogue)
+                lc_emit_expr(g, sb, i, "                ");
+        lc_sb_printf(sb, "                a_[%d] = v%d;\n            }\n", r, m.x);
+    }
+    /* Written out: PoCL keeps named vectors in registers where a looped array may not be. */
+    for (int r = 0; r < RM; r++) {
+        lc_sb_printf(sb, "            {\n                const %s%d x_ = (%s%d)(a_[%d]);\n", T, W, T, W, r);
+        for (int v = 0; v < RV; v++)
+            lc_sb_printf(sb, "                acc[%d][%d] = fma(x_, b_[%d], acc[%d][%d]);\n", r, v, v,
+                         r, v);
+        lc_sb_printf(sb, "            }\n");
+    }
+    lc_sb_printf(sb, "        }\n"
+                     "        for (int i = 0; i < %d; i++) {\n"
+                     "            const long i%d = bm_ + i;\n"
+                     "            for (int j = 0; j < %d; j++) {\n",
+                 RM, dm, RV);
+    for (int p = 0; p < W; p++) {
+        char v[32];
+        snprintf(v, sizeof v, "acc[i][j].s%x", p);
+        lc_sb_printf(sb, "                {\n                    const long i%d = bn_ + j * %d + %d;\n",
+                     dn, W, p);
+        lc_gemm_epilogue(g, sb, v, "                    ");
+        lc_sb_printf(sb, "                }\n");
+    }
+    lc_sb_printf(sb, "            }\n"
+                     "        }\n"
+                     "        return;\n"
+                     "    }\n"
+                     "    for (long i%d = bm_; i%d < min(bm_ + %d, n%d); i%d++)\n"
+                     "        for (long i%d = bn_; i%d < min(bn_ + %d, n%d); i%d++) {\n"
+                     "            %s s_ = 0;\n"
+                     "            for (long i%d = 0; i%d < n%d; i%d++) {\n",
+                 dm, dm, RM, dm, dm, dn, dn, CW, dn, dn, T, dk, dk, dk, dk);
+    for (int i = 0; i < k->n_exprs; i++)
+        if (m.side[i] && !k->exprs[i].epilogue)
+            lc_emit_expr(g, sb, i, "                ");
+    lc_sb_printf(sb, "                s_ = fma(v%d, v%d, s_);\n"
+                     "            }\n", m.x, m.y);
+    lc_gemm_epilogue(g, sb, "s_", "            ");
+    lc_sb_printf(sb, "        }\n}\n");
+    l->work_dim = 1;
+    l->global[0] = (size_t)(MB * NB * batch);
+    snprintf(c->schedule, sizeof c->schedule,
+             "gemm: %d rows x %d columns per item (%d-wide vectors), no local memory", RM, CW, W);
+    free(m.side);
+    return 0;
+}
+
+const struct lc_schedule lc_sched_gemm_simd = {LC_KERNEL_REDUCE, "gemm", lc_gemm_simd_fits,
+                                               lc_gen_gemm_simd};

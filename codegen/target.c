@@ -77,6 +77,10 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
     t->gemm_tile_k = 16;
     t->gemm_min = 64;
     t->gemm_vec = 4;
+    t->gemm_min_k = 16;
+    /* PoCL: 4 rows x 2 float8 per item, 8 vector accumulators in registers. */
+    t->gemm_simd_rows = t->simd ? 4 : 0;
+    t->gemm_simd_vectors = 2;
 }
 
 enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
@@ -96,6 +100,7 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
     X(map_vec4)           /* map.c: four elements of a 1-d run per item */                 \
     X(map_items)          /* map.c: one item per element */                                \
     X(gemm_tiles)         /* gemm.c: products in register-blocked local-memory tiles */   \
+    X(gemm_simd)          /* gemm.c: products in register blocks of rows x vectors (SIMD) */ \
     X(reduce_colblock)    /* reduce_split.c: SIMD blocks of outputs x row chunks */        \
     X(reduce_cols)        /* reduce.c: one item per W outputs, lanes across outputs */     \
     X(reduce_colsplit)    /* reduce_split.c: groups of adjacent outputs x row chunks */    \
