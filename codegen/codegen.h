@@ -82,6 +82,8 @@ struct lc_target {
     int64_t gemm_min_k;         /* ... and K at least this */
     int gemm_simd_rows;         /* SIMD targets: rows per item (0: no SIMD product schedule) */
     int gemm_simd_vectors;      /* ... and vectors of `simd` columns per item */
+    int gemm_simd_group;        /* ... items per work-group (sharing a panel of the right operand) */
+    int gemm_simd_kc;           /* ... panel rows (K per step) */
 };
 
 /* Describe a device of kind `kind` from its facts. */

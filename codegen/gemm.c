@@ -380,10 +380,12 @@ static void lc_gemm_epilogue(struct lc_cg *g, struct lc_sb *sb, const char *v, c
     lc_store_outputs(g, sb, ind, g->nk);
 }
 
-/* Each item owns RM rows x RV vectors of W columns: per k, RV vectors of the right operand
- * and RM values of the left, RM * RV vector fmas into registers. Items walk M fastest, so
- * neighbours read the same columns of the right operand (in cache). Blocks at the edges
- * fold their outputs one by one. */
+/* A work-group of WG items owns WG * RM rows x RV vectors of W columns. Per step of KC along
+ * K the items compute the right operand's KC x (RV * W) panel into local memory (contiguous:
+ * the columns of a row-major operand lie a page apart per k, which thrashes the TLB when read
+ * in place), then each folds its RM rows against it: per k RM values of the left operand
+ * and RV vectors of the panel, RM * RV vector fmas into registers. Rows past M read the last
+ * row (their sums are not stored); the panel is zero past N and K. */
 static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
     const struct lc_kernel *k = g->k;
@@ -391,10 +393,14 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     struct lc_gemm m;
     if (!lc_gemm_simd_match(g, &m))
         return -1;
-    int W = t->simd, RM = t->gemm_simd_rows, RV = t->gemm_simd_vectors, CW = W * RV;
+    int W = t->simd, RM = t->gemm_simd_rows, RV = t->gemm_simd_vectors;
+    if (lc_dtype_size(m.dt) == 8 && RV > 1)
+        RV /= 2;   /* vectors of doubles take two registers */
+    int CW = W * RV, WG = t->gemm_simd_group, KC = t->gemm_simd_kc;
     int dm = m.dm, dn = m.dn, dk = m.dk;
     const char *T = lc_T(m.dt);
-    int64_t MB = (g->shape[dm] + RM - 1) / RM, NB = (g->shape[dn] + CW - 1) / CW, batch = 1;
+    int64_t MG = (g->shape[dm] + WG * RM - 1) / (WG * RM), NB = (g->shape[dn] + CW - 1) / CW;
+    int64_t batch = 1;
     for (int d = 0; d < dm; d++)
         batch *= g->shape[d];
     struct lc_launch *l = lc_new_launch(c, "");
@@ -402,39 +408,65 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
         free(m.side);
         return -1;
     }
-    lc_sb_printf(sb, "__kernel void @K@(");
+    lc_sb_printf(sb, "__kernel __attribute__((reqd_work_group_size(%d, 1, 1)))\nvoid @K@(", WG);
     if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0 ||
-        lc_add_i64(l, MB) < 0 || lc_add_i64(l, NB) < 0 || lc_add_i64(l, MB * NB * batch) < 0) {
+        lc_add_i64(l, MG) < 0 || lc_add_i64(l, NB) < 0) {
         free(m.side);
         return -1;
     }
-    lc_sb_printf(sb, ", const long MB, const long NB, const long NI)\n{\n"
-                     "    const long q_ = get_global_id(0);\n"
-                     "    if (q_ >= NI) return;\n"
-                     "    const long bm_ = (q_ %% MB) * %d, bn_ = (q_ / MB %% NB) * %d;\n",
-                 RM, CW);
+    lc_sb_printf(sb, ", const long MG, const long NB)\n{\n"
+                     "    __local %s%d Bp[%d][%d];\n"
+                     "    const long q_ = get_group_id(0);\n"
+                     "    const int lid = get_local_id(0);\n"
+                     "    const long bm_ = (q_ %% MG) * %d + lid * %d, bn_ = (q_ / MG %% NB) * %d;\n"
+                     "    const int nfull_ = bn_ + %d <= n%d;\n",
+                 T, W, KC, RV, WG * RM, RM, CW, CW, dn);
     if (dm > 0) {
-        lc_sb_printf(sb, "    const long z_ = q_ / MB / NB;\n");
+        lc_sb_printf(sb, "    const long z_ = q_ / MG / NB;\n");
         lc_unravel(sb, 0, dm, "z_", "    ");
     }
-    lc_sb_printf(sb, "    if (bm_ + %d <= n%d && bn_ + %d <= n%d) {\n"
-                     "        %s%d acc[%d][%d];\n"
-                     "        for (int i = 0; i < %d; i++)\n"
-                     "            for (int j = 0; j < %d; j++)\n"
-                     "                acc[i][j] = 0;\n"
-                     "        for (long i%d = 0; i%d < n%d; i%d++) {\n"
-                     "            %s%d b_[%d];\n"
-                     "            %s a_[%d];\n",
-                 RM, dm, CW, dn, T, W, RM, RV, RM, RV, dk, dk, dk, dk, T, W, RV, T, RM);
+    lc_sb_printf(sb, "    %s%d acc[%d][%d];\n", T, W, RM, RV);
+    for (int r = 0; r < RM; r++)
+        for (int v = 0; v < RV; v++)
+            lc_sb_printf(sb, "    acc[%d][%d] = 0;\n", r, v);
+    lc_sb_printf(sb, "    for (long k0 = 0; k0 < n%d; k0 += %d) {\n"
+                     "        for (int kk = lid; kk < %d; kk += %d) {\n"
+                     "            const long i%d = k0 + kk;\n",
+                 dk, KC, KC, WG, dk);
+    /* The panel's row kk: vectors along N where the block is whole, else value by value. */
     for (int v = 0; v < RV; v++) {
-        lc_sb_printf(sb, "            {\n                const long i%d = bn_ + %d;\n", dn, v * W);
+        lc_sb_printf(sb, "            if (i%d < n%d && nfull_) {\n"
+                         "                const long i%d = bn_ + %d;\n", dk, dk, dn, v * W);
         for (int i = 0; i < k->n_exprs; i++)
             if ((m.side[i] & 2) && !k->exprs[i].epilogue)
                 lc_emit_expr_vec(g, sb, i, W, dn, "                ");
-        lc_sb_printf(sb, "                b_[%d] = w%d;\n            }\n", v, m.y);
+        lc_sb_printf(sb, "                Bp[kk][%d] = w%d;\n"
+                         "            } else {\n"
+                         "                %s e_[%d];\n"
+                         "                for (int p = 0; p < %d; p++) {\n"
+                         "                    const long i%d = bn_ + %d + p;\n"
+                         "                    e_[p] = 0;\n"
+                         "                    if (i%d < n%d && i%d < n%d) {\n",
+                     v, m.y, T, W, W, dn, v * W, dk, dk, dn, dn);
+        for (int i = 0; i < k->n_exprs; i++)
+            if ((m.side[i] & 2) && !k->exprs[i].epilogue)
+                lc_emit_expr(g, sb, i, "                        ");
+        lc_sb_printf(sb, "                        e_[p] = v%d;\n"
+                         "                    }\n"
+                         "                }\n"
+                         "                Bp[kk][%d] = vload%d(0, e_);\n"
+                         "            }\n", m.y, v, W);
     }
+    lc_sb_printf(sb, "        }\n"
+                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "        const int kn_ = min((long)%d, n%d - k0);\n"
+                     "        for (int kk = 0; kk < kn_; kk++) {\n"
+                     "            const long i%d = k0 + kk;\n"
+                     "            %s a_[%d];\n",
+                 KC, dk, dk, T, RM);
     for (int r = 0; r < RM; r++) {
-        lc_sb_printf(sb, "            {\n                const long i%d = bm_ + %d;\n", dm, r);
+        lc_sb_printf(sb, "            {\n                const long i%d = min(bm_ + %d, n%d - 1);\n",
+                     dm, r, dm);
         for (int i = 0; i < k->n_exprs; i++)
             if ((m.side[i] & 1) && !k->exprs[i].epilogue)
                 lc_emit_expr(g, sb, i, "                ");
@@ -444,43 +476,37 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     for (int r = 0; r < RM; r++) {
         lc_sb_printf(sb, "            {\n                const %s%d x_ = (%s%d)(a_[%d]);\n", T, W, T, W, r);
         for (int v = 0; v < RV; v++)
-            lc_sb_printf(sb, "                acc[%d][%d] = fma(x_, b_[%d], acc[%d][%d]);\n", r, v, v,
-                         r, v);
+            lc_sb_printf(sb, "                acc[%d][%d] = fma(x_, Bp[kk][%d], acc[%d][%d]);\n", r,
+                         v, v, r, v);
         lc_sb_printf(sb, "            }\n");
     }
     lc_sb_printf(sb, "        }\n"
-                     "        for (int i = 0; i < %d; i++) {\n"
-                     "            const long i%d = bm_ + i;\n"
-                     "            for (int j = 0; j < %d; j++) {\n",
-                 RM, dm, RV);
+                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    }\n"
+                     "    for (int i = 0; i < %d; i++) {\n"
+                     "        const long i%d = bm_ + i;\n"
+                     "        if (i%d >= n%d)\n"
+                     "            break;\n"
+                     "        for (int j = 0; j < %d; j++) {\n",
+                 RM, dm, dm, dm, RV);
     for (int p = 0; p < W; p++) {
         char v[32];
         snprintf(v, sizeof v, "acc[i][j].s%x", p);
-        lc_sb_printf(sb, "                {\n                    const long i%d = bn_ + j * %d + %d;\n",
-                     dn, W, p);
+        lc_sb_printf(sb, "            {\n"
+                         "                const long i%d = bn_ + j * %d + %d;\n"
+                         "                if (i%d < n%d) {\n", dn, W, p, dn, dn);
         lc_gemm_epilogue(g, sb, v, "                    ");
-        lc_sb_printf(sb, "                }\n");
+        lc_sb_printf(sb, "                }\n            }\n");
     }
-    lc_sb_printf(sb, "            }\n"
-                     "        }\n"
-                     "        return;\n"
-                     "    }\n"
-                     "    for (long i%d = bm_; i%d < min(bm_ + %d, n%d); i%d++)\n"
-                     "        for (long i%d = bn_; i%d < min(bn_ + %d, n%d); i%d++) {\n"
-                     "            %s s_ = 0;\n"
-                     "            for (long i%d = 0; i%d < n%d; i%d++) {\n",
-                 dm, dm, RM, dm, dm, dn, dn, CW, dn, dn, T, dk, dk, dk, dk);
-    for (int i = 0; i < k->n_exprs; i++)
-        if (m.side[i] && !k->exprs[i].epilogue)
-            lc_emit_expr(g, sb, i, "                ");
-    lc_sb_printf(sb, "                s_ = fma(v%d, v%d, s_);\n"
-                     "            }\n", m.x, m.y);
-    lc_gemm_epilogue(g, sb, "s_", "            ");
-    lc_sb_printf(sb, "        }\n}\n");
+    lc_sb_printf(sb, "        }\n    }\n}\n");
     l->work_dim = 1;
-    l->global[0] = (size_t)(MB * NB * batch);
+    l->use_local = 1;
+    l->local[0] = (size_t)WG;
+    l->local[1] = l->local[2] = 1;
+    l->global[0] = (size_t)(MG * NB * batch * WG);
     snprintf(c->schedule, sizeof c->schedule,
-             "gemm: %d rows x %d columns per item (%d-wide vectors), no local memory", RM, CW, W);
+             "gemm: %d rows x %d columns per item (%d-wide vectors), panels of %d along K in "
+             "local memory", RM, CW, W, KC);
     free(m.side);
     return 0;
 }

@@ -369,6 +369,27 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             lc_node_release(x);
         }
         return 1;
+    case 22: /* relu((x * 2) @ y + bias): a product with an operand's producer and an epilogue
+                (GPUs: tiles in local memory; PoCL: rows x vectors over panels; generic CPUs:
+                the reduction) */
+        {
+            int64_t sa[2] = {96 * scale, 80 * scale}, sy[2] = {80 * scale, 72 * scale};
+            int64_t sbias[1] = {72 * scale}, perm[2] = {1, 0};
+            int64_t a3[3] = {96 * scale, 1, 80 * scale}, b3[3] = {1, 72 * scale, 80 * scale};
+            x = leaf(LC_FLOAT32, 2, sa);
+            y = leaf(LC_FLOAT32, 2, sy);
+            struct lc_node *bias = leaf(LC_FLOAT32, 1, sbias);
+            struct lc_node *xs = B(LC_OP_MUL, x, scalar(2.0));
+            struct lc_node *xa = lc_node_reshape(xs, 3, a3, &err);
+            struct lc_node *yt = lc_node_permute(y, perm, &err);
+            struct lc_node *yb = lc_node_reshape(yt, 3, b3, &err);
+            struct lc_node *p = R(LC_OP_SUM, B(LC_OP_MUL, xa, yb), 4, 0);
+            outs[0] = B(LC_OP_MAXIMUM, B(LC_OP_ADD, p, bias), scalar(0.0));
+            lc_node_release(xs);
+            lc_node_release(yt);
+            lc_node_release(y);
+        }
+        return 1;
     default: /* a long softmax (CPUs: split sums of exp with blocked maxima) */
         {
             int64_t s4[1] = {20000 * scale};
@@ -387,7 +408,7 @@ static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", 
                               "long_sum", "long_argmax", "row_sum_short", "map_rows",
                               "map_strided", "map_4d", "long_cummax", "gather_rowsum",
                               "scatter_add", "scatter_add_wide", "sort_square", "argsort_rows",
-                              "long_softmax"};
+                              "gemm_relu", "long_softmax"};
 
 int main(void)
 {
