@@ -106,6 +106,23 @@ def f_gather(ns, x, idx):
     return x[idx]
 
 
+# Products (float32): the plain SGEMM, the same with a bias and a relu after it (lazycl: one
+# kernel, the epilogue in the product's), and the sparse PCA's column norms of Vd @ C (K = 3:
+# lazycl computes the product inside the norm's reduction, never writing the p x S matrix).
+
+def f_matmul(ns, A, B):
+    return A @ B
+
+
+def f_matmul_relu(ns, A, B, b):
+    r = A @ B + b
+    return r * (r > 0)
+
+
+def f_matmul_norm(ns, Vd, C):
+    return ns.sqrt(ns.sum((Vd @ C) ** 2, axis=0))
+
+
 # Indexing and writes. The writes mutate their inputs: each system checks its result on fresh
 # copies of the inputs (Workload.mutates), then is timed on the same arrays again and again
 # (the cost does not depend on the values; a slice write is idempotent).
@@ -370,6 +387,24 @@ def build_workloads(n, side, small_sizes, only):
         wl.append(Workload("sort_rows", f_sort_rows, [u(side, side)], side * side, (0, 0),
                            f"sort of {side}x{side} float32 along the last axis",
                            hand=kernels.setup_none, peers_skip=no_sort))
+    mm = side // 2
+    no_mm = {"pyopencl": "no matmul in pyopencl.array", "numba": "not expressed"}
+    flops = 2 * mm ** 3
+    if want("matmul"):
+        wl.append(Workload("matmul", f_matmul, [u(mm, mm) - 0.5, u(mm, mm) - 0.5], mm * mm,
+                           (1e-4, 1e-4), f"A @ B, {mm}x{mm} float32 ({flops / 1e9:.0f} GFLOP)",
+                           hand=kernels.setup_none, peers_skip=no_mm, label=f"matmul {mm}^2"))
+    if want("matmul_relu"):
+        wl.append(Workload("matmul_relu", f_matmul_relu, [u(mm, mm) - 0.5, u(mm, mm) - 0.5, u(mm)],
+                           mm * mm, (1e-4, 1e-4), f"relu(A @ B + b), {mm}x{mm} float32",
+                           hand=kernels.setup_none, peers_skip=no_mm,
+                           label=f"relu(A @ B + b) {mm}^2"))
+    if want("matmul_norm"):
+        wl.append(Workload("matmul_norm", f_matmul_norm, [u(100000, 3) - 0.5, u(3, 4096) - 0.5],
+                           4096, (1e-4, 1e-5), "sqrt(sum((Vd @ C) ** 2, axis=0)), Vd 100000x3, "
+                           "C 3x4096 float32 (the sparse PCA's column norms)",
+                           hand=kernels.setup_none, peers_skip=no_mm,
+                           label="norm(Vd @ C, axis=0)"))
     tok = np.zeros(1, np.int32)
     no_rng = {"pyopencl": "no random module in pyopencl.array here",
               "dask": "not wired (dask.array.random)", "numba": "not expressed"}
@@ -696,6 +731,12 @@ def build_peers(args, gpu):
     else:
         notes["torch"] = v if not torch else "skipped"
 
+    pyclblast, v = detect("pyclblast")
+    if pyclblast and "clblast" not in skip:
+        peers["clblast"] = ("CLBlast (pyclblast " + v + ")", lambda w: _clblast_system(args, w))
+    else:
+        notes["clblast"] = v if not pyclblast else "skipped"
+
     dpnp, v = detect("dpnp")
     notes["dpnp"] = v if not dpnp else "installed, not wired into this suite"
     return peers, notes
@@ -767,6 +808,31 @@ def _pyopencl_system(args, w):
     pns = NS(np, exp=clm.exp, sqrt=clm.sqrt, log1p=clm.log1p, sum=cla.sum, max=cla.max)
     return (lambda: [cla.to_device(q, a) for a in w.inputs], lambda st: w.fn(pns, *st),
             lambda r: q.finish(), lambda r: r.get())
+
+
+def _clblast_system(args, w):
+    """CLBlast's SGEMM on lazycl's device (the plain product only), through pyopencl."""
+    if w.fn is not f_matmul:
+        return "CLBlast runs the plain product only"
+    import pyclblast
+    import pyopencl as cl
+    import pyopencl.array as cla
+    name = lc.default_device().name
+    devs = [d for p in cl.get_platforms() for d in p.get_devices() if d.name == name]
+    if not devs:
+        return f"pyopencl does not list {name}"
+    ctx = cl.Context(devs[:1])
+    q = cl.CommandQueue(ctx)
+
+    def run(st):
+        a, b = st
+        m, k = a.shape
+        n = b.shape[1]
+        c = cla.empty(q, (m, n), np.float32)
+        pyclblast.gemm(q, m, n, k, a, b, c, a_ld=k, b_ld=n, c_ld=n)
+        return c
+    return (lambda: [cla.to_device(q, a) for a in w.inputs], run, lambda r: q.finish(),
+            lambda r: r.get())
 
 
 def release_memory(peers):

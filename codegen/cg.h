@@ -99,7 +99,7 @@ void lc_emit_exprs_vec(struct lc_cg *g, struct lc_sb *sb, int W, int rd, const c
 /* Expr i alone as w<i> (its inputs emitted before it in the same scope). */
 void lc_emit_expr_vec(struct lc_cg *g, struct lc_sb *sb, int i, int W, int rd, const char *ind);
 /* Can prologue expr i be computed W lanes at a time along dim rd? */
-int lc_vec_expr_ok(struct lc_cg *g, int i, int rd);
+int lc_vec_expr_ok(struct lc_cg *g, int i, int rd, int W);
 /* "v" converted from float dtype `from` to `to`, W lanes. */
 void lc_vcast(struct lc_sb *sb, const char *v, int from, int to, int W);
 

@@ -80,7 +80,8 @@ struct lc_target {
     int64_t gemm_min;           /* M and N at least this (else the generic reduction) */
     int gemm_vec;               /* float tiles read 4 values at a time (4) or 1 */
     int64_t gemm_min_k;         /* ... and K at least this */
-    int gemm_simd_rows;         /* SIMD targets: rows per item (0: no SIMD product schedule) */
+    int gemm_simd_rows;         /* CPUs: rows per item (0: no vector product schedule) */
+    int gemm_simd_width;        /* ... columns per vector (explicit vectors, on every CPU) */
     int gemm_simd_vectors;      /* ... and vectors of `simd` columns per item */
     int gemm_simd_group;        /* ... items per work-group (sharing a panel of the right operand) */
     int gemm_simd_kc;           /* ... panel rows (K per step) */

@@ -521,7 +521,7 @@ static int lc_vec_op_ok(int op)
 
 /* Can prologue expr i be computed W lanes at a time along dim rd (explicit SIMD)? Float
  * values of vector-safe ops, reading (if a load) contiguously or not at all along rd. */
-int lc_vec_expr_ok(struct lc_cg *g, int i, int rd)
+int lc_vec_expr_ok(struct lc_cg *g, int i, int rd, int W)
 {
     const struct lc_kernel *k = g->k;
     const struct lc_expr *x = &k->exprs[i];
@@ -533,7 +533,7 @@ int lc_vec_expr_ok(struct lc_cg *g, int i, int rd)
     if (x->access >= 0) {
         const struct lc_access *a = &g->acc[x->access];
         if (a->kind == LC_ACCESS_IOTA || a->n_dyn ||
-            (a->kind == LC_ACCESS_RANDOM && !lc_random_vec_ok(g, x->access, g->t->simd)))
+            (a->kind == LC_ACCESS_RANDOM && !lc_random_vec_ok(g, x->access, W)))
             return 0;
         if (a->kind != LC_ACCESS_CONST && lc_stclass(a->strides[rd]) == LC_ST_ANY)
             return 0;
@@ -550,7 +550,7 @@ int lc_vec_ok(struct lc_cg *g, int rd)
     if (!g->t->simd)
         return 0;
     for (int i = 0; i < k->n_exprs; i++)
-        if (!k->exprs[i].epilogue && !lc_vec_expr_ok(g, i, rd))
+        if (!k->exprs[i].epilogue && !lc_vec_expr_ok(g, i, rd, g->t->simd))
             return 0;
     for (int s = 0; s < k->n_reds; s++) {
         int op = k->reds[s].op;

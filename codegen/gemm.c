@@ -351,11 +351,11 @@ const struct lc_schedule lc_sched_gemm_tiles = {LC_KERNEL_REDUCE, "gemm", lc_gem
 static int lc_gemm_simd_match(struct lc_cg *g, struct lc_gemm *m)
 {
     memset(m, 0, sizeof *m);
-    if (!g->t->gemm_simd_rows || !g->t->simd || !lc_gemm_match(g, m))
+    if (!g->t->gemm_simd_rows || !lc_gemm_match(g, m))
         return 0;
     int ok = lc_dtype_is_float(m->dt);
     for (int i = 0; ok && i < g->k->n_exprs; i++)
-        if ((m->side[i] & 2) && !lc_vec_expr_ok(g, i, m->dn))
+        if ((m->side[i] & 2) && !lc_vec_expr_ok(g, i, m->dn, g->t->gemm_simd_width))
             ok = 0;
     if (!ok) {
         free(m->side);
@@ -393,7 +393,7 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     struct lc_gemm m;
     if (!lc_gemm_simd_match(g, &m))
         return -1;
-    int W = t->simd, RM = t->gemm_simd_rows, RV = t->gemm_simd_vectors;
+    int W = t->gemm_simd_width, RM = t->gemm_simd_rows, RV = t->gemm_simd_vectors;
     if (lc_dtype_size(m.dt) == 8 && RV > 1)
         RV /= 2;   /* vectors of doubles take two registers */
     int CW = W * RV, WG = t->gemm_simd_group, KC = t->gemm_simd_kc;

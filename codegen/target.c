@@ -79,7 +79,8 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
     t->gemm_vec = 4;
     t->gemm_min_k = 16;
     /* PoCL: 4 rows x 2 float8 per item, 8 vector accumulators in registers (double8: 1). */
-    t->gemm_simd_rows = t->simd ? 4 : 0;
+    t->gemm_simd_rows = gpu ? 0 : 4;
+    t->gemm_simd_width = 8;
     t->gemm_simd_vectors = 2;
     /* ... 16 items share a 256-row panel (measured on 2 cores, 2048^2: WG 8/16/32 gave
      * 65/95/79 GFLOP/s, KC 128/256/512 91/95/95, RM x RV 4x2 95, 6x2 89-105, 8x2 76, 2x4 71) */
