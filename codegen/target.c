@@ -69,12 +69,14 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
      * (coalesced moves; rows that fit a tile never leave it). */
     t->sort_digit_bits = 8;
     t->sort_tiles = gpu;
-    /* Products: 128 x 128 outputs per group of 16 x 16 items (8 x 8 each), K in steps of 16:
-     * two tiles of 8.5 KiB (float) in local memory. */
+    /* Products: 128 x 128 outputs per group of 16 x 16 items (8 x 8 each), K in steps of 4
+     * (H100 SGEMM 8192^2, TFLOP/s: steps of 2/4/8/16/32 gave 32.6/40.1/38.4/30.4/24.3; blocks
+     * of 128x64 36.9 and 64x64 31.7 at 8; fewer registers for the next step's values keep
+     * more groups resident). */
     t->gemm_tiles = gpu && mwg >= 256;
     t->gemm_group = 16;
     t->gemm_tile_m = t->gemm_tile_n = 128;
-    t->gemm_tile_k = 16;
+    t->gemm_tile_k = 4;
     t->gemm_min = 64;
     t->gemm_vec = 4;
     t->gemm_min_k = 16;

@@ -1,9 +1,9 @@
-/* ---- kernel 0: schedule "gemm: 128x128 tiles of 16 along K in local memory, 8x8 per item, 4-wide reads", 1 launch: lc_gemm_f32_6e142818ac2c710f */
+/* ---- kernel 0: schedule "gemm: 128x128 tiles of 4 along K in local memory, 8x8 per item, 4-wide reads", 1 launch: lc_gemm_f32_5fdf3022726eb0ed */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
-/* lazycl gemm kernel: 7 fused ops; gemm: 128x128 tiles of 16 along K in local memory, 8x8 per item, 4-wide reads. */
+/* lazycl gemm kernel: 7 fused ops; gemm: 128x128 tiles of 4 along K in local memory, 8x8 per item, 4-wide reads. */
 __kernel __attribute__((reqd_work_group_size(16, 16, 1)))
-void lc_gemm_f32_6e142818ac2c710f(
+void lc_gemm_f32_5fdf3022726eb0ed(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     const float a1_v,
@@ -14,8 +14,8 @@ void lc_gemm_f32_6e142818ac2c710f(
     const long n1,
     const long n2, const long os0_0)
 {
-    __local float4 As[16][33];
-    __local float4 Bs[16][33];
+    __local float4 As[4][33];
+    __local float4 Bs[4][33];
     const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * 16 + tx;
     const long bm_ = (long)get_group_id(1) * 128, bn_ = (long)get_group_id(0) * 128;
     float4 acc[8][2];
@@ -24,12 +24,12 @@ void lc_gemm_f32_6e142818ac2c710f(
         #pragma unroll
         for (int j = 0; j < 2; j++)
             acc[i][j] = 0;
-    float u1_[8], u2_[8];
+    float u1_[2], u2_[2];
     {
         #pragma unroll
-        for (int j_ = 0; j_ < 8; j_++) {
+        for (int j_ = 0; j_ < 2; j_++) {
             const int l_ = tid + 256 * j_;
-            const int kk = l_ % 16, rr = l_ / 16;
+            const int kk = l_ % 4, rr = l_ / 4;
             const long i0 = bm_ + rr, i2 = 0 + kk;
             u1_[j_] = 0;
             if (i0 < n0 && i2 < n2) {
@@ -40,7 +40,7 @@ void lc_gemm_f32_6e142818ac2c710f(
             }
         }
         #pragma unroll
-        for (int j_ = 0; j_ < 8; j_++) {
+        for (int j_ = 0; j_ < 2; j_++) {
             const int l_ = tid + 256 * j_;
             const int rr = l_ % 128, kk = l_ / 128;
             const long i1 = bn_ + rr, i2 = 0 + kk;
@@ -51,26 +51,26 @@ void lc_gemm_f32_6e142818ac2c710f(
             }
         }
     }
-    for (long k0 = 0; k0 < n2; k0 += 16) {
+    for (long k0 = 0; k0 < n2; k0 += 4) {
         #pragma unroll
-        for (int j_ = 0; j_ < 8; j_++) {
+        for (int j_ = 0; j_ < 2; j_++) {
             const int l_ = tid + 256 * j_;
-            const int kk = l_ % 16, rr = l_ / 16;
+            const int kk = l_ % 4, rr = l_ / 4;
             ((__local float *)As[kk])[rr] = u1_[j_];
         }
         #pragma unroll
-        for (int j_ = 0; j_ < 8; j_++) {
+        for (int j_ = 0; j_ < 2; j_++) {
             const int l_ = tid + 256 * j_;
             const int rr = l_ % 128, kk = l_ / 128;
             ((__local float *)Bs[kk])[rr] = u2_[j_];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        const long k1_ = k0 + 16;
+        const long k1_ = k0 + 4;
         if (k1_ < n2) {
         #pragma unroll
-        for (int j_ = 0; j_ < 8; j_++) {
+        for (int j_ = 0; j_ < 2; j_++) {
             const int l_ = tid + 256 * j_;
-            const int kk = l_ % 16, rr = l_ / 16;
+            const int kk = l_ % 4, rr = l_ / 4;
             const long i0 = bm_ + rr, i2 = k1_ + kk;
             u1_[j_] = 0;
             if (i0 < n0 && i2 < n2) {
@@ -81,7 +81,7 @@ void lc_gemm_f32_6e142818ac2c710f(
             }
         }
         #pragma unroll
-        for (int j_ = 0; j_ < 8; j_++) {
+        for (int j_ = 0; j_ < 2; j_++) {
             const int l_ = tid + 256 * j_;
             const int rr = l_ % 128, kk = l_ / 128;
             const long i1 = bn_ + rr, i2 = k1_ + kk;
@@ -93,7 +93,7 @@ void lc_gemm_f32_6e142818ac2c710f(
         }
         }
         #pragma unroll
-        for (int kk = 0; kk < 16; kk++) {
+        for (int kk = 0; kk < 4; kk++) {
             float4 a_[2], b_[2];
             #pragma unroll
             for (int i = 0; i < 2; i++)
