@@ -22,6 +22,7 @@ from ._api import (  # noqa: F401
 )
 from . import _api as _api_module
 from . import random  # noqa: E402  (lazycl.random: counter-based random numbers)
+from . import linalg  # noqa: E402  (lazycl.linalg: norms, traces, cross, the products)
 
 __version__ = "0.1.0"
 

@@ -29,6 +29,7 @@ from ._indexmaps import (  # noqa: F401
 from ._linalg import (  # noqa: F401
     dot, inner, matmul, matrix_transpose, tensordot, vdot, vecdot,
 )
+from ._einsum import einsum  # noqa: F401
 from ._join import (  # noqa: F401
     array_split, choose, column_stack, concatenate, dsplit, dstack, hsplit, hstack, select, split,
     stack, vsplit, vstack,
@@ -861,7 +862,28 @@ def _lazy_functions():
         # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
         if f is not None and f not in table:
             table[f] = g[name]
+    from . import linalg
+    for name in ["norm", "vector_norm", "matrix_norm", "cross", "trace", "diagonal", "outer",
+                 "matmul", "vecdot", "tensordot", "matrix_transpose"]:
+        f = getattr(np.linalg, name, None)
+        if f is not None and f not in table:
+            table[f] = getattr(linalg, name)
+    table[np.einsum] = einsum
+    table[np.cross] = _np_cross
     return table
+
+
+def _np_cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """numpy.cross of 3-element vectors (2-element ones raise NotImplementedError)."""
+    from . import linalg
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = moveaxis(_as(a), axisa, -1), moveaxis(_as(b), axisb, -1)
+    if a.shape[-1] != 3 or b.shape[-1] != 3:
+        if a.shape[-1] in (2, 3) and b.shape[-1] in (2, 3):
+            raise NotImplementedError("lazycl: cross of 2-element vectors")
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    return moveaxis(linalg.cross(a, b, axis=-1), -1, axisc)
 
 
 _LAZY = None

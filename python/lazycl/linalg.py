@@ -1,0 +1,166 @@
+"""lazycl.linalg: norms, traces, cross products and the products, after numpy.linalg and the array
+API's linalg extension. Each is views, elementwise work and reductions (or the products'
+contraction), fused like any other expression: norm(Vd @ C, axis=0) never writes Vd @ C when its
+contraction is short. Decompositions (svd, qr, eigh, inv, solve, det, ...) are not provided; the
+norms that need singular values (ord 2, -2 and 'nuc' of a matrix) raise NotImplementedError."""
+import math
+import operator
+
+import numpy as np
+
+from . import _api as _a
+from . import _lazycl as _c
+from ._join import stack
+from ._linalg import matmul, matrix_transpose, tensordot, vecdot  # noqa: F401
+
+try:
+    from numpy.exceptions import AxisError
+except ImportError:  # NumPy < 1.25
+    from numpy import AxisError
+
+__all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot", "outer", "norm", "vector_norm",
+           "matrix_norm", "cross", "trace", "diagonal"]
+
+
+def _float(x):
+    """x as NumPy's norms see it: its own float dtype, or float64."""
+    x = _a._as(x)
+    return x if x.dtype.kind == "f" else _c.astype(x, np.float64)
+
+
+def _axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        return _a._norm_axes(tuple(axis), ndim)
+    return (_a._norm_axis(axis, ndim),)
+
+
+def _keep(r, shape, axes, keepdims):
+    if not keepdims:
+        return r
+    return _c.reshape(r, [1 if d in axes else n for d, n in enumerate(shape)])
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """The vector norm over `axis` (None: every element): ord 2, 1, inf, -inf, 0 (the count
+    of non-zeros) or any other p (sum |x|^p)^(1/p)."""
+    x = _float(x)
+    axes = _axes(axis, x.ndim)
+    a = _a.abs(x)
+    if ord == 2:
+        r = _a.sqrt(_c._reduce("sum", a * a, axes))
+    elif ord == 1:
+        r = _c._reduce("sum", a, axes)
+    elif ord == math.inf:
+        r = _c._reduce("max", a, axes)
+    elif ord == -math.inf:
+        r = _c._reduce("min", a, axes)
+    elif ord == 0:
+        r = _c._reduce("sum", _c.astype(_a.not_equal(x, 0), x.dtype), axes)
+    else:
+        p = float(ord)
+        r = _a.power(_c._reduce("sum", _a.power(a, p), axes), 1.0 / p)
+    return _keep(r, x.shape, axes, keepdims)
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    """The matrix norm over the last two axes: 'fro', 1, -1, inf, -inf."""
+    x = _float(x)
+    if x.ndim < 2:
+        raise ValueError("Input array must be at least 2-dimensional")
+    return _matrix_norm(x, (x.ndim - 2, x.ndim - 1), ord, keepdims)
+
+
+def _matrix_norm(x, axes, ord, keepdims):
+    r0, c0 = axes
+    if r0 == c0:
+        raise ValueError("Duplicate axes given.")
+    a = _a.abs(x)
+    if ord in ("fro", "f", None):
+        r = _a.sqrt(_c._reduce("sum", a * a, tuple(sorted(axes))))
+    elif ord in (1, -1):
+        s = _c._reduce("sum", a, (r0,))            # column sums
+        c = c0 - (1 if r0 < c0 else 0)
+        r = _c._reduce("max" if ord == 1 else "min", s, (c,))
+    elif ord in (math.inf, -math.inf):
+        s = _c._reduce("sum", a, (c0,))            # row sums
+        rr = r0 - (1 if c0 < r0 else 0)
+        r = _c._reduce("max" if ord == math.inf else "min", s, (rr,))
+    elif ord in (2, -2, "nuc"):
+        raise NotImplementedError(f"lazycl: the matrix norm ord={ord!r} needs singular values "
+                                  "(no SVD in lazycl)")
+    else:
+        raise ValueError("Invalid norm order for matrices.")
+    return _keep(r, x.shape, axes, keepdims)
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """numpy.linalg.norm: a vector norm over one axis (or every element), a matrix norm over
+    two."""
+    x = _float(x)
+    if axis is None:
+        if ord is None:
+            r = vector_norm(x, ord=2)
+            return _c.reshape(r, [1] * x.ndim) if keepdims else r
+        if x.ndim == 1:
+            if isinstance(ord, str):
+                raise ValueError(f"Invalid norm order '{ord}' for vectors")
+            return vector_norm(x, ord=ord, keepdims=keepdims)
+        if x.ndim == 2:
+            return _matrix_norm(x, (0, 1), ord, keepdims)
+        raise ValueError("Improper number of dimensions to norm.")
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(_a._norm_axis(a, x.ndim) for a in axis)
+    else:
+        axes = (_a._norm_axis(operator.index(axis), x.ndim),)
+    if len(axes) == 1:
+        if isinstance(ord, str):
+            raise ValueError(f"Invalid norm order '{ord}' for vectors")
+        return vector_norm(x, axis=axes[0], keepdims=keepdims, ord=2 if ord is None else ord)
+    if len(axes) == 2:
+        return _matrix_norm(x, axes, ord, keepdims)
+    raise ValueError("Improper number of dimensions to norm.")
+
+
+def outer(x1, x2, /):
+    """The outer product of two vectors (the array API's linalg.outer: 1-d operands only)."""
+    a, b = _a._as(x1), _a._as(x2)
+    if a.ndim != 1 or b.ndim != 1:
+        raise ValueError("linalg.outer takes 1-dimensional arrays")
+    return _a.outer(a, b)
+
+
+def cross(x1, x2, /, *, axis=-1):
+    """The cross product of 3-element vectors along `axis` (the operands broadcast)."""
+    a, b = _a._as(x1), _a._as(x2)
+    shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+    a, b = _c.broadcast_to(a, shape), _c.broadcast_to(b, shape)
+    if not shape:
+        raise AxisError(axis, 0)
+    ax = _a._norm_axis(axis, len(shape))
+    if shape[ax] != 3:
+        raise ValueError(f"cross: the vectors along axis {axis} must have 3 elements "
+                         f"(got {shape[ax]})")
+
+    def comp(x, i):
+        key = [slice(None)] * len(shape)
+        key[ax] = i
+        return x[tuple(key)]
+    a0, a1, a2 = (comp(a, i) for i in range(3))
+    b0, b1, b2 = (comp(b, i) for i in range(3))
+    return stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=ax)
+
+
+def diagonal(x, /, *, offset=0):
+    """The diagonals of the last two axes (a view)."""
+    x = _a._as(x)
+    if x.ndim < 2:
+        raise ValueError("Input array must be at least 2-dimensional")
+    return _a.diagonal(x, offset, -2, -1)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """The sums of the diagonals of the last two axes (NumPy's sum dtype rules)."""
+    d = diagonal(x, offset=offset)
+    return _a.sum(d, axis=-1, dtype=dtype)
