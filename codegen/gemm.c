@@ -425,14 +425,19 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
         lc_sb_printf(sb, "    const long z_ = q_ / MG / NB;\n");
         lc_unravel(sb, 0, dm, "z_", "    ");
     }
-    lc_sb_printf(sb, "    %s%d acc[%d][%d];\n", T, W, RM, RV);
+    /* Each panel's sums start from zero and are then added to the totals: the rounding error
+     * grows with KC + K / KC, not with K (float32 products as accurate as BLAS's). */
+    lc_sb_printf(sb, "    %s%d acc[%d][%d], tot[%d][%d];\n", T, W, RM, RV, RM, RV);
     for (int r = 0; r < RM; r++)
         for (int v = 0; v < RV; v++)
-            lc_sb_printf(sb, "    acc[%d][%d] = 0;\n", r, v);
-    lc_sb_printf(sb, "    for (long k0 = 0; k0 < n%d; k0 += %d) {\n"
-                     "        for (int kk = lid; kk < %d; kk += %d) {\n"
+            lc_sb_printf(sb, "    tot[%d][%d] = 0;\n", r, v);
+    lc_sb_printf(sb, "    for (long k0 = 0; k0 < n%d; k0 += %d) {\n", dk, KC);
+    for (int r = 0; r < RM; r++)
+        for (int v = 0; v < RV; v++)
+            lc_sb_printf(sb, "        acc[%d][%d] = 0;\n", r, v);
+    lc_sb_printf(sb, "        for (int kk = lid; kk < %d; kk += %d) {\n"
                      "            const long i%d = k0 + kk;\n",
-                 dk, KC, KC, WG, dk);
+                 KC, WG, dk);
     /* The panel's row kk: vectors along N where the block is whole, else value by value. */
     for (int v = 0; v < RV; v++) {
         lc_sb_printf(sb, "            if (i%d < n%d && nfull_) {\n"
@@ -480,8 +485,11 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
                          v, v, r, v);
         lc_sb_printf(sb, "            }\n");
     }
-    lc_sb_printf(sb, "        }\n"
-                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    lc_sb_printf(sb, "        }\n");
+    for (int r = 0; r < RM; r++)
+        for (int v = 0; v < RV; v++)
+            lc_sb_printf(sb, "        tot[%d][%d] += acc[%d][%d];\n", r, v, r, v);
+    lc_sb_printf(sb, "        barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "    }\n"
                      "    for (int i = 0; i < %d; i++) {\n"
                      "        const long i%d = bm_ + i;\n"
@@ -491,7 +499,7 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
                  RM, dm, dm, dm, RV);
     for (int p = 0; p < W; p++) {
         char v[32];
-        snprintf(v, sizeof v, "acc[i][j].s%x", p);
+        snprintf(v, sizeof v, "tot[i][j].s%x", p);
         lc_sb_printf(sb, "            {\n"
                          "                const long i%d = bn_ + j * %d + %d;\n"
                          "                if (i%d < n%d) {\n", dn, W, p, dn, dn);

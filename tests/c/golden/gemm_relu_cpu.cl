@@ -1,9 +1,9 @@
-/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory", 1 launch: lc_gemm_f32_53ec41bd58eafcab */
+/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory", 1 launch: lc_gemm_f32_32c74f6fc01f39ff */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl gemm kernel: 7 fused ops; gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory. */
 __kernel __attribute__((reqd_work_group_size(16, 1, 1)))
-void lc_gemm_f32_53ec41bd58eafcab(
+void lc_gemm_f32_32c74f6fc01f39ff(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     const float a1_v,
@@ -19,16 +19,24 @@ void lc_gemm_f32_53ec41bd58eafcab(
     const int lid = get_local_id(0);
     const long bm_ = (q_ % MG) * 64 + lid * 4, bn_ = (q_ / MG % NB) * 16;
     const int nfull_ = bn_ + 16 <= n1;
-    float8 acc[4][2];
-    acc[0][0] = 0;
-    acc[0][1] = 0;
-    acc[1][0] = 0;
-    acc[1][1] = 0;
-    acc[2][0] = 0;
-    acc[2][1] = 0;
-    acc[3][0] = 0;
-    acc[3][1] = 0;
+    float8 acc[4][2], tot[4][2];
+    tot[0][0] = 0;
+    tot[0][1] = 0;
+    tot[1][0] = 0;
+    tot[1][1] = 0;
+    tot[2][0] = 0;
+    tot[2][1] = 0;
+    tot[3][0] = 0;
+    tot[3][1] = 0;
     for (long k0 = 0; k0 < n2; k0 += 256) {
+        acc[0][0] = 0;
+        acc[0][1] = 0;
+        acc[1][0] = 0;
+        acc[1][1] = 0;
+        acc[2][0] = 0;
+        acc[2][1] = 0;
+        acc[3][0] = 0;
+        acc[3][1] = 0;
         for (int kk = lid; kk < 256; kk += 16) {
             const long i2 = k0 + kk;
             if (i2 < n2 && nfull_) {
@@ -118,6 +126,14 @@ void lc_gemm_f32_53ec41bd58eafcab(
                 acc[3][1] = fma(x_, Bp[kk][1], acc[3][1]);
             }
         }
+        tot[0][0] += acc[0][0];
+        tot[0][1] += acc[0][1];
+        tot[1][0] += acc[1][0];
+        tot[1][1] += acc[1][1];
+        tot[2][0] += acc[2][0];
+        tot[2][1] += acc[2][1];
+        tot[3][0] += acc[3][0];
+        tot[3][1] += acc[3][1];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     for (int i = 0; i < 4; i++) {
@@ -128,7 +144,7 @@ void lc_gemm_f32_53ec41bd58eafcab(
             {
                 const long i1 = bn_ + j * 8 + 0;
                 if (i1 < n1) {
-                    const double s0_a = acc[i][j].s0;
+                    const double s0_a = tot[i][j].s0;
                     const float v5 = (float)s0_a; /* result of sum */
                     const float v6 = a3[a3_o + i1]; /* buffer */
                     const float v7 = (v5 + v6); /* add */
@@ -140,7 +156,7 @@ void lc_gemm_f32_53ec41bd58eafcab(
             {
                 const long i1 = bn_ + j * 8 + 1;
                 if (i1 < n1) {
-                    const double s0_a = acc[i][j].s1;
+                    const double s0_a = tot[i][j].s1;
                     const float v5 = (float)s0_a; /* result of sum */
                     const float v6 = a3[a3_o + i1]; /* buffer */
                     const float v7 = (v5 + v6); /* add */
@@ -152,7 +168,7 @@ void lc_gemm_f32_53ec41bd58eafcab(
             {
                 const long i1 = bn_ + j * 8 + 2;
                 if (i1 < n1) {
-                    const double s0_a = acc[i][j].s2;
+                    const double s0_a = tot[i][j].s2;
                     const float v5 = (float)s0_a; /* result of sum */
                     const float v6 = a3[a3_o + i1]; /* buffer */
                     const float v7 = (v5 + v6); /* add */
@@ -164,7 +180,7 @@ void lc_gemm_f32_53ec41bd58eafcab(
             {
                 const long i1 = bn_ + j * 8 + 3;
                 if (i1 < n1) {
-                    const double s0_a = acc[i][j].s3;
+                    const double s0_a = tot[i][j].s3;
                     const float v5 = (float)s0_a; /* result of sum */
                     const float v6 = a3[a3_o + i1]; /* buffer */
                     const float v7 = (v5 + v6); /* add */
@@ -176,7 +192,7 @@ void lc_gemm_f32_53ec41bd58eafcab(
             {
                 const long i1 = bn_ + j * 8 + 4;
                 if (i1 < n1) {
-                    const double s0_a = acc[i][j].s4;
+                    const double s0_a = tot[i][j].s4;
                     const float v5 = (float)s0_a; /* result of sum */
                     const float v6 = a3[a3_o + i1]; /* buffer */
                     const float v7 = (v5 + v6); /* add */
@@ -188,7 +204,7 @@ void lc_gemm_f32_53ec41bd58eafcab(
             {
                 const long i1 = bn_ + j * 8 + 5;
                 if (i1 < n1) {
-                    const double s0_a = acc[i][j].s5;
+                    const double s0_a = tot[i][j].s5;
                     const float v5 = (float)s0_a; /* result of sum */
                     const float v6 = a3[a3_o + i1]; /* buffer */
                     const float v7 = (v5 + v6); /* add */
@@ -200,7 +216,7 @@ void lc_gemm_f32_53ec41bd58eafcab(
             {
                 const long i1 = bn_ + j * 8 + 6;
                 if (i1 < n1) {
-                    const double s0_a = acc[i][j].s6;
+                    const double s0_a = tot[i][j].s6;
                     const float v5 = (float)s0_a; /* result of sum */
                     const float v6 = a3[a3_o + i1]; /* buffer */
                     const float v7 = (v5 + v6); /* add */
@@ -212,7 +228,7 @@ void lc_gemm_f32_53ec41bd58eafcab(
             {
                 const long i1 = bn_ + j * 8 + 7;
                 if (i1 < n1) {
-                    const double s0_a = acc[i][j].s7;
+                    const double s0_a = tot[i][j].s7;
                     const float v5 = (float)s0_a; /* result of sum */
                     const float v6 = a3[a3_o + i1]; /* buffer */
                     const float v7 = (v5 + v6); /* add */
