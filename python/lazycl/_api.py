@@ -42,6 +42,7 @@ except ImportError:  # NumPy < 1.25
 
 asarray = _c.asarray
 where = _c.where
+_wh = _c.where   # where() inside functions whose where= argument hides it
 
 
 def _is_array(x):
@@ -500,13 +501,43 @@ def _put_out(r, out, op, scan=False):
     return _write.assign_out(out, r, op, casting="unsafe")
 
 
+# where= of reductions: the elements where the mask is False count as the reduction's identity
+# (0 for sums, 1 for products, False / True for any / all, `initial` for max and min, which
+# have none of their own); the mask broadcasts to the input's shape, never the other way.
+
+def _where_mask(x, where):
+    """The mask of where= as a bool array of x's shape, or None when it keeps everything."""
+    if where is None or where is True:
+        return None
+    m = where if _is_array(where) else asarray(np.asarray(where, dtype=bool), device=x.device)
+    if m.dtype != np.bool_:
+        raise TypeError(f"Cannot cast array data from {np.dtype(m.dtype)!r} to dtype('bool') "
+                        "according to the rule 'safe'")
+    try:
+        ok = np.broadcast_shapes(tuple(m.shape), tuple(x.shape)) == tuple(x.shape)
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"non-broadcastable where mask with shape {tuple(m.shape)} doesn't "
+                         f"match the broadcast shape {tuple(x.shape)}")
+    return broadcast_to(m, tuple(x.shape))
+
+
+def _masked(x, where, fill):
+    """x with fill where the where= mask is False (x itself without a mask)."""
+    m = _where_mask(x, where)
+    if m is None:
+        return x
+    return _c.where(m, x, _c._full(fill, (), x.dtype, x.queue))
+
+
 def sum(x, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
     out = _out_of(out)
     x = _as(x)
     dtype = _loop_dtype(x, dtype, out)
     dt = _sum_dtype(x.dtype) if dtype is None else np.dtype(dtype)
     axes = _norm_axes(axis, x.ndim)
-    r = _c._reduce("sum", _c.astype(x, dt), axes)
+    r = _c._reduce("sum", _masked(_c.astype(x, dt), where, 0), axes)
     if initial is not None:
         r = r + initial
     return _put_out(_keep(r, x, axes, keepdims), out, "add")
@@ -518,7 +549,7 @@ def prod(x, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
     dtype = _loop_dtype(x, dtype, out)
     dt = _sum_dtype(x.dtype) if dtype is None else np.dtype(dtype)
     axes = _norm_axes(axis, x.ndim)
-    r = _c._reduce("prod", _c.astype(x, dt), axes)
+    r = _c._reduce("prod", _masked(_c.astype(x, dt), where, 1), axes)
     if initial is not None:
         r = r * initial
     return _put_out(_keep(r, x, axes, keepdims), out, "multiply")
@@ -527,30 +558,49 @@ def prod(x, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
 _UFUNC_OF = {"max": "maximum", "min": "minimum", "nanmax": "fmax", "nanmin": "fmin"}
 
 
-def _minmax(op, x, axis, keepdims, out):
+def _minmax(op, x, axis, keepdims, out, initial=None, where=None):
+    """max / min / nanmax / nanmin; `initial` takes part in every reduction (and is the result
+    of an empty one); where= needs it, as in NumPy (these have no identity)."""
     out = _out_of(out)
     x = _as(x)
     axes = _norm_axes(axis, x.ndim)
+    if _where_mask(x, where) is not None and initial is None:
+        raise ValueError(f"reduction operation '{_UFUNC_OF[op]}' does not have an identity, so "
+                         "to use a where mask one has to specify 'initial'")
+    if initial is not None:
+        x = _masked(x, where, initial)
+        n = 1
+        for a in axes:
+            n *= x.shape[a]
+        if n == 0:
+            shape = [d for i, d in enumerate(x.shape) if i not in axes]
+            r = _c._full(initial, tuple(shape), x.dtype, x.queue)
+        else:
+            two = maximum if op in ("max", "nanmax") else minimum
+            if op in ("nanmax", "nanmin"):
+                two = fmax if op == "nanmax" else fmin
+            r = two(_c._reduce(op, x, axes), _c._full(initial, (), x.dtype, x.queue))
+        return _put_out(_keep(r, x, axes, keepdims), out, _UFUNC_OF[op])
     return _put_out(_keep(_c._reduce(op, x, axes), x, axes, keepdims), out, _UFUNC_OF[op])
 
 
-def max(x, axis=None, out=None, keepdims=False):  # noqa: A001
-    return _minmax("max", x, axis, keepdims, out)
+def max(x, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
+    return _minmax("max", x, axis, keepdims, out, initial, where)
 
 
-def min(x, axis=None, out=None, keepdims=False):  # noqa: A001
-    return _minmax("min", x, axis, keepdims, out)
+def min(x, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
+    return _minmax("min", x, axis, keepdims, out, initial, where)
 
 
 amax, amin = max, min
 
 
-def nanmax(x, axis=None, out=None, keepdims=False):
-    return _minmax("nanmax", x, axis, keepdims, out)
+def nanmax(x, axis=None, out=None, keepdims=False, initial=None, where=None):
+    return _minmax("nanmax", x, axis, keepdims, out, initial, where)
 
 
-def nanmin(x, axis=None, out=None, keepdims=False):
-    return _minmax("nanmin", x, axis, keepdims, out)
+def nanmin(x, axis=None, out=None, keepdims=False, initial=None, where=None):
+    return _minmax("nanmin", x, axis, keepdims, out, initial, where)
 
 
 def _arg(op, x, axis, keepdims, out):
@@ -580,17 +630,21 @@ def argmin(x, axis=None, out=None, keepdims=False):
     return _arg("argmin", x, axis, keepdims, out)
 
 
-def any(x, axis=None, out=None, keepdims=False):  # noqa: A001
+def any(x, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
     out = _out_of(out)
     x = _as(x)
     axes = _norm_axes(axis, x.ndim)
+    if _where_mask(x, where) is not None:
+        x = _masked(_c.astype(x, np.bool_), where, False)
     return _put_out(_keep(_c._reduce("any", x, axes), x, axes, keepdims), out, "logical_or")
 
 
-def all(x, axis=None, out=None, keepdims=False):  # noqa: A001
+def all(x, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
     out = _out_of(out)
     x = _as(x)
     axes = _norm_axes(axis, x.ndim)
+    if _where_mask(x, where) is not None:
+        x = _masked(_c.astype(x, np.bool_), where, True)
     return _put_out(_keep(_c._reduce("all", x, axes), x, axes, keepdims), out, "logical_and")
 
 
@@ -605,12 +659,34 @@ def _stat_axes(axis, ndim):
     return _norm_axes(axis, ndim)
 
 
-def mean(x, axis=None, dtype=None, out=None, keepdims=False):
+def _masked_mean(x, axis, dtype, keepdims, where, ddof=None):
+    """mean (ddof None) or var with where=: sums over the kept elements divided by their count
+    (a count of 0 gives NaN, as NumPy's 0/0)."""
+    m = _where_mask(x, where)
+    dt = _float_of(x.dtype) if dtype is None else np.dtype(dtype)
+    xf = _c.astype(x, dt)
+    n = sum(m, axis=axis, keepdims=True)
+    mu = sum(_wh(m, xf, 0), axis=axis, keepdims=True) / n
+    if ddof is None:
+        r = mu
+    else:
+        d = _wh(m, xf - mu, 0)
+        r = sum(d * d, axis=axis, keepdims=True) / maximum(n - ddof, 0)
+    r = _c.astype(r, dt)
+    if not keepdims:
+        axes = _stat_axes(axis, x.ndim)
+        r = _c.reshape(r, [k for i, k in enumerate(x.shape) if i not in axes])
+    return r
+
+
+def mean(x, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     """sum / count, as NumPy computes it (so a mean with inf is inf, not nan);
     float32 sums accumulate in float64 where the device has fp64. With out=, as NumPy: the
     sum is cast into out's dtype, then divided and cast again."""
     out = _out_of(out)
     x = _as(x)
+    if _where_mask(x, where) is not None:
+        return _put_out(_masked_mean(x, axis, dtype, keepdims, where), out, "add")
     axes = _stat_axes(axis, x.ndim)
     count = 1
     for a in axes:
@@ -631,20 +707,26 @@ def mean(x, axis=None, dtype=None, out=None, keepdims=False):
     return _keep(r, x, axes, keepdims)
 
 
-def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, correction=None):
+def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, correction=None, *,
+        where=None, mean=None):
     out = _out_of(out)
+    if mean is not None:
+        raise NotImplementedError("lazycl: var/std with mean= (a precomputed mean)")
     if correction is not None:
         ddof = correction
     x = _as(x)
+    if _where_mask(x, where) is not None:
+        return _put_out(_masked_mean(x, axis, dtype, keepdims, where, ddof), out, "add")
     axes = _stat_axes(axis, x.ndim)
     xin = x if dtype is None else _c.astype(x, dtype)
     r = _c._reduce("var", xin, axes, int(ddof), 0)
     return _put_out(_keep(r, x, axes, keepdims), out, "add")
 
 
-def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, correction=None):
+def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, correction=None, *,
+        where=None, mean=None):
     out = _out_of(out)
-    r = sqrt(var(x, axis, dtype, None, ddof, keepdims, correction))
+    r = sqrt(var(x, axis, dtype, None, ddof, keepdims, correction, where=where, mean=mean))
     return _put_out(r, out, "add")
 
 
@@ -653,22 +735,26 @@ def count_nonzero(x, axis=None, keepdims=False):
     return sum(not_equal(x, 0), axis=axis, keepdims=keepdims)
 
 
-def nansum(x, axis=None, dtype=None, out=None, keepdims=False):
+def nansum(x, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     x = _as(x)
     if x.dtype.kind == "f":
-        x = where(isnan(x), 0, x)
-    return sum(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        x = _wh(isnan(x), 0, x)
+    return sum(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial,
+               where=where)
 
 
-def nanmean(x, axis=None, dtype=None, out=None, keepdims=False):
+def nanmean(x, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     out = _out_of(out)
     x = _as(x)
     if x.dtype.kind != "f":
-        return mean(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return mean(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
     if out is not None and np.dtype(out.dtype).kind != "f":
         raise TypeError("If a is inexact, then out must be inexact")
     ok = logical_not(isnan(x))
-    total = sum(where(ok, x, 0), axis=axis, dtype=dtype, keepdims=keepdims)
+    m = _where_mask(x, where)
+    if m is not None:
+        ok = logical_and(ok, m)
+    total = sum(_wh(ok, x, 0), axis=axis, dtype=dtype, keepdims=keepdims)
     count = sum(ok, axis=axis, keepdims=keepdims)
     return _put_out((total / count).astype(total.dtype), out, "add")
 
