@@ -41,7 +41,18 @@ except ImportError:  # NumPy < 1.25
     from numpy import AxisError
 
 asarray = _c.asarray
-where = _c.where
+
+
+def where(condition, x=None, y=None, /):
+    """x where condition holds, else y (broadcast; NumPy's promotion); with the condition
+    alone, the indices of its non-zero elements (numpy.nonzero)."""
+    if x is None and y is None:
+        return _write.nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    return _c.where(condition, x, y)
+
+
 _wh = _c.where   # where() inside functions whose where= argument hides it
 
 
@@ -256,6 +267,42 @@ acosh, asinh, atanh = arccosh, arcsinh, arctanh
 fabs = absolute
 
 
+# Ufuncs composed of the ops above (lazy like them), with NumPy's special cases.
+
+def logaddexp(x1, x2, /):
+    """log(exp(x1) + exp(x2)) without overflow, as numpy.logaddexp (equal infinities give
+    themselves, a NaN gives NaN)."""
+    d = subtract(x1, x2)
+    if d.dtype.kind != "f":
+        d = _c.astype(d, np.float64)
+        x1, x2 = _c.astype(_as(x1), np.float64), _c.astype(_as(x2), np.float64)
+    return _wh(equal(x1, x2), add(x1, math.log(2.0)),
+               _wh(greater(d, 0), add(x1, log1p(exp(negative(d)))),
+                   _wh(less_equal(d, 0), add(x2, log1p(exp(d))), d)))
+
+
+def logaddexp2(x1, x2, /):
+    """log2(2**x1 + 2**x2) without overflow, as numpy.logaddexp2."""
+    d = subtract(x1, x2)
+    if d.dtype.kind != "f":
+        d = _c.astype(d, np.float64)
+        x1, x2 = _c.astype(_as(x1), np.float64), _c.astype(_as(x2), np.float64)
+    inv_ln2 = 1.0 / math.log(2.0)
+    return _wh(equal(x1, x2), add(x1, 1.0),
+               _wh(greater(d, 0), add(x1, multiply(log1p(exp2(negative(d))), inv_ln2)),
+                   _wh(less_equal(d, 0), add(x2, multiply(log1p(exp2(d)), inv_ln2)), d)))
+
+
+def heaviside(x1, x2, /):
+    """0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0, NaN where x1 is NaN."""
+    dt = np.dtype(multiply(x1, x2).dtype)        # NumPy's result dtype (a node never computed)
+    dt = dt if dt.kind == "f" else np.dtype(np.float64)
+    a = _c.astype(_as(x1), dt)
+    b = x2 if not _is_array(x2) else _c.astype(x2, dt)
+    zero, one = _c._full(0, (), dt, a.queue), _c._full(1, (), dt, a.queue)
+    return _c.astype(_wh(isnan(a), a, _wh(less(a, 0), zero, _wh(greater(a, 0), one, b))), dt)
+
+
 def astype(x, dtype, /, *, copy=True, device=None):
     if copy and np.dtype(dtype) == np.dtype(x.dtype):
         return _c._copy(x)
@@ -289,8 +336,20 @@ bincount = _write.bincount
 
 
 def clip(x, min=None, max=None):
-    """Limit the values of x to [min, max] (either or both may be None, as NumPy 2)."""
+    """Limit the values of x to [min, max] (either or both may be None, as NumPy 2). Python
+    integer bounds beyond an integer dtype's range clip nothing on that side (NumPy 2 does not
+    cast them as a binary operation's operands: clip(uint8, -2, 2) is [0, 2])."""
     r = x if _is_array(x) else asarray(x)
+    if r.dtype.kind in "iu":
+        info = np.iinfo(r.dtype)
+        if isinstance(min, int) and not isinstance(min, bool) and min < info.min:
+            min = None
+        if isinstance(max, int) and not isinstance(max, bool) and max > info.max:
+            max = None
+        if isinstance(min, int) and not isinstance(min, bool) and min > info.max:
+            min = int(info.max)
+        if isinstance(max, int) and not isinstance(max, bool) and max < info.min:
+            max = int(info.min)
     if min is not None:
         r = maximum(r, min)
     if max is not None:
@@ -836,7 +895,7 @@ def diff(x, n=1, axis=-1):
 
 # ---- NumPy protocols ---------------------------------------------------------------------
 
-_UFUNC_NAMES = set(_UNARY) | set(_BINARY) | {"divide"}
+_UFUNC_NAMES = set(_UNARY) | set(_BINARY) | {"divide", "logaddexp", "logaddexp2", "heaviside"}
 _REDUCE_OF = {"add": sum, "multiply": prod, "maximum": max, "minimum": min,
               "logical_or": any, "logical_and": all}
 _ACCUMULATE_OF = {"add": cumsum, "multiply": cumprod}
@@ -873,16 +932,51 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if method == "__call__" and name in _UFUNC_NAMES and set(kwargs) <= {"dtype"}:
         return astype(globals()[name](*inputs), kwargs["dtype"])
     if method == "reduce" and name in _REDUCE_OF:
-        x = inputs[0]
-        axis = kwargs.get("axis", 0)
-        return _REDUCE_OF[name](x, axis=axis, keepdims=kwargs.get("keepdims", False))
+        kw = dict(kwargs)
+        kw.setdefault("axis", 0)
+        r = _call_taking(_REDUCE_OF[name], inputs, kw)
+        if r is not NotImplemented:
+            return r
     if method == "accumulate" and name in _ACCUMULATE_OF:
-        return _ACCUMULATE_OF[name](inputs[0], axis=kwargs.get("axis", 0))
-    if method == "at" and not kwargs:
+        kw = dict(kwargs)
+        kw.setdefault("axis", 0)
+        r = _call_taking(_ACCUMULATE_OF[name], inputs, kw)
+        if r is not NotImplemented:
+            return r
+    if method == "outer" and name in _UFUNC_NAMES and not kwargs and len(inputs) == 2:
+        a, b = _as(inputs[0]) if _is_array(inputs[0]) else asarray(inputs[0]), inputs[1]
+        b = b if _is_array(b) else asarray(b, device=a.device)
+        return globals()[name](_c.reshape(a, tuple(a.shape) + (1,) * b.ndim), b)
+    if method == "at":
         if not _is_array(inputs[0]):
             return NotImplemented
-        return _write.ufunc_at(name, *inputs)
-    return NotImplemented
+        if not kwargs:
+            return _write.ufunc_at(name, *inputs)
+    if method == "at" or (kwargs.get("out") is not None):
+        return NotImplemented
+    return _host_ufunc(ufunc, method, inputs, kwargs)
+
+
+def _call_taking(f, args, kwargs):
+    """f(*args, **kwargs) when f takes every keyword given, else NotImplemented."""
+    import inspect
+    params = inspect.signature(f).parameters
+    if not _b.all(k in params for k in kwargs):
+        return NotImplemented
+    return f(*args, **kwargs)
+
+
+def _host_ufunc(ufunc, method, inputs, kwargs):
+    """A ufunc (or method) lazycl does not implement lazily: NumPy's answer from the computed
+    inputs, with the HostFallbackWarning."""
+    fname = f"numpy.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
+    if _WARN_FALLBACK and (ufunc, method) not in _WARNED:
+        _WARNED.add((ufunc, method))
+        warnings.warn(f"{fname} is not implemented by lazycl: its lazycl arguments were "
+                      "computed and copied to the host, and NumPy answered there "
+                      "(shown once per function; LAZYCL_HOST_FALLBACK_WARNING=0 turns it off)",
+                      HostFallbackWarning, stacklevel=4)
+    return getattr(ufunc, method)(*_numpy_args(inputs), **_numpy_args(kwargs))
 
 
 class HostFallbackWarning(UserWarning):
