@@ -23,6 +23,7 @@ from ._api import (  # noqa: F401
 from . import _api as _api_module
 from . import random  # noqa: E402  (lazycl.random: counter-based random numbers)
 from . import linalg  # noqa: E402  (lazycl.linalg: norms, traces, cross, the products)
+from ._info import __array_api_version__, __array_namespace_info__  # noqa: E402,F401
 
 __version__ = "0.1.0"
 
