@@ -80,6 +80,7 @@ struct lc_target {
     int64_t gemm_min;           /* M and N at least this (else the generic reduction) */
     int gemm_vec;               /* float tiles read 4 values at a time (4) or 1 */
     int64_t gemm_min_k;         /* ... and K at least this */
+    int gemm_blas;              /* plain float products call CLBlast (LAZYCL_GEMM=clblast) */
     int gemm_simd_rows;         /* CPUs: rows per item (0: no vector product schedule) */
     int gemm_simd_width;        /* ... columns per vector (explicit vectors, on every CPU) */
     int gemm_simd_vectors;      /* ... and vectors of `simd` columns per item */
@@ -131,6 +132,11 @@ struct lc_launch {
     size_t global[3];
     size_t local[3];
     int use_local;           /* else the driver picks the work-group size */
+    /* A call of CLBlast's GEMM in place of a kernel (schedule gemm_blas): its arguments are the
+     * buffers of A, B and C; C = op(A) @ op(B), row-major, with these sizes (in elements). */
+    int blas;
+    int blas_trans_a, blas_trans_b;
+    int64_t blas_m, blas_n, blas_k, blas_lda, blas_ldb, blas_ldc, blas_off[3];
 };
 
 /* The code of one plan kernel: one program with one __kernel per launch. */

@@ -521,3 +521,105 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
 
 const struct lc_schedule lc_sched_gemm_simd = {LC_KERNEL_REDUCE, "gemm", lc_gemm_simd_fits,
                                                lc_gen_gemm_simd};
+
+/* ---- CLBlast (LAZYCL_GEMM=clblast): plain float products -------------------------------- */
+
+/* A product CLBlast's row-major GEMM computes as it is: float32 or float64 operands read
+ * straight from buffers (no producer, no gather), each with a unit stride along one of its
+ * dims and a leading dim covering the other, no batch, and the sums stored as they are into a
+ * contiguous result (no epilogue). Fills the launch's GEMM description. */
+static int lc_gemm_blas_plain(struct lc_cg *g, struct lc_launch *l)
+{
+    const struct lc_kernel *k = g->k;
+    struct lc_gemm m;
+    if (!g->t->gemm_blas || !lc_gemm_match(g, &m))
+        return 0;
+    free(m.side);
+    int dm = m.dm, dn = m.dn, dk = m.dk;
+    if (dm != 0 || (m.dt != LC_FLOAT32 && m.dt != LC_FLOAT64) || k->n_outputs != 1)
+        return 0;
+    int reads = 0, red = -1;
+    for (int i = 0; i < k->n_exprs; i++) {
+        const struct lc_expr *x = &k->exprs[i];
+        if (x->epilogue) {
+            if (x->op != LC_EXPR_REDUCED || red >= 0)
+                return 0;
+            red = i;
+        } else if (i != m.red) {
+            const struct lc_access *a = x->access >= 0 ? &g->acc[x->access] : NULL;
+            if (!a || (a->kind != LC_ACCESS_INPUT && a->kind != LC_ACCESS_TEMP) || a->n_dyn ||
+                a->offset < 0)
+                return 0;
+            reads++;
+        }
+    }
+    const struct lc_output *o = &k->outputs[0];
+    if (reads != 2 || red < 0 || o->expr != red || k->exprs[red].dtype != m.dt ||
+        g->ostr[0][dm] != g->shape[dn] || g->ostr[0][dn] != 1)
+        return 0;
+    const int64_t M = g->shape[dm], N = g->shape[dn], K = g->shape[dk];
+    const int64_t *sa = g->acc[k->exprs[m.x].access].strides, *sb = g->acc[k->exprs[m.y].access].strides;
+    if (sa[dk] == 1 && sa[dm] >= K) {
+        l->blas_trans_a = 0;
+        l->blas_lda = sa[dm];
+    } else if (sa[dm] == 1 && sa[dk] >= M) {
+        l->blas_trans_a = 1;
+        l->blas_lda = sa[dk];
+    } else {
+        return 0;
+    }
+    if (sb[dn] == 1 && sb[dk] >= N) {
+        l->blas_trans_b = 0;
+        l->blas_ldb = sb[dk];
+    } else if (sb[dk] == 1 && sb[dn] >= K) {
+        l->blas_trans_b = 1;
+        l->blas_ldb = sb[dn];
+    } else {
+        return 0;
+    }
+    l->blas = 1;
+    l->blas_m = M;
+    l->blas_n = N;
+    l->blas_k = K;
+    l->blas_ldc = N;
+    l->blas_off[0] = g->acc[k->exprs[m.x].access].offset;
+    l->blas_off[1] = g->acc[k->exprs[m.y].access].offset;
+    l->blas_off[2] = 0;
+    return 1;
+}
+
+static int lc_gemm_blas_fits(struct lc_cg *g)
+{
+    struct lc_launch l;
+    memset(&l, 0, sizeof l);
+    return lc_gemm_blas_plain(g, &l);
+}
+
+/* No kernel: one launch the engine hands to CLBlast, with the buffers of A, B and C. */
+static int lc_gen_gemm_blas(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l || !lc_gemm_blas_plain(g, l))
+        return -1;
+    struct lc_gemm m;
+    lc_gemm_match(g, &m);
+    free(m.side);
+    union lc_scalar none = {0};
+    const struct lc_access *a = &g->acc[k->exprs[m.x].access], *b = &g->acc[k->exprs[m.y].access];
+    if (lc_add_arg(l, a->kind == LC_ACCESS_INPUT ? LC_CGARG_INPUT : LC_CGARG_TEMP, a->source,
+                   m.dt, none) < 0 ||
+        lc_add_arg(l, b->kind == LC_ACCESS_INPUT ? LC_CGARG_INPUT : LC_CGARG_TEMP, b->source,
+                   m.dt, none) < 0 ||
+        lc_add_arg(l, LC_CGARG_TEMP, k->outputs[0].buffer, m.dt, none) < 0)
+        return -1;
+    lc_sb_printf(sb, "/* CLBlast %cGEMM, row-major: C = %s @ %s (no OpenCL C of lazycl's) */\n",
+                 m.dt == LC_FLOAT64 ? 'D' : 'S', l->blas_trans_a ? "A^T" : "A",
+                 l->blas_trans_b ? "B^T" : "B");
+    snprintf(c->schedule, sizeof c->schedule, "gemm: CLBlast %cgemm (LAZYCL_GEMM=clblast)",
+             m.dt == LC_FLOAT64 ? 'd' : 's');
+    return 0;
+}
+
+const struct lc_schedule lc_sched_gemm_blas = {LC_KERNEL_REDUCE, "gemm", lc_gemm_blas_fits,
+                                               lc_gen_gemm_blas};

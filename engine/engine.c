@@ -86,6 +86,10 @@ static void lc_target_of(lc_device_t d, struct lc_target *t)
     int pocl = strstr(di->platform_name, "Portable Computing Language") || strstr(di->vendor, "pocl");
     lc_target_init(t, lc_target_kind_of(gpu, pocl), di->fp64, di->compute_units,
                    di->max_work_group, di->name);
+    /* Plain products through CLBlast only when asked: lazycl's own GEMM kernels were faster on
+     * every device measured (docs/api.md). */
+    const char *gemm = getenv("LAZYCL_GEMM");
+    t->gemm_blas = gemm && !strcmp(gemm, "clblast");
 }
 
 const char *lc_engine_schedule_kind(lc_device_t d)

@@ -103,7 +103,8 @@ lc_status lc_xplan_make(const struct lc_plan *p, const struct lc_graph_sig *sig,
             goto nomem;
         for (int li = 0; li < xk->code.n_launches; li++) {
             const struct lc_launch *l = &xk->code.launches[li];
-            st = lc_kernel_get(d, xk->code.source, l->name, "-w", &xk->kerns[li], e);
+            st = l->blas ? LC_OK : lc_kernel_get(d, xk->code.source, l->name, "-w",
+                                                 &xk->kerns[li], e);
             if (st != LC_OK) {
                 lc_xplan_free(x);
                 return st;
@@ -258,9 +259,17 @@ static lc_status lc_xrun_launch(struct lc_xrun *r, int k, int li, int debug, str
     const struct lc_launch *l = &xk->code.launches[li];
     double t0 = debug >= 2 ? lc_seconds() : 0;
     lc_status st = debug >= 2 ? lc_queue_finish(r->q, e) : LC_OK;
-    if (st == LC_OK)
+    if (st == LC_OK && l->blas) {
+        struct lc_blas_gemm g = {
+            l->args[0].dtype == LC_FLOAT64, l->blas_trans_a, l->blas_trans_b,
+            (size_t)l->blas_m, (size_t)l->blas_n, (size_t)l->blas_k,
+            (size_t)l->blas_off[0], (size_t)l->blas_lda, (size_t)l->blas_off[1],
+            (size_t)l->blas_ldb, (size_t)l->blas_off[2], (size_t)l->blas_ldc};
+        st = lc_blas_gemm(r->q, &g, r->args[0].v.buf, r->args[1].v.buf, r->args[2].v.buf, e);
+    } else if (st == LC_OK) {
         st = lc_kernel_launch(r->q, xk->kerns[li], l->work_dim, l->global,
                               l->use_local ? l->local : NULL, r->args, (size_t)l->n_args, e);
+    }
     if (debug >= 2 && st == LC_OK && (st = lc_queue_finish(r->q, e)) == LC_OK) {
         /* Bytes: every buffer the launch reads or writes, once. */
         double secs = lc_seconds() - t0, bytes = 0;

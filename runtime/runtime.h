@@ -173,6 +173,21 @@ lc_status lc_kernel_launch_timed(lc_queue_t q, lc_kernel_t k, unsigned work_dim,
                                  const size_t *global, const size_t *local,
                                  const struct lc_arg *args, size_t nargs, uint64_t *ns,
                                  struct lc_error *e);
+/* ---- CLBlast (runtime/blas.c; optional, loaded at run time) ----------------------- */
+
+/* One row-major GEMM, C = op(A) @ op(B), offsets and leading dims in elements. */
+struct lc_blas_gemm {
+    int f64;                  /* double (DGEMM) or float (SGEMM) */
+    int trans_a, trans_b;     /* A is stored as its transpose (k x m), B as its (n x k) */
+    size_t m, n, k;
+    size_t a_off, lda, b_off, ldb, c_off, ldc;
+};
+/* Is libclblast.so.1 there (looked up once)? */
+int lc_blas_available(void);
+/* Enqueue CLBlast's GEMM on q (counts a launch). */
+lc_status lc_blas_gemm(lc_queue_t q, const struct lc_blas_gemm *g, lc_buffer_t a, lc_buffer_t b,
+                       lc_buffer_t c, struct lc_error *e);
+
 /* The device's preferred work-group size multiple for this kernel. */
 size_t lc_kernel_wg_multiple(lc_kernel_t k);
 size_t lc_kernel_max_wg(lc_kernel_t k);

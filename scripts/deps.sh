@@ -15,7 +15,7 @@ PYTHON=${PYTHON:-python3}
 APT_PKGS=(cmake gcc
           pocl-opencl-icd ocl-icd-opencl-dev opencl-headers
           clang-15 llvm-spirv-15 spirv-tools libxxhash-dev
-          clinfo valgrind librandom123-dev)
+          clinfo valgrind librandom123-dev libclblast1)
 
 # Python packages: "import-name dist-name min-version" (min-version may be empty).
 PY_PKGS=("numpy numpy 1.26"
