@@ -572,11 +572,7 @@ def _where_mask(x, where):
     if m.dtype != np.bool_:
         raise TypeError(f"Cannot cast array data from {np.dtype(m.dtype)!r} to dtype('bool') "
                         "according to the rule 'safe'")
-    try:
-        ok = np.broadcast_shapes(tuple(m.shape), tuple(x.shape)) == tuple(x.shape)
-    except ValueError:
-        ok = False
-    if not ok:
+    if not _write.broadcasts_to(m.shape, x.shape):
         raise ValueError(f"non-broadcastable where mask with shape {tuple(m.shape)} doesn't "
                          f"match the broadcast shape {tuple(x.shape)}")
     return broadcast_to(m, tuple(x.shape))

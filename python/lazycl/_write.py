@@ -191,6 +191,14 @@ def inplace(x, op, other):
     return x
 
 
+def broadcasts_to(shape, target):
+    """Does `shape` broadcast to exactly `target` (without growing it)?"""
+    try:
+        return np.broadcast_shapes(tuple(shape), tuple(target)) == tuple(target)
+    except ValueError:
+        return False
+
+
 def assign_out(out, r, name, casting="same_kind"):
     """ufunc(..., out=out): the result written into out under `casting` ('same_kind' for
     ufuncs, 'unsafe' for reductions). A NumPy out gets the values, as NumPy's would."""
@@ -201,14 +209,9 @@ def assign_out(out, r, name, casting="same_kind"):
     if rd != od and not np.can_cast(rd, od, casting):
         raise np._core._exceptions._UFuncOutputCastingError(getattr(np, name), casting, rd, od,
                                                              0)
-    if tuple(r.shape) != tuple(out.shape):
-        try:
-            ok = np.broadcast_shapes(tuple(r.shape), tuple(out.shape)) == tuple(out.shape)
-        except ValueError:
-            ok = False
-        if not ok:
-            raise ValueError(f"non-broadcastable output operand with shape {tuple(out.shape)} "
-                             f"doesn't match the broadcast shape {tuple(r.shape)}")
+    if tuple(r.shape) != tuple(out.shape) and not broadcasts_to(r.shape, out.shape):
+        raise ValueError(f"non-broadcastable output operand with shape {tuple(out.shape)} "
+                         f"doesn't match the broadcast shape {tuple(r.shape)}")
     setitem(out, Ellipsis, r)
     return out
 
