@@ -69,7 +69,7 @@ def test_ufunc_outer_and_reduce_keywords(dev):
 
 def test_other_ufuncs_run_on_the_host(dev):
     a, b = np.array([4, 6, 9]), np.array([6, 9, 12])
-    lazycl._api._WARNED.discard((np.gcd, "__call__"))      # the warning is shown once per ufunc
+    lazycl._protocol._WARNED.discard((np.gcd, "__call__"))      # the warning is shown once per ufunc
     with pytest.warns(lazycl.HostFallbackWarning, match="numpy.gcd is not implemented"):
         r = np.gcd(lz(a, dev), lz(b, dev))
     np.testing.assert_array_equal(np.asarray(r), np.gcd(a, b))

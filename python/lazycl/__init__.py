@@ -21,6 +21,7 @@ from ._api import (  # noqa: F401
     abs, all, any, asarray, asnumpy, compute, explain, max, min, pow, round, sum,
 )
 from . import _api as _api_module
+from ._protocol import HostFallbackWarning  # noqa: F401
 from . import random  # noqa: E402  (lazycl.random: counter-based random numbers)
 from . import linalg  # noqa: E402  (lazycl.linalg: norms, traces, cross, the products)
 from ._info import __array_api_version__, __array_namespace_info__  # noqa: E402,F401
@@ -34,5 +35,5 @@ from numpy import (  # noqa: E402,F401
 )
 
 __all__ = list(_api_module.__all__) + [
-    "Array", "CompileError", "Device", "DeviceError", "PlacementError", "Queue",
-    "default_device", "devices", "reset_stats", "stats"]
+    "Array", "HostFallbackWarning", "CompileError", "Device", "DeviceError", "PlacementError",
+    "Queue", "default_device", "devices", "reset_stats", "stats"]

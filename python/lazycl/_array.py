@@ -8,7 +8,7 @@ import numbers
 
 import numpy as np
 
-from . import _api, _lazycl as _c, _write
+from . import _api, _lazycl as _c, _protocol, _write
 
 __all__ = ["Array"]
 
@@ -252,10 +252,10 @@ class Array(_c.ArrayBase):
     # ---- NumPy protocols ----------------------------------------------------------------
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        return _api.array_ufunc(ufunc, method, inputs, kwargs)
+        return _protocol.array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        return _api.array_function(func, types, args, kwargs)
+        return _protocol.array_function(func, types, args, kwargs)
 
 
 def _add_reductions():

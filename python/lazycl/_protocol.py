@@ -1,0 +1,213 @@
+"""NumPy's protocols on lazycl arrays: __array_ufunc__ (the ufuncs and their methods, lazy where
+lazycl has the ops, else on the host with a HostFallbackWarning) and __array_function__ (the
+NumPy functions lazycl implements lazily, the others on the host)."""
+import os
+import warnings
+
+import numpy as np
+
+import builtins as _b
+
+from . import _api
+from . import _lazycl as _c
+from . import _write
+from ._api import (
+    _as, _is_array, _UFUNC_NAMES, all, any, asarray, astype, cumprod, cumsum, einsum, max, min,
+    moveaxis, prod, sum,
+)
+
+_REDUCE_OF = {"add": sum, "multiply": prod, "maximum": max, "minimum": min,
+              "logical_or": any, "logical_and": all}
+_ACCUMULATE_OF = {"add": cumsum, "multiply": cumprod}
+
+
+def array_ufunc(ufunc, method, inputs, kwargs):
+    name = ufunc.__name__
+    if method == "__call__" and name in ("matmul", "vecdot"):
+        return getattr(_api, name)(*inputs, **kwargs)
+    out = kwargs.get("out")
+    if out is not None and method in ("reduce", "accumulate"):
+        # A reduction's out=: NumPy's shape check and unsafe casting (the functions' own).
+        table = _REDUCE_OF if method == "reduce" else _ACCUMULATE_OF
+        if name not in table:
+            return NotImplemented
+        x = inputs[0]
+        if method == "reduce":
+            return table[name](x, axis=kwargs.get("axis", 0), out=out,
+                               keepdims=kwargs.get("keepdims", False))
+        return table[name](x, axis=kwargs.get("axis", 0), dtype=kwargs.get("dtype"), out=out)
+    if out is not None:
+        kwargs = {k: v for k, v in kwargs.items() if k != "out"}
+        out = out if isinstance(out, tuple) else (out,)
+        if len(out) != 1:
+            raise TypeError("lazycl: out= takes one array")
+        r = array_ufunc(ufunc, method, inputs, kwargs)
+        if r is NotImplemented:
+            return r
+        return _write.assign_out(out[0], r, name)
+    kwargs = {k: v for k, v in kwargs.items() if k != "out"}
+    if method == "__call__" and name in _UFUNC_NAMES and not kwargs:
+        f = getattr(_api, name)
+        return f(*inputs)
+    if method == "__call__" and name in _UFUNC_NAMES and set(kwargs) <= {"dtype"}:
+        return astype(getattr(_api, name)(*inputs), kwargs["dtype"])
+    if method == "reduce" and name in _REDUCE_OF:
+        kw = dict(kwargs)
+        kw.setdefault("axis", 0)
+        r = _call_taking(_REDUCE_OF[name], inputs, kw)
+        if r is not NotImplemented:
+            return r
+    if method == "accumulate" and name in _ACCUMULATE_OF:
+        kw = dict(kwargs)
+        kw.setdefault("axis", 0)
+        r = _call_taking(_ACCUMULATE_OF[name], inputs, kw)
+        if r is not NotImplemented:
+            return r
+    if method == "outer" and name in _UFUNC_NAMES and not kwargs and len(inputs) == 2:
+        a, b = _as(inputs[0]) if _is_array(inputs[0]) else asarray(inputs[0]), inputs[1]
+        b = b if _is_array(b) else asarray(b, device=a.device)
+        return getattr(_api, name)(_c.reshape(a, tuple(a.shape) + (1,) * b.ndim), b)
+    if method == "at":
+        if not _is_array(inputs[0]):
+            return NotImplemented
+        if not kwargs:
+            return _write.ufunc_at(name, *inputs)
+    if method == "at" or (kwargs.get("out") is not None):
+        return NotImplemented
+    return _host_ufunc(ufunc, method, inputs, kwargs)
+
+
+def _call_taking(f, args, kwargs):
+    """f(*args, **kwargs) when f takes every keyword given, else NotImplemented."""
+    import inspect
+    params = inspect.signature(f).parameters
+    if not _b.all(k in params for k in kwargs):
+        return NotImplemented
+    return f(*args, **kwargs)
+
+
+def _host_ufunc(ufunc, method, inputs, kwargs):
+    """A ufunc (or method) lazycl does not implement lazily: NumPy's answer from the computed
+    inputs, with the HostFallbackWarning."""
+    fname = f"numpy.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
+    if _WARN_FALLBACK and (ufunc, method) not in _WARNED:
+        _WARNED.add((ufunc, method))
+        warnings.warn(f"{fname} is not implemented by lazycl: its lazycl arguments were "
+                      "computed and copied to the host, and NumPy answered there "
+                      "(shown once per function; LAZYCL_HOST_FALLBACK_WARNING=0 turns it off)",
+                      HostFallbackWarning, stacklevel=4)
+    return getattr(ufunc, method)(*_numpy_args(inputs), **_numpy_args(kwargs))
+
+
+class HostFallbackWarning(UserWarning):
+    """A NumPy function that lazycl does not implement ran on the host: its lazycl arguments
+    were computed and copied there. Shown once per function; LAZYCL_HOST_FALLBACK_WARNING=0
+    turns it off."""
+
+
+_WARN_FALLBACK = os.environ.get("LAZYCL_HOST_FALLBACK_WARNING", "1").strip().lower() not in (
+    "0", "off", "no", "false")
+_WARNED = set()
+
+# NumPy functions that write into an argument, by the argument's name. On a lazycl array the
+# host fallback would write into a temporary copy and lose the write: they raise instead. (None
+# left: fill_diagonal writes through _write.fill_diagonal; out= is checked below.)
+_WRITERS = {}
+
+
+def _written_argument(func, args, kwargs):
+    """The argument `func` writes into (a lazycl array would lose the write), or None."""
+    name = _WRITERS.get(getattr(func, "__name__", ""))
+    if name is not None and getattr(np, func.__name__, None) is func:
+        if name in kwargs:
+            return kwargs[name]
+        return args[0] if args else None
+    out = kwargs.get("out")
+    if isinstance(out, tuple):
+        return next((o for o in out if _is_array(o)), None)
+    return out
+
+
+def _numpy_args(obj):
+    if _is_array(obj):
+        return obj.numpy()
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_numpy_args(o) for o in obj)
+    if isinstance(obj, dict):
+        return {k: _numpy_args(v) for k, v in obj.items()}
+    return obj
+
+
+def _lazy_functions():
+    g = vars(_api)
+    table = {}
+    for name in ["sum", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "any", "all",
+                 "mean", "var", "std", "count_nonzero", "nansum", "nanmean", "nanmax", "nanmin",
+                 "cumsum", "cumprod", "diff", "where", "clip", "round", "around", "reshape",
+                 "transpose", "expand_dims", "squeeze", "flip", "ravel", "swapaxes", "moveaxis",
+                 "broadcast_to", "broadcast_arrays", "shape", "ndim", "size", "zeros_like",
+                 "ones_like", "full_like", "empty_like", "permute_dims", "astype", "take",
+                 "take_along_axis", "roll", "tile", "repeat", "pad", "copyto", "put",
+                 "putmask", "place", "put_along_axis", "fill_diagonal", "nonzero", "argwhere",
+                 "flatnonzero", "extract", "compress", "bincount", "copy",
+                 "tril", "triu", "diagonal", "diag", "trace", "indices", "meshgrid",
+                 "outer", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
+                 "split", "array_split", "hsplit", "vsplit", "dsplit", "choose", "select",
+                 "histogram", "histogram2d", "histogramdd", "sort", "argsort",
+                 "partition", "argpartition", "median", "nanmedian", "percentile", "quantile",
+                 "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
+                 "searchsorted", "digitize", "isin", "intersect1d", "union1d", "setdiff1d",
+                 "lexsort", "dot", "vdot", "inner", "tensordot", "matrix_transpose"]:
+        f = getattr(np, name, None)
+        # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
+        if f is not None and f not in table:
+            table[f] = g[name]
+    from . import linalg
+    for name in ["norm", "vector_norm", "matrix_norm", "cross", "trace", "diagonal", "outer",
+                 "matmul", "vecdot", "tensordot", "matrix_transpose"]:
+        f = getattr(np.linalg, name, None)
+        if f is not None and f not in table:
+            table[f] = getattr(linalg, name)
+    table[np.einsum] = einsum
+    table[np.cross] = _np_cross
+    return table
+
+
+def _np_cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """numpy.cross of 3-element vectors (2-element ones raise NotImplementedError)."""
+    from . import linalg
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = moveaxis(_as(a), axisa, -1), moveaxis(_as(b), axisb, -1)
+    if a.shape[-1] != 3 or b.shape[-1] != 3:
+        if a.shape[-1] in (2, 3) and b.shape[-1] in (2, 3):
+            raise NotImplementedError("lazycl: cross of 2-element vectors")
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    return moveaxis(linalg.cross(a, b, axis=-1), -1, axisc)
+
+
+_LAZY = None
+
+
+def array_function(func, types, args, kwargs):
+    global _LAZY
+    if _LAZY is None:
+        _LAZY = _lazy_functions()
+    f = _LAZY.get(func)
+    if f is not None:
+        return f(*args, **kwargs)
+    # Not lazy in lazycl: compute the inputs and let NumPy answer (eagerly), but never let a
+    # write into a lazycl array land in a temporary copy.
+    fname = f"numpy.{getattr(func, '__name__', repr(func))}"
+    if _is_array(_written_argument(func, args, kwargs)):
+        raise TypeError(f"lazycl arrays are immutable: {fname} would write into one; build a "
+                        "new array instead (e.g. with lazycl.where)")
+    if _WARN_FALLBACK and func not in _WARNED:
+        _WARNED.add(func)
+        warnings.warn(f"{fname} is not implemented by lazycl: its lazycl arguments were "
+                      "computed and copied to the host, and NumPy answered there "
+                      "(shown once per function; LAZYCL_HOST_FALLBACK_WARNING=0 turns it off)",
+                      HostFallbackWarning, stacklevel=3)
+    return func(*_numpy_args(args), **_numpy_args(kwargs))
+
+
