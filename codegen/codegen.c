@@ -7,17 +7,30 @@
 #include <string.h>
 #include <xxhash.h>
 
+static int lc_is_double(int dt) { return dt == LC_FLOAT64 || dt == LC_COMPLEX128; }
+
+static int lc_uses_complex(const struct lc_kernel *k)
+{
+    for (int i = 0; i < k->n_exprs; i++)
+        if (lc_dtype_is_complex(k->exprs[i].dtype) || lc_dtype_is_complex(k->exprs[i].cdtype))
+            return 1;
+    for (int a = 0; a < k->n_access; a++)
+        if (lc_dtype_is_complex(k->access[a].dtype))
+            return 1;
+    return 0;
+}
+
 static int lc_uses_double(struct lc_cg *g)
 {
     const struct lc_kernel *k = g->k;
     for (int i = 0; i < k->n_exprs; i++)
-        if (k->exprs[i].dtype == LC_FLOAT64 || k->exprs[i].cdtype == LC_FLOAT64)
+        if (lc_is_double(k->exprs[i].dtype) || lc_is_double(k->exprs[i].cdtype))
             return 1;
     for (int o = 0; o < k->n_outputs; o++)
-        if (k->outputs[o].dtype == LC_FLOAT64)
+        if (lc_is_double(k->outputs[o].dtype))
             return 1;
     for (int a = 0; a < k->n_access; a++)
-        if (k->access[a].dtype == LC_FLOAT64)
+        if (lc_is_double(k->access[a].dtype))
             return 1;
     return 0;
 }
@@ -84,6 +97,8 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
         /* No a*b+c contraction into fma: results stay NumPy's, bit for bit
          * where the operations are correctly rounded. */
         lc_sb_printf(&src, "#pragma OPENCL FP_CONTRACT OFF\n");
+        if (t->complex_source && lc_uses_complex(k))
+            lc_sb_printf(&src, "/* lazycl: build from source */\n");   /* LC_SOURCE_ONLY_MARK */
         lc_sb_printf(&src, "/* lazycl %s kernel: %d fused op%s; %s. */\n", kind, k->n_fused,
                      k->n_fused == 1 ? "" : "s", out->schedule);
         lc_cg_helpers(&src, &g.h);

@@ -37,6 +37,9 @@ struct lc_target {
     size_t scan_work_group;     /* items per work-group of row and chunk scans (fixed_groups) */
     size_t scan_carry_group;    /* items of the one group per row that scans the tile totals */
     /* Vector code. */
+    int complex_source;         /* kernels that read or compute complex values are built from
+                                   OpenCL C, not SPIR-V: Intel's CPU compiler crashes (in its
+                                   vectorizer) on some of them taken from SPIR-V */
     int simd;                   /* explicit SIMD width of loops inside a work-item (0: none) */
     int map_vec4;               /* maps over aligned contiguous runs take four elements per item
                                    with 16-byte loads and stores */
@@ -183,5 +186,10 @@ void lc_cg_op(struct lc_sb *sb, struct lc_helpers *h, int op, int ct, int rt,
               const char *const *operands);
 /* Emit the helper functions recorded in h. */
 void lc_cg_helpers(struct lc_sb *sb, const struct lc_helpers *h);
+/* complex.c: casts to, from and between complex dtypes; complex ops (1 when `op` is one). */
+void lc_cg_complex_cast(struct lc_sb *sb, const char *v, int from, int to);
+int lc_cg_complex_op(struct lc_sb *sb, struct lc_helpers *h, int op, int ct, int rt,
+                     const char *const *operands);
+void lc_cg_complex_helpers(struct lc_sb *sb, const struct lc_helpers *h);
 
 #endif

@@ -67,6 +67,10 @@ void lc_cg_cast(struct lc_sb *sb, const char *v, int from, int to)
         lc_sb_printf(sb, "%s", v);
         return;
     }
+    if (lc_dtype_is_complex(from) || lc_dtype_is_complex(to)) {
+        lc_cg_complex_cast(sb, v, from, to);
+        return;
+    }
     if (to == LC_BOOL) {
         lc_sb_printf(sb, "(uchar)((%s) != 0)", v);
         return;
@@ -94,7 +98,15 @@ void lc_cg_op(struct lc_sb *sb, struct lc_helpers *h, int op, int ct, int rt,
     char k = lc_dtype_kind(ct);
     int isf = k == 'f';
     const char *tmpl = lc_op_template(op);
+    if ((lc_dtype_is_complex(ct) || op == LC_OP_COMPLEX) && lc_cg_complex_op(sb, h, op, ct, rt, x))
+        return;
     switch (op) {
+    case LC_OP_REAL: case LC_OP_CONJ:
+        lc_sb_printf(sb, "%s", x[0]);
+        return;
+    case LC_OP_IMAG:
+        lc_sb_printf(sb, "(%s)0", T);
+        return;
     case LC_OP_CAST:
         lc_cg_cast(sb, x[0], ct, rt);
         return;
@@ -242,6 +254,7 @@ void lc_cg_op(struct lc_sb *sb, struct lc_helpers *h, int op, int ct, int rt,
 
 void lc_cg_helpers(struct lc_sb *sb, const struct lc_helpers *h)
 {
+    lc_cg_complex_helpers(sb, h);
     for (int dt = 0; dt < LC_NDTYPES; dt++) {
         uint32_t need = h->need[dt];
         if (!need)

@@ -64,7 +64,9 @@ const char *lc_red_ftype(struct lc_cg *g, const struct lc_reduction *r, int f)
 size_t lc_red_fsize(struct lc_cg *g, const struct lc_reduction *r, int f)
 {
     const char *t = lc_red_ftype(g, r, f);
-    if (!strcmp(t, "double") || !strcmp(t, "long") || !strcmp(t, "ulong"))
+    if (!strcmp(t, "double2"))
+        return 16;
+    if (!strcmp(t, "double") || !strcmp(t, "long") || !strcmp(t, "ulong") || !strcmp(t, "float2"))
         return 8;
     if (!strcmp(t, "float") || !strcmp(t, "int") || !strcmp(t, "uint"))
         return 4;
@@ -98,7 +100,11 @@ static void lc_red_init(struct lc_cg *g, struct lc_sb *sb, int s, const char *pr
     int T = r->in_dtype;
     switch (r->op) {
     case LC_OP_SUM: lc_sb_printf(sb, "%s%s %s_a = 0;\n", ind, A, pre); break;
-    case LC_OP_PROD: lc_sb_printf(sb, "%s%s %s_a = 1;\n", ind, A, pre); break;
+    case LC_OP_PROD:
+        lc_sb_printf(sb, "%s%s %s_a = %s;\n", ind, A, pre,
+                     lc_dtype_is_complex(T) ? (T == LC_COMPLEX64 ? "(float2)(1, 0)" : "(double2)(1, 0)")
+                                            : "1");
+        break;
     case LC_OP_ANY: lc_sb_printf(sb, "%suchar %s_a = 0;\n", ind, pre); break;
     case LC_OP_ALL: lc_sb_printf(sb, "%suchar %s_a = 1;\n", ind, pre); break;
     case LC_OP_RMAX: lc_sb_printf(sb, "%s%s %s_a = %s;\n", ind, A, pre, lc_limit(T, 0)); break;
@@ -131,7 +137,18 @@ void lc_red_update(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
     int isf = lc_dtype_is_float(r->in_dtype);
     switch (r->op) {
     case LC_OP_SUM: lc_sb_printf(sb, "%s%s_a += (%s)%s;\n", ind, pre, A, v); break;
-    case LC_OP_PROD: lc_sb_printf(sb, "%s%s_a *= (%s)%s;\n", ind, pre, A, v); break;
+    case LC_OP_PROD:
+        if (lc_dtype_is_complex(r->in_dtype)) {
+            char acc[64];
+            snprintf(acc, sizeof acc, "%s_a", pre);
+            const char *x[2] = {acc, v};
+            lc_sb_printf(sb, "%s%s = ", ind, acc);
+            lc_cg_complex_op(sb, &g->h, LC_OP_MUL, r->in_dtype, r->in_dtype, x);
+            lc_sb_printf(sb, ";\n");
+            break;
+        }
+        lc_sb_printf(sb, "%s%s_a *= (%s)%s;\n", ind, pre, A, v);
+        break;
     case LC_OP_ANY: lc_sb_printf(sb, "%s%s_a |= (%s != 0);\n", ind, pre, v); break;
     case LC_OP_ALL: lc_sb_printf(sb, "%s%s_a &= (%s != 0);\n", ind, pre, v); break;
     case LC_OP_RMAX: case LC_OP_RMIN: {
@@ -191,7 +208,12 @@ void lc_red_combine(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
     int isf = lc_dtype_is_float(r->in_dtype);
     switch (r->op) {
     case LC_OP_SUM: lc_sb_printf(sb, "%s%s_a += %s_a;\n", ind, pre, o); break;
-    case LC_OP_PROD: lc_sb_printf(sb, "%s%s_a *= %s_a;\n", ind, pre, o); break;
+    case LC_OP_PROD: {
+        char v[64];
+        snprintf(v, sizeof v, "%s_a", o);
+        lc_red_update(g, sb, s, pre, v, "0", ind);
+        break;
+    }
     case LC_OP_ANY: lc_sb_printf(sb, "%s%s_a |= %s_a;\n", ind, pre, o); break;
     case LC_OP_ALL: lc_sb_printf(sb, "%s%s_a &= %s_a;\n", ind, pre, o); break;
     case LC_OP_RMAX: case LC_OP_RMIN: case LC_OP_NANMAX: case LC_OP_NANMIN: {

@@ -71,7 +71,7 @@ static size_t lc_partial_params(struct lc_cg *g, struct lc_launch *l, struct lc_
             lc_sb_printf(sb, ", const long so%d_%d", s, f);
             if (lc_add_i64(l, (int64_t)off) < 0)
                 return 0;
-            off = lc_round_up(off + count * lc_red_fsize(g, &k->reds[s], f), 8);
+            off = lc_round_up(off + count * lc_red_fsize(g, &k->reds[s], f), 16);
         }
     return off;
 }
@@ -83,7 +83,7 @@ static int lc_block_partials_header(struct lc_cg *g, struct lc_kcode *c, struct 
                                     struct lc_sb *sb, int64_t blocks, int64_t P, int64_t M,
                                     int64_t N)
 {
-    size_t off = lc_round_up((size_t)blocks * sizeof(int), 8);
+    size_t off = lc_round_up((size_t)blocks * sizeof(int), 16);
     c->zero_bytes = (size_t)blocks * sizeof(int);
     lc_sb_printf(sb, "__kernel void @K@(");
     if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0)
@@ -427,7 +427,7 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
     }
     P = (size_t)(want < 1 ? 1 : want > cap ? cap : want);
     /* Scratch: M counters (zeroed), then per slot and field M*P partials. */
-    size_t off = lc_round_up((size_t)M * sizeof(int), 8);
+    size_t off = lc_round_up((size_t)M * sizeof(int), 16);
     c->zero_bytes = (size_t)M * sizeof(int);
     lc_sb_printf(sb, "__kernel void @K@(");
     if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nk) < 0)

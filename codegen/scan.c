@@ -33,9 +33,16 @@ static const char *lc_scan_acc(struct lc_cg *g, int op, int dt)
     return lc_T(dt);
 }
 
-static void lc_scan_step(struct lc_sb *sb, int op, int dt, const char *acc, const char *v,
-                         const char *A, const char *ind)
+static void lc_scan_step(struct lc_helpers *h, struct lc_sb *sb, int op, int dt,
+                         const char *acc, const char *v, const char *A, const char *ind)
 {
+    if (op == LC_OP_CUMPROD && lc_dtype_is_complex(dt)) {
+        const char *x[2] = {acc, v};
+        lc_sb_printf(sb, "%s%s = ", ind, acc);
+        lc_cg_complex_op(sb, h, LC_OP_MUL, dt, dt, x);
+        lc_sb_printf(sb, ";\n");
+        return;
+    }
     switch (op) {
     case LC_OP_CUMSUM: lc_sb_printf(sb, "%s%s += (%s)%s;\n", ind, acc, A, v); break;
     case LC_OP_CUMPROD: lc_sb_printf(sb, "%s%s *= (%s)%s;\n", ind, acc, A, v); break;
@@ -55,7 +62,8 @@ static const char *lc_scan_identity(int op, int dt)
 {
     switch (op) {
     case LC_OP_CUMSUM: return "0";
-    case LC_OP_CUMPROD: return "1";
+    case LC_OP_CUMPROD: return dt == LC_COMPLEX64 ? "(float2)(1, 0)"
+                             : dt == LC_COMPLEX128 ? "(double2)(1, 0)" : "1";
     case LC_OP_CUMMAX: return lc_limit(dt, 0);
     default: return lc_limit(dt, 1);
     }
@@ -125,15 +133,15 @@ static void lc_vec_scan_loop(struct lc_cg *g, struct lc_sb *sb, int write, int v
 
 /* Each of the group's L items puts its `acc` in local tot[] and the group
  * scans tot[] in place (inclusive, item order). */
-static void lc_group_inclusive_scan(struct lc_sb *sb, int op, int dt, const char *A,
-                                    const char *id, size_t L)
+static void lc_group_inclusive_scan(struct lc_helpers *h, struct lc_sb *sb, int op, int dt,
+                                    const char *A, const char *id, size_t L)
 {
     lc_sb_printf(sb, "    tot[lid] = acc;\n"
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "    for (int off = 1; off < %zu; off <<= 1) {\n"
                      "        %s t_ = lid >= off ? tot[lid - off] : (%s)(%s);\n"
                      "        barrier(CLK_LOCAL_MEM_FENCE);\n", L, A, A, id);
-    lc_scan_step(sb, op, dt, "t_", "tot[lid]", A, "        ");
+    lc_scan_step(h, sb, op, dt, "t_", "tot[lid]", A, "        ");
     lc_sb_printf(sb, "        tot[lid] = t_;\n"
                      "        barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "    }\n");
@@ -158,7 +166,7 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
     /* Local index k lives at k + k / 8: an item's E = 8 adjacent values
      * then sit 9 apart across items, not 8 (fewer bank conflicts). */
     union lc_scalar none = {0};
-    c->scratch_bytes = (size_t)M * (size_t)P * 8;
+    c->scratch_bytes = (size_t)M * (size_t)P * (lc_dtype_size(dt) > 8 ? lc_dtype_size(dt) : 8);
     c->zero_bytes = 0;
     const char *phases[3] = {"_p1", "_p2", "_p3"};
     char v[16];
@@ -195,14 +203,14 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
                              "    for (long q = q0; q < q1; q++) {\n"
                              "        const %s t_ = part[m * P + q];\n",
                          A, L, L, L, A, id, A);
-            lc_scan_step(sb, op, dt, "acc", "t_", A, "        ");
+            lc_scan_step(&g->h, sb, op, dt, "acc", "t_", A, "        ");
             lc_sb_printf(sb, "    }\n");
-            lc_group_inclusive_scan(sb, op, dt, A, id, L);
+            lc_group_inclusive_scan(&g->h, sb, op, dt, A, id, L);
             lc_sb_printf(sb, "    acc = lid > 0 ? tot[lid - 1] : (%s)(%s);\n"
                              "    for (long q = q0; q < q1; q++) {\n"
                              "        const %s t_ = part[m * P + q];\n"
                              "        part[m * P + q] = acc;\n", A, id, A);
-            lc_scan_step(sb, op, dt, "acc", "t_", A, "        ");
+            lc_scan_step(&g->h, sb, op, dt, "acc", "t_", A, "        ");
             lc_sb_printf(sb, "    }\n}\n");
             l->global[0] = (size_t)M * L;
             continue;
@@ -219,14 +227,14 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
                              "        const long i%d = base + j * %zu + lid;\n"
                              "        if (i%d < n%d) {\n", A, id, E, nr, L, nr, nr);
             lc_emit_exprs(g, sb, 0, "            ");
-            lc_scan_step(sb, op, dt, "acc", v, A, "            ");
+            lc_scan_step(&g->h, sb, op, dt, "acc", v, A, "            ");
             lc_sb_printf(sb, "        }\n    }\n"
                              "    buf[lid] = acc;\n"
                              "    barrier(CLK_LOCAL_MEM_FENCE);\n"
                              "    for (int h = %zu / 2; h > 0; h >>= 1) {\n"
                              "        if (lid < h) {\n"
                              "            %s t_ = buf[lid];\n", L, A);
-            lc_scan_step(sb, op, dt, "t_", "buf[lid + h]", A, "            ");
+            lc_scan_step(&g->h, sb, op, dt, "t_", "buf[lid + h]", A, "            ");
             lc_sb_printf(sb, "            buf[lid] = t_;\n"
                              "        }\n"
                              "        barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -248,17 +256,17 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
                              "    barrier(CLK_LOCAL_MEM_FENCE);\n"
                              "    %s acc = %s;\n"
                              "    for (int e = 0; e < %d; e++) {\n", A, v, L + L / 8, A, id, E);
-            lc_scan_step(sb, op, dt, "acc", "buf[lid * (E_ + 1) + e]", A, "        ");
+            lc_scan_step(&g->h, sb, op, dt, "acc", "buf[lid * (E_ + 1) + e]", A, "        ");
             lc_sb_printf(sb, "        buf[lid * (E_ + 1) + e] = acc;\n"
                              "    }\n");
-            lc_group_inclusive_scan(sb, op, dt, A, id, L);
+            lc_group_inclusive_scan(&g->h, sb, op, dt, A, id, L);
             lc_sb_printf(sb, "    %s pre = part[m * P + q];\n"
                              "    if (lid > 0) {\n", A);
-            lc_scan_step(sb, op, dt, "pre", "tot[lid - 1]", A, "        ");
+            lc_scan_step(&g->h, sb, op, dt, "pre", "tot[lid - 1]", A, "        ");
             lc_sb_printf(sb, "    }\n"
                              "    for (int e = 0; e < %d; e++) {\n"
                              "        %s t_ = pre;\n", E, A);
-            lc_scan_step(sb, op, dt, "t_", "buf[lid * (E_ + 1) + e]", A, "        ");
+            lc_scan_step(&g->h, sb, op, dt, "t_", "buf[lid * (E_ + 1) + e]", A, "        ");
             lc_sb_printf(sb, "        buf[lid * (E_ + 1) + e] = t_;\n"
                              "    }\n"
                              "    barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -305,7 +313,7 @@ static int lc_gen_scan_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
                 lc_vec_ok(g, nr) && lc_stclass(g->ostr[0][nr]) == LC_ST_UNIT;
     int nphase = split ? 3 : 1;
     if (split) {
-        c->scratch_bytes = (size_t)M * P * 8;
+        c->scratch_bytes = (size_t)M * P * (lc_dtype_size(dt) > 8 ? lc_dtype_size(dt) : 8);
         c->zero_bytes = 0;
     }
     for (int ph = 0; ph < nphase; ph++) {
@@ -338,7 +346,7 @@ static int lc_gen_scan_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
             lc_emit_exprs(g, sb, 0, "        ");
             char v[16];
             snprintf(v, sizeof v, "v%d", vexpr);
-            lc_scan_step(sb, op, dt, "acc", v, A, "        ");
+            lc_scan_step(&g->h, sb, op, dt, "acc", v, A, "        ");
             lc_sb_printf(sb, "        {\n            const %s v%d = (%s)acc;\n", T, vexpr, T);
             lc_store_outputs(g, sb, "            ", nd);
             lc_sb_printf(sb, "        }\n    }\n}\n");
@@ -351,7 +359,7 @@ static int lc_gen_scan_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
                              "    for (long q = 0; q < P; q++) {\n"
                              "        const %s t = part[m * P + q];\n"
                              "        part[m * P + q] = acc;\n", A, lc_scan_identity(op, dt), A);
-            lc_scan_step(sb, op, dt, "acc", "t", A, "        ");
+            lc_scan_step(&g->h, sb, op, dt, "acc", "t", A, "        ");
             lc_sb_printf(sb, "    }\n}\n");
             l->global[0] = (size_t)M;
         } else {
@@ -373,7 +381,7 @@ static int lc_gen_scan_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
             lc_emit_exprs(g, sb, 0, "        ");
             char v[16];
             snprintf(v, sizeof v, "v%d", vexpr);
-            lc_scan_step(sb, op, dt, "acc", v, A, "        ");
+            lc_scan_step(&g->h, sb, op, dt, "acc", v, A, "        ");
             if (ph == 2) {
                 lc_sb_printf(sb, "        {\n            const %s v%d = (%s)acc;\n", T, vexpr, T);
                 lc_store_outputs(g, sb, "            ", nd);

@@ -56,10 +56,11 @@ struct lc_node *lc_engine_from_host(lc_queue_t q, int dtype, int ndim, const int
     int64_t size = lc_shape_size(ndim, shape);
     size_t nbytes = (size_t)size * lc_dtype_size(dtype);
     lc_device_t d = lc_queue_device(q);
-    if (dtype == LC_FLOAT64 && !lc_device_info(d)->fp64) {
+    if ((dtype == LC_FLOAT64 || dtype == LC_COMPLEX128) && !lc_device_info(d)->fp64) {
         lc_error_set(e, LC_ERR_UNSUPPORTED,
-                     "float64 is not supported on device '%s' (it has no fp64); use float32 or "
-                     "a device with double precision", lc_device_info(d)->name);
+                     "%s is not supported on device '%s' (it has no fp64); use %s or "
+                     "a device with double precision", lc_dtype_name(dtype),
+                     lc_device_info(d)->name, dtype == LC_FLOAT64 ? "float32" : "complex64");
         return NULL;
     }
     lc_buffer_t b;

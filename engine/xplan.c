@@ -131,9 +131,19 @@ static double lc_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int lc_scalar_arg(int dtype, union lc_scalar v, struct lc_arg *a)
+static int lc_scalar_arg(int dtype, union lc_scalar v, union lc_scalar im, struct lc_arg *a)
 {
     switch (dtype) {
+    case LC_COMPLEX64:
+        a->kind = LC_ARG_C64;
+        a->v.c64[0] = (float)v.f;
+        a->v.c64[1] = (float)im.f;
+        break;
+    case LC_COMPLEX128:
+        a->kind = LC_ARG_C128;
+        a->v.c128[0] = v.f;
+        a->v.c128[1] = im.f;
+        break;
     case LC_BOOL: case LC_UINT8: a->kind = LC_ARG_U8; a->v.u8 = (uint8_t)v.u; break;
     case LC_INT8: a->kind = LC_ARG_I8; a->v.i8 = (int8_t)v.i; break;
     case LC_INT16: a->kind = LC_ARG_I16; a->v.i16 = (int16_t)v.i; break;
@@ -231,14 +241,18 @@ static void lc_xrun_bind(struct lc_xrun *r, const struct lc_launch *l, lc_buffer
             break;
         case LC_CGARG_SCALAR:
             if (ca->from == LC_FROM_STRUCTURE) {
-                lc_scalar_arg(ca->dtype, ca->value, arg);
+                lc_scalar_arg(ca->dtype, ca->value, ca->value, arg);
             } else {
                 const struct lc_node *leaf = leaves[ca->index];
                 union lc_scalar v = ca->from == LC_FROM_VALUE ? leaf->value : leaf->step;
+                /* A complex constant keeps its imaginary part in `step`. */
+                union lc_scalar im = {0};
+                if (lc_dtype_is_complex(leaf->dtype) && lc_dtype_is_complex(ca->dtype))
+                    im = leaf->step;
                 /* A random leaf's key and counter are raw 64-bit words, whatever its dtype. */
                 if (leaf->op != LC_OP_RANDOM)
                     v = lc_scalar_cast(v, leaf->dtype, ca->dtype);
-                lc_scalar_arg(ca->dtype, v, arg);
+                lc_scalar_arg(ca->dtype, v, im, arg);
             }
             break;
         case LC_CGARG_SCRATCH_BASE:

@@ -1,6 +1,7 @@
 /* build.c: the node builders: dtype rules, broadcasting, views, reductions, scans. */
 #include "graph/internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -106,8 +107,25 @@ static int lc_bool_error(int op, struct lc_error *e)
     return lc_type_error_ufunc(op, e);
 }
 
+/* Ops NumPy has no complex loop for (the unary and binary ones; reductions
+ * check their own). */
+static int lc_complex_unsupported(int op)
+{
+    switch (op) {
+    case LC_OP_FLOOR: case LC_OP_CEIL: case LC_OP_TRUNC: case LC_OP_CBRT:
+    case LC_OP_FLOORDIV: case LC_OP_MOD: case LC_OP_ARCTAN2: case LC_OP_HYPOT:
+    case LC_OP_COPYSIGN: case LC_OP_NOT: case LC_OP_AND: case LC_OP_OR: case LC_OP_XOR:
+    case LC_OP_LSHIFT: case LC_OP_RSHIFT: case LC_OP_COMPLEX:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static enum lc_pyscalar lc_weak_kind(const struct lc_node *n)
 {
+    if (n->flags & LC_NODE_WEAK_COMPLEX)
+        return LC_PYSCALAR_COMPLEX;
     if (n->flags & LC_NODE_WEAK_FLOAT)
         return LC_PYSCALAR_FLOAT;
     if (n->flags & LC_NODE_WEAK_BOOL)
@@ -129,6 +147,10 @@ static int lc_promote_nodes(const struct lc_node *a, const struct lc_node *b)
 static int lc_unary_result_dtype(int op, int dt, int *cdtype, struct lc_error *e)
 {
     *cdtype = dt;
+    if (lc_dtype_is_complex(dt) && lc_complex_unsupported(op))
+        return lc_type_error_ufunc(op, e);
+    if (op == LC_OP_ABS || op == LC_OP_REAL || op == LC_OP_IMAG)
+        return lc_dtype_real_of(dt);   /* |z|, its parts: real; others keep theirs */
     switch (lc_op_rule(op)) {
     case LC_RULE_SAME:
         return dt;
@@ -162,6 +184,8 @@ int lc_binary_result_dtype(int op, const struct lc_node *a, const struct lc_node
 {
     int pt = lc_promote_nodes(a, b);
     *cdtype = pt;
+    if (lc_dtype_is_complex(pt) && lc_complex_unsupported(op))
+        return lc_type_error_ufunc(op, e);
     switch (lc_op_rule(op)) {
     case LC_RULE_ARITH:
         return pt;
@@ -170,8 +194,12 @@ int lc_binary_result_dtype(int op, const struct lc_node *a, const struct lc_node
             return lc_bool_error(op, e);
         return pt;
     case LC_RULE_DIVIDE:
-        *cdtype = lc_dtype_is_float(pt) ? pt : LC_FLOAT64;
+        *cdtype = lc_dtype_is_inexact(pt) ? pt : LC_FLOAT64;
         return *cdtype;
+    case LC_RULE_COMPLEX:
+        /* complex(re, im) of two real arrays: the complex of their float type */
+        *cdtype = lc_dtype_float_of(pt);
+        return lc_dtype_complex_of(*cdtype);
     case LC_RULE_BOOL8:
         if (pt == LC_BOOL)
             *cdtype = pt = LC_INT8;
@@ -212,8 +240,7 @@ static struct lc_node *lc_settle_operand(struct lc_node *x, int cdtype, struct l
         lc_node_retain(x);
         return x;
     }
-    union lc_scalar v = lc_scalar_cast(x->value, x->dtype, cdtype);
-    return lc_node_const(x->owner, cdtype, v, x->ndim, x->shape, 0, e);
+    return lc_node_const_cast(x, cdtype, x->ndim, x->shape, 0, e);
 }
 
 static int lc_check_owner(struct lc_node *const *in, int n, struct lc_error *e)
@@ -312,7 +339,9 @@ static struct lc_node *lc_pow_const(struct lc_node *a, struct lc_node *b, int dt
                                     struct lc_error *e)
 {
     double c;
-    if (lc_dtype_is_float(b->dtype))
+    if (lc_dtype_is_complex(b->dtype) && b->step.f != 0.0)
+        c = NAN;                      /* a complex exponent: no shortcut */
+    else if (lc_dtype_is_inexact(b->dtype))
         c = b->value.f;
     else if (lc_dtype_kind(b->dtype) == 'u')
         c = (double)b->value.u;
@@ -376,10 +405,8 @@ struct lc_node *lc_node_cast(struct lc_node *a, int dtype, struct lc_error *e)
         lc_node_retain(a);
         return a;
     }
-    if (a->op == LC_OP_CONST) {
-        union lc_scalar v = lc_scalar_cast(a->value, a->dtype, dtype);
-        return lc_node_const(a->owner, dtype, v, a->ndim, a->shape, 0, e);
-    }
+    if (a->op == LC_OP_CONST)
+        return lc_node_const_cast(a, dtype, a->ndim, a->shape, 0, e);
     struct lc_node *n = lc_node_new(LC_OP_CAST, dtype, a->ndim, a->shape, &a, 1, e);
     if (!n)
         return NULL;
@@ -789,6 +816,12 @@ struct lc_node *lc_node_reduce(int op, struct lc_node *a, uint32_t axes, int ddo
             break;
         }
     }
+    if (lc_dtype_is_complex(a->dtype) && op != LC_OP_SUM && op != LC_OP_PROD) {
+        /* The front end composes the others (mean, var, any, max, ...) of these. */
+        lc_error_set(e, LC_ERR_TYPE, "reduction '%s' of a complex array is not a graph op",
+                     lc_op_name(op));
+        return NULL;
+    }
     int dt = a->dtype;
     switch (op) {
     case LC_OP_ANY: case LC_OP_ALL: dt = LC_BOOL; break;
@@ -819,6 +852,11 @@ struct lc_node *lc_node_scan(int op, struct lc_node *a, int axis, struct lc_erro
                      a->ndim);
         return NULL;
     }
+    if (lc_dtype_is_complex(a->dtype) && op != LC_OP_CUMSUM && op != LC_OP_CUMPROD) {
+        lc_error_set(e, LC_ERR_TYPE, "scan '%s' of a complex array is not supported",
+                     lc_op_name(op));
+        return NULL;
+    }
     struct lc_node *n = lc_node_new(op, a->dtype, a->ndim, a->shape, &a, 1, e);
     if (!n)
         return NULL;
@@ -837,6 +875,12 @@ struct lc_node *lc_node_sort(int op, struct lc_node *a, int axis, int descending
     if (axis < 0 || axis >= a->ndim) {
         lc_error_set(e, LC_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,
                      a->ndim);
+        return NULL;
+    }
+    if (lc_dtype_is_complex(a->dtype)) {
+        /* The front end sorts complex numbers by keys of their parts. */
+        lc_error_set(e, LC_ERR_TYPE, "'%s' of a complex array is not a graph op",
+                     lc_op_name(op));
         return NULL;
     }
     struct lc_node *n = lc_node_new(op, op == LC_OP_ARGSORT ? LC_INT64 : a->dtype, a->ndim,

@@ -19,6 +19,8 @@ static const struct {
     [LC_UINT64] = {"uint64", "ulong", "u64", 'u', 8},
     [LC_FLOAT32] = {"float32", "float", "f32", 'f', 4},
     [LC_FLOAT64] = {"float64", "double", "f64", 'f', 8},
+    [LC_COMPLEX64] = {"complex64", "float2", "c64", 'c', 8},
+    [LC_COMPLEX128] = {"complex128", "double2", "c128", 'c', 16},
 };
 
 char lc_dtype_kind(int dt) { return lc_dtypes[dt].kind; }
@@ -28,7 +30,23 @@ const char *lc_dtype_cl(int dt) { return lc_dtypes[dt].cl; }
 const char *lc_dtype_short(int dt) { return lc_dtypes[dt].tag; }
 int lc_dtype_is_int(int dt) { return lc_dtypes[dt].kind == 'i' || lc_dtypes[dt].kind == 'u'; }
 int lc_dtype_is_float(int dt) { return lc_dtypes[dt].kind == 'f'; }
-int lc_dtype_is_signed(int dt) { return lc_dtypes[dt].kind == 'i' || lc_dtypes[dt].kind == 'f'; }
+int lc_dtype_is_complex(int dt) { return lc_dtypes[dt].kind == 'c'; }
+int lc_dtype_is_inexact(int dt) { return lc_dtypes[dt].kind == 'f' || lc_dtypes[dt].kind == 'c'; }
+int lc_dtype_is_signed(int dt) { return lc_dtypes[dt].kind != 'b' && lc_dtypes[dt].kind != 'u'; }
+
+int lc_dtype_real_of(int dt)
+{
+    return dt == LC_COMPLEX64 ? LC_FLOAT32 : dt == LC_COMPLEX128 ? LC_FLOAT64 : dt;
+}
+
+int lc_dtype_complex_of(int dt)
+{
+    if (lc_dtypes[dt].kind == 'c')
+        return dt;
+    if (dt == LC_FLOAT32 || (lc_dtypes[dt].kind != 'f' && lc_dtypes[dt].size <= 2))
+        return LC_COMPLEX64;
+    return LC_COMPLEX128;
+}
 
 int lc_dtype_from_name(const char *name)
 {
@@ -59,6 +77,13 @@ int lc_dtype_promote(int a, int b)
         return b;
     if (kb == 'b')
         return a;
+    if (ka == 'c' || kb == 'c') {
+        /* Complex of at least the other side's precision: complex64 with
+         * float64 or a 32-bit integer is complex128. */
+        int c = ka == 'c' ? a : b, other = ka == 'c' ? b : a;
+        int co = lc_dtype_complex_of(other);
+        return lc_dtypes[co].size > lc_dtypes[c].size ? co : c;
+    }
     if (ka == 'f' && kb == 'f')
         return sa >= sb ? a : b;
     if (ka == 'f' || kb == 'f') {
@@ -82,7 +107,13 @@ int lc_dtype_promote(int a, int b)
 
 int lc_dtype_of_pyscalar(enum lc_pyscalar s)
 {
-    return s == LC_PYSCALAR_BOOL ? LC_BOOL : s == LC_PYSCALAR_INT ? LC_INT64 : LC_FLOAT64;
+    switch (s) {
+    case LC_PYSCALAR_BOOL: return LC_BOOL;
+    case LC_PYSCALAR_INT: return LC_INT64;
+    case LC_PYSCALAR_FLOAT: return LC_FLOAT64;
+    case LC_PYSCALAR_COMPLEX: break;
+    }
+    return LC_COMPLEX128;
 }
 
 int lc_dtype_promote_weak(int dt, enum lc_pyscalar s)
@@ -94,14 +125,16 @@ int lc_dtype_promote_weak(int dt, enum lc_pyscalar s)
     case LC_PYSCALAR_INT:
         return k == 'b' ? LC_INT64 : dt;
     case LC_PYSCALAR_FLOAT:
-        return k == 'f' ? dt : LC_FLOAT64;
+        return k == 'f' || k == 'c' ? dt : LC_FLOAT64;
+    case LC_PYSCALAR_COMPLEX:
+        return k == 'c' ? dt : k == 'f' ? lc_dtype_complex_of(dt) : LC_COMPLEX128;
     }
     return dt;
 }
 
 int lc_dtype_float_of(int dt)
 {
-    if (lc_dtypes[dt].kind == 'f')
+    if (lc_dtypes[dt].kind == 'f' || lc_dtypes[dt].kind == 'c')
         return dt;
     return lc_dtypes[dt].size <= 2 ? LC_FLOAT32 : LC_FLOAT64;
 }

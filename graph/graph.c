@@ -36,6 +36,10 @@ int lc_op_is_elementwise(int op)
 union lc_scalar lc_scalar_cast(union lc_scalar v, int from, int to)
 {
     union lc_scalar r;
+    /* A complex value is read and written as its real part here (its
+     * imaginary part is the caller's: lc_node_const_cast). */
+    from = lc_dtype_real_of(from);
+    to = lc_dtype_real_of(to);
     char kf = lc_dtype_kind(from), kt = lc_dtype_kind(to);
     if (kt == 'b') {
         r.i = kf == 'f' ? v.f != 0.0 : v.u != 0;
@@ -336,6 +340,27 @@ struct lc_node *lc_node_buffer(void *owner, int dtype, int ndim, const int64_t *
 struct lc_node *lc_node_const(void *owner, int dtype, union lc_scalar v, int ndim,
                               const int64_t *shape, unsigned flags, struct lc_error *e)
 {
+    union lc_scalar im = {0};
+    return lc_node_const_complex(owner, dtype, v, im, ndim, shape, flags, e);
+}
+
+struct lc_node *lc_node_const_cast(const struct lc_node *c, int dtype, int ndim,
+                                   const int64_t *shape, unsigned flags, struct lc_error *e)
+{
+    union lc_scalar re = lc_scalar_cast(c->value, c->dtype, dtype), im = {0};
+    if (lc_dtype_is_complex(c->dtype)) {
+        if (lc_dtype_is_complex(dtype))
+            im.f = dtype == LC_COMPLEX64 ? (double)(float)c->step.f : c->step.f;
+        else if (dtype == LC_BOOL)
+            re.i = c->value.f != 0.0 || c->step.f != 0.0;
+    }
+    return lc_node_const_complex(c->owner, dtype, re, im, ndim, shape, flags, e);
+}
+
+struct lc_node *lc_node_const_complex(void *owner, int dtype, union lc_scalar v,
+                                      union lc_scalar im, int ndim, const int64_t *shape,
+                                      unsigned flags, struct lc_error *e)
+{
     if (lc_check_shape(ndim, shape, e) < 0)
         return NULL;
     struct lc_node *n = lc_node_new(LC_OP_CONST, dtype, ndim, shape, NULL, 0, e);
@@ -343,6 +368,8 @@ struct lc_node *lc_node_const(void *owner, int dtype, union lc_scalar v, int ndi
         return NULL;
     n->owner = owner;
     n->value = v;
+    if (lc_dtype_is_complex(dtype))
+        n->step = im;
     n->flags = (uint16_t)flags;
     lc_shape_strides(ndim, shape, n->strides);
     n->origin = n->serial;
@@ -412,7 +439,9 @@ void lc_node_describe(const struct lc_node *n, char *buf, size_t len)
         return;
     size_t used = (size_t)w;
     if (n->op == LC_OP_CONST) {
-        if (lc_dtype_is_float(n->dtype))
+        if (lc_dtype_is_complex(n->dtype))
+            snprintf(buf + used, len - used, " value=%g%+gj", n->value.f, n->step.f);
+        else if (lc_dtype_is_float(n->dtype))
             snprintf(buf + used, len - used, " value=%g", n->value.f);
         else if (lc_dtype_kind(n->dtype) == 'u')
             snprintf(buf + used, len - used, " value=%llu", (unsigned long long)n->value.u);

@@ -67,6 +67,7 @@ enum lc_node_flag {
     LC_NODE_WEAK = 1,       /* a Python scalar: promotes weakly (NEP 50) */
     LC_NODE_WEAK_FLOAT = 2, /* with WEAK: it was a Python float */
     LC_NODE_WEAK_BOOL = 4,  /* with WEAK: it was a Python bool */
+    LC_NODE_WEAK_COMPLEX = 8, /* with WEAK: it was a Python complex */
 };
 
 struct lc_node {
@@ -152,6 +153,16 @@ struct lc_node *lc_node_buffer(void *owner, int dtype, int ndim, const int64_t *
  * is a Python scalar (ndim 0) that promotes weakly. */
 struct lc_node *lc_node_const(void *owner, int dtype, union lc_scalar v, int ndim,
                               const int64_t *shape, unsigned flags, struct lc_error *e);
+/* A complex constant: `v` (.f) its real part, `im` (.f) its imaginary part
+ * (kept in the node's `step`); for other dtypes `im` is ignored. */
+struct lc_node *lc_node_const_complex(void *owner, int dtype, union lc_scalar v,
+                                      union lc_scalar im, int ndim, const int64_t *shape,
+                                      unsigned flags, struct lc_error *e);
+/* Constant `c`'s value cast to `dtype` (NumPy's casting; a complex value keeps
+ * or drops its imaginary part, and is true when either part is), as a new
+ * constant of `shape` on c's owner. */
+struct lc_node *lc_node_const_cast(const struct lc_node *c, int dtype, int ndim,
+                                   const int64_t *shape, unsigned flags, struct lc_error *e);
 /* start + step * k for k in [0, n). */
 struct lc_node *lc_node_iota(void *owner, int dtype, union lc_scalar start, union lc_scalar step,
                              int64_t n, struct lc_error *e);

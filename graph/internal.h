@@ -6,7 +6,7 @@
 
 enum lc_rule { LC_RULE_NONE, LC_RULE_SAME, LC_RULE_NOBOOL, LC_RULE_INTBOOL, LC_RULE_TOBOOL,
                LC_RULE_BOOL8, LC_RULE_FLOAT, LC_RULE_ROUND, LC_RULE_ARITH, LC_RULE_DIVIDE,
-               LC_RULE_CMP, LC_RULE_SHIFT, LC_RULE_LOGICAL, LC_RULE_WHERE };
+               LC_RULE_CMP, LC_RULE_SHIFT, LC_RULE_LOGICAL, LC_RULE_WHERE, LC_RULE_COMPLEX };
 
 int lc_op_rule(int op);
 /* A new node holding references to `in`; the caller sets parameters, then seals. */

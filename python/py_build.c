@@ -55,7 +55,7 @@ static PyObject *py_asarray(PyObject *Py_UNUSED(m), PyObject *args, PyObject *kw
     if (!q)
         return NULL;
     struct lc_node *n = NULL;
-    if (PyBool_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj) ||
+    if (PyBool_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj) || PyComplex_Check(obj) ||
         PyArray_IsScalar(obj, Generic)) {
         /* A scalar becomes a 0-d constant of its NumPy dtype. */
         PyArrayObject *arr = (PyArrayObject *)PyArray_FROM_O(obj);
@@ -103,8 +103,7 @@ static PyObject *py_full(PyObject *Py_UNUSED(m), PyObject *args)
             }
             if (dt >= 0) {
                 struct lc_error e = {0};
-                union lc_scalar v = lc_scalar_cast(c->value, c->dtype, dt);
-                struct lc_node *n = lc_node_const(lc_py_q(q), dt, v, nd, shape, 0, &e);
+                struct lc_node *n = lc_node_const_cast(c, dt, nd, shape, 0, &e);
                 r = n ? lc_py_wrap(n, q) : lc_py_raise(&e);
             }
         }

@@ -19,6 +19,7 @@ static int lc_dtype_from_descr(PyArray_Descr *d)
     case 'i': return sz == 1 ? LC_INT8 : sz == 2 ? LC_INT16 : sz == 4 ? LC_INT32 : sz == 8 ? LC_INT64 : -1;
     case 'u': return sz == 1 ? LC_UINT8 : sz == 2 ? LC_UINT16 : sz == 4 ? LC_UINT32 : sz == 8 ? LC_UINT64 : -1;
     case 'f': return sz == 4 ? LC_FLOAT32 : sz == 8 ? LC_FLOAT64 : -1;
+    case 'c': return sz == 8 ? LC_COMPLEX64 : sz == 16 ? LC_COMPLEX128 : -1;
     default: return -1;
     }
 }
@@ -30,6 +31,7 @@ int lc_py_npy_type(int dt)
         [LC_INT32] = NPY_INT32, [LC_INT64] = NPY_INT64, [LC_UINT8] = NPY_UINT8,
         [LC_UINT16] = NPY_UINT16, [LC_UINT32] = NPY_UINT32, [LC_UINT64] = NPY_UINT64,
         [LC_FLOAT32] = NPY_FLOAT32, [LC_FLOAT64] = NPY_FLOAT64,
+        [LC_COMPLEX64] = NPY_COMPLEX64, [LC_COMPLEX128] = NPY_COMPLEX128,
     };
     return map[dt];
 }
@@ -49,7 +51,7 @@ int lc_py_parse_dtype(PyObject *o, int dflt)
     if (dt < 0) {
         PyErr_Format(PyExc_TypeError,
                      "lazycl does not support dtype %R (supported: bool, int8-64, uint8-64, "
-                     "float32, float64)", (PyObject *)d);
+                     "float32, float64, complex64, complex128)", (PyObject *)d);
         Py_DECREF(d);
         return -2;
     }
@@ -105,7 +107,7 @@ static int lc_int_fits(int dt, union lc_scalar v, int is_u)
     }
 }
 
-static int lc_scalar_from_numpy(PyObject *o, int *dt, union lc_scalar *v)
+static int lc_scalar_from_numpy(PyObject *o, int *dt, union lc_scalar *v, union lc_scalar *im)
 {
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     if (!d)
@@ -120,7 +122,7 @@ static int lc_scalar_from_numpy(PyObject *o, int *dt, union lc_scalar *v)
     union {
         npy_bool b; npy_int8 i8; npy_int16 i16; npy_int32 i32; npy_int64 i64;
         npy_uint8 u8; npy_uint16 u16; npy_uint32 u32; npy_uint64 u64;
-        npy_float32 f32; npy_float64 f64;
+        npy_float32 f32; npy_float64 f64; npy_cfloat c64; npy_cdouble c128;
     } raw;
     PyArray_ScalarAsCtype(o, &raw);
     switch (*dt) {
@@ -134,6 +136,20 @@ static int lc_scalar_from_numpy(PyObject *o, int *dt, union lc_scalar *v)
     case LC_UINT32: v->u = raw.u32; break;
     case LC_UINT64: v->u = raw.u64; break;
     case LC_FLOAT32: v->f = raw.f32; break;
+    case LC_COMPLEX64: {
+        float p[2];            /* npy_cfloat is laid out as (real, imaginary) */
+        memcpy(p, &raw.c64, sizeof p);
+        v->f = p[0];
+        im->f = p[1];
+        break;
+    }
+    case LC_COMPLEX128: {
+        double p[2];
+        memcpy(p, &raw.c128, sizeof p);
+        v->f = p[0];
+        im->f = p[1];
+        break;
+    }
     default: v->f = raw.f64; break;
     }
     return 0;
@@ -195,9 +211,10 @@ struct lc_node *lc_py_operand(PyObject *o, PyObject *queue)
      * np.float64 is a subclass of Python's float. */
     if (PyArray_IsScalar(o, Generic)) {
         int dt;
-        if (lc_scalar_from_numpy(o, &dt, &v) < 0)
+        union lc_scalar im = {0};
+        if (lc_scalar_from_numpy(o, &dt, &v, &im) < 0)
             return NULL;
-        struct lc_node *n = lc_node_const(lc_py_q(queue), dt, v, 0, NULL, 0, &e);
+        struct lc_node *n = lc_node_const_complex(lc_py_q(queue), dt, v, im, 0, NULL, 0, &e);
         return n ? n : (lc_py_raise(&e), NULL);
     }
     if (PyBool_Check(o)) {
@@ -221,8 +238,12 @@ struct lc_node *lc_py_operand(PyObject *o, PyObject *queue)
         return n ? n : (lc_py_raise(&e), NULL);
     }
     if (PyComplex_Check(o)) {
-        PyErr_SetString(PyExc_TypeError, "lazycl does not support complex numbers");
-        return NULL;
+        union lc_scalar im;
+        v.f = PyComplex_RealAsDouble(o);
+        im.f = PyComplex_ImagAsDouble(o);
+        struct lc_node *n = lc_node_const_complex(lc_py_q(queue), LC_COMPLEX128, v, im, 0, NULL,
+                                                  LC_NODE_WEAK | LC_NODE_WEAK_COMPLEX, &e);
+        return n ? n : (lc_py_raise(&e), NULL);
     }
     PyArrayObject *arr = (PyArrayObject *)PyArray_FROM_O(o);
     if (!arr)
@@ -235,7 +256,8 @@ struct lc_node *lc_py_operand(PyObject *o, PyObject *queue)
 /* A weak Python int next to an integer array must fit the array's dtype. */
 int lc_py_check_weak_int(struct lc_node *w, struct lc_node *other)
 {
-    if (!(w->flags & LC_NODE_WEAK) || (w->flags & (LC_NODE_WEAK_FLOAT | LC_NODE_WEAK_BOOL)))
+    if (!(w->flags & LC_NODE_WEAK) ||
+        (w->flags & (LC_NODE_WEAK_FLOAT | LC_NODE_WEAK_BOOL | LC_NODE_WEAK_COMPLEX)))
         return 0;
     if (other->flags & LC_NODE_WEAK)
         return 0;
@@ -266,7 +288,7 @@ int lc_py_check_weak_int(struct lc_node *w, struct lc_node *other)
 void lc_py_strengthen_wide_int(struct lc_node **w, struct lc_node *other)
 {
     struct lc_node *x = *w;
-    if (!(x->flags & LC_NODE_WEAK) || (x->flags & (LC_NODE_WEAK_FLOAT | LC_NODE_WEAK_BOOL)) ||
+    if (!(x->flags & LC_NODE_WEAK) || (x->flags & (LC_NODE_WEAK_FLOAT | LC_NODE_WEAK_BOOL | LC_NODE_WEAK_COMPLEX)) ||
         (other->flags & LC_NODE_WEAK) || !lc_dtype_is_int(other->dtype))
         return;
     if (lc_int_fits(other->dtype, x->value, x->dtype == LC_UINT64))

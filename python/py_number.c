@@ -49,6 +49,7 @@ PyObject *lc_py_binary_obj(int op, PyObject *a, PyObject *b)
 static int lc_takes(PyObject *o)
 {
     return LC_PY_IS_ARRAY(o) || PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o) ||
+           PyComplex_Check(o) ||
            PyArray_Check(o) || PyArray_IsScalar(o, Generic) || PyList_Check(o) || PyTuple_Check(o);
 }
 

@@ -109,7 +109,7 @@ static int lc_realize_source(lc_py_Queue *q, PyObject *queue, const struct lc_no
     struct lc_error e = {0};
     int64_t n = r->origin_size;
     struct lc_node *src = r->op == LC_OP_CONST
-        ? lc_node_const(r->owner, r->dtype, r->value, 1, &n, 0, &e)
+        ? lc_node_const_complex(r->owner, r->dtype, r->value, r->step, 1, &n, 0, &e)
         : r->op == LC_OP_RANDOM
         ? lc_node_random(r->owner, r->dtype, r->p.random.dist, r->value.u, r->step.u, n, &e)
         : lc_node_iota(r->owner, r->dtype, r->value, r->step, n, &e);

@@ -18,6 +18,8 @@ static const char *arg_kind_name(enum lc_arg_kind k)
     case LC_ARG_U8: return "u8";
     case LC_ARG_I16: return "i16";
     case LC_ARG_U16: return "u16";
+    case LC_ARG_C64: return "c64";
+    case LC_ARG_C128: return "c128";
     }
     return "?";
 }
@@ -41,6 +43,8 @@ static cl_int set_arg(lc_kernel_t k, cl_uint i, const struct lc_arg *a)
     case LC_ARG_U8: return clSetKernelArg(k->k, i, sizeof a->v.u8, &a->v.u8);
     case LC_ARG_I16: return clSetKernelArg(k->k, i, sizeof a->v.i16, &a->v.i16);
     case LC_ARG_U16: return clSetKernelArg(k->k, i, sizeof a->v.u16, &a->v.u16);
+    case LC_ARG_C64: return clSetKernelArg(k->k, i, sizeof a->v.c64, a->v.c64);
+    case LC_ARG_C128: return clSetKernelArg(k->k, i, sizeof a->v.c128, a->v.c128);
     }
     return CL_INVALID_ARG_VALUE;
 }
@@ -74,7 +78,8 @@ static cl_int set_args(lc_kernel_t k, const struct lc_arg *args, size_t nargs, s
     }
     for (size_t i = 0; i < nargs; i++) {
         struct lc_argbits b = arg_bits(&args[i]);
-        int known = i < k->n_set;
+        /* A double2 does not fit the 64 bits kept: it is always set. */
+        int known = i < k->n_set && args[i].kind != LC_ARG_C128;
         if (known && k->set[i].kind == b.kind && k->set[i].bits == b.bits)
             continue;
         cl_int rc = set_arg(k, (cl_uint)i, &args[i]);

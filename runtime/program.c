@@ -693,6 +693,10 @@ lc_status lc_kernel_get(lc_device_t d, const char *source, const char *name, con
         return lc_error_set(e, LC_ERR_INVALID, "LAZYCL_BUILD must be auto, source or spirv, not '%s'",
                             build_bad);
     int spirv = d->info.takes_spirv && build_mode != LC_BUILD_SOURCE;
+    /* A kernel may ask for the driver's own compiler (LC_SOURCE_ONLY_MARK): one that some
+     * driver miscompiles, or crashes on, from SPIR-V. Under LAZYCL_BUILD=auto only. */
+    if (spirv && build_mode == LC_BUILD_AUTO && strstr(source, LC_SOURCE_ONLY_MARK))
+        spirv = 0;
     if (spirv && !tools_ok) {
         if (build_mode == LC_BUILD_SPIRV)
             return lc_error_set(e, LC_ERR_COMPILE, "LAZYCL_BUILD=spirv, but the SPIR-V tools are not "

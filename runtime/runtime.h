@@ -147,8 +147,13 @@ enum lc_build_mode { LC_BUILD_AUTO = 0, LC_BUILD_SOURCE, LC_BUILD_SPIRV };
 lc_status lc_kernel_get(lc_device_t d, const char *source, const char *name, const char *options,
                         lc_kernel_t *out, struct lc_error *e);
 
+/* A kernel source containing this comment is built from OpenCL C even where the device takes
+ * SPIR-V (under LAZYCL_BUILD=auto). */
+#define LC_SOURCE_ONLY_MARK "/* lazycl: build from source */"
+
 enum lc_arg_kind { LC_ARG_BUFFER, LC_ARG_I32, LC_ARG_U32, LC_ARG_I64, LC_ARG_U64, LC_ARG_F32,
-                   LC_ARG_F64, LC_ARG_LOCAL, LC_ARG_I8, LC_ARG_U8, LC_ARG_I16, LC_ARG_U16 };
+                   LC_ARG_F64, LC_ARG_LOCAL, LC_ARG_I8, LC_ARG_U8, LC_ARG_I16, LC_ARG_U16,
+                   LC_ARG_C64, LC_ARG_C128 };   /* float2, double2: (real, imaginary) */
 struct lc_arg {
     enum lc_arg_kind kind;
     union {
@@ -156,6 +161,7 @@ struct lc_arg {
         int8_t i8; uint8_t u8; int16_t i16; uint16_t u16;
         int32_t i32; uint32_t u32; int64_t i64; uint64_t u64;
         float f32; double f64;
+        float c64[2]; double c128[2];
         size_t local_bytes;   /* LC_ARG_LOCAL: bytes of __local memory */
     } v;
 };

@@ -22,14 +22,17 @@ def test_inspection(dev):
     d = info.default_dtypes(device=dev)
     assert d["integral"] == np.int64 and d["indexing"] == np.int64
     assert d["real floating"] == (np.float64 if dev.fp64 else np.float32)
+    assert d["complex floating"] == (np.complex128 if dev.fp64 else np.complex64)
     every = info.dtypes(device=dev)
     assert set(every) == {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                          "uint64", "float32"} | ({"float64"} if dev.fp64 else set())
+                          "uint64", "float32", "complex64"} | (
+                              {"float64", "complex128"} if dev.fp64 else set())
     assert set(info.dtypes(device=dev, kind="unsigned integer")) == {"uint8", "uint16", "uint32",
                                                                      "uint64"}
     assert set(info.dtypes(kind=("bool", "signed integer"))) == {"bool", "int8", "int16", "int32",
                                                                  "int64"}
-    assert info.dtypes(kind="complex floating") == {}
+    assert set(info.dtypes(device=dev, kind="complex floating")) == (
+        {"complex64", "complex128"} if dev.fp64 else {"complex64"})
     for name, dt in every.items():
         assert lazycl.zeros(2, dtype=dt, device=dev).dtype == dt
     with pytest.raises(ValueError):

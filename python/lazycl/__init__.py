@@ -31,6 +31,7 @@ __version__ = "0.1.0"
 # dtypes, as NumPy's (the array API names them in the namespace).
 from numpy import (  # noqa: E402,F401
     bool_ as bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
+    complex64, complex128,
     pi, e, inf, nan, newaxis,
 )
 

@@ -303,10 +303,47 @@ def heaviside(x1, x2, /):
     return _c.astype(_wh(isnan(a), a, _wh(less(a, 0), zero, _wh(greater(a, 0), one, b))), dt)
 
 
+def _complex_warning(src, dtype):
+    if np.dtype(src).kind == "c" and np.dtype(dtype).kind not in "cb":
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=3)
+
+
 def astype(x, dtype, /, *, copy=True, device=None):
     if copy and np.dtype(dtype) == np.dtype(x.dtype):
         return _c._copy(x)
+    _complex_warning(x.dtype, dtype)
     return _c.astype(x, dtype)
+
+
+# ---- complex numbers: parts, conjugate, angle ------------------------------------------------
+
+def real(val):
+    """The real part (x itself for a real array, as NumPy's view)."""
+    x = _as(val)
+    return _c._unary("real", x) if x.dtype.kind == "c" else x
+
+
+def imag(val):
+    """The imaginary part (zeros of x's dtype for a real array)."""
+    return _c._unary("imag", _as(val))
+
+
+def conjugate(x, /):
+    """The complex conjugate (x for a real array), as numpy.conjugate (lazy)."""
+    return _c._unary("conjugate", _as(x))
+
+
+conj = conjugate
+
+
+def angle(z, deg=False):
+    """The argument of z, atan2(imag, real), in radians (degrees with deg=True)."""
+    z = _as(z)
+    if z.dtype.kind != "c":
+        z = _c.astype(z, _float_of(z.dtype))
+    a = arctan2(imag(z), real(z))
+    return a * (180.0 / math.pi) if deg else a
 
 
 def copy(a, order="K", subok=False):
@@ -618,6 +655,7 @@ def _minmax(op, x, axis, keepdims, out, initial=None, where=None):
     of an empty one); where= needs it, as in NumPy (these have no identity)."""
     out = _out_of(out)
     x = _as(x)
+    _no_complex(x, op)
     axes = _norm_axes(axis, x.ndim)
     if _where_mask(x, where) is not None and initial is None:
         raise ValueError(f"reduction operation '{_UFUNC_OF[op]}' does not have an identity, so "
@@ -661,6 +699,7 @@ def nanmin(x, axis=None, out=None, keepdims=False, initial=None, where=None):
 def _arg(op, x, axis, keepdims, out):
     out = _out_of(out)
     x = _as(x)
+    _no_complex(x, op)
     if axis is None:
         r = _c._reduce(op, x, tuple(range(x.ndim)))
         r = _c.reshape(r, (1,) * x.ndim) if keepdims else r
@@ -689,6 +728,8 @@ def any(x, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
     out = _out_of(out)
     x = _as(x)
     axes = _norm_axes(axis, x.ndim)
+    if x.dtype.kind == "c":
+        x = _c.astype(x, np.bool_)          # either part non-zero
     if _where_mask(x, where) is not None:
         x = _masked(_c.astype(x, np.bool_), where, False)
     return _put_out(_keep(_c._reduce("any", x, axes), x, axes, keepdims), out, "logical_or")
@@ -698,13 +739,23 @@ def all(x, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
     out = _out_of(out)
     x = _as(x)
     axes = _norm_axes(axis, x.ndim)
+    if x.dtype.kind == "c":
+        x = _c.astype(x, np.bool_)          # either part non-zero
     if _where_mask(x, where) is not None:
         x = _masked(_c.astype(x, np.bool_), where, True)
     return _put_out(_keep(_c._reduce("all", x, axes), x, axes, keepdims), out, "logical_and")
 
 
 def _float_of(dt):
-    return dt if dt.kind == "f" else np.dtype(np.float64)
+    return dt if dt.kind in "fc" else np.dtype(np.float64)
+
+
+def _no_complex(x, what):
+    """NumPy orders complex numbers lexicographically in max/min/argmax/...; lazycl does not
+    compute those yet: a clear error, never another order."""
+    if x.dtype.kind == "c":
+        raise NotImplementedError(f"lazycl: {what} of a complex array (NumPy's lexicographic "
+                                  "order) is not supported; reduce x.real and x.imag instead")
 
 
 def _stat_axes(axis, ndim):
@@ -774,6 +825,11 @@ def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, correction=N
         return _put_out(_masked_mean(x, axis, dtype, keepdims, where, ddof), out, "add")
     axes = _stat_axes(axis, x.ndim)
     xin = x if dtype is None else _c.astype(x, dtype)
+    if xin.dtype.kind == "c":
+        # |z - mean|^2 averaged: the parts' variances add (a real result, as NumPy's).
+        r = (_c._reduce("var", real(xin), axes, int(ddof), 0) +
+             _c._reduce("var", imag(xin), axes, int(ddof), 0))
+        return _put_out(_keep(r, x, axes, keepdims), out, "add")
     r = _c._reduce("var", xin, axes, int(ddof), 0)
     return _put_out(_keep(r, x, axes, keepdims), out, "add")
 
@@ -891,7 +947,8 @@ def diff(x, n=1, axis=-1):
 
 # ---- NumPy protocols ---------------------------------------------------------------------
 
-_UFUNC_NAMES = set(_UNARY) | set(_BINARY) | {"divide", "logaddexp", "logaddexp2", "heaviside"}
+_UFUNC_NAMES = set(_UNARY) | set(_BINARY) | {"divide", "logaddexp", "logaddexp2", "heaviside",
+                                               "conjugate"}
 __all__ = [_n for _n, _v in list(globals().items())
            if not _n.startswith("_") and not isinstance(_v, type(math))
            and _n not in ("AxisError", "numbers", "operator", "warnings", "os")]

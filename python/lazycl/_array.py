@@ -125,6 +125,20 @@ class Array(_c.ArrayBase):
         axes[-1], axes[-2] = axes[-2], axes[-1]
         return _c.permute_dims(self, axes)
 
+    @property
+    def real(self):
+        """The real part (pending, read-only: lazycl has no strided complex views to write)."""
+        return _api.real(self)
+
+    @property
+    def imag(self):
+        return _api.imag(self)
+
+    def conj(self):
+        return _api.conjugate(self)
+
+    conjugate = conj
+
     # ---- methods (NumPy names) --------------------------------------------------------
 
     def astype(self, dtype, copy=True):

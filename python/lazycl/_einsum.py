@@ -179,7 +179,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
             if not np.can_cast(o.dtype, dt, casting):
                 raise TypeError(f"Cannot cast array data from dtype('{o.dtype}') to "
                                 f"dtype('{dt}') according to the rule '{casting}'")
-    if dt.kind not in "biuf":
+    if dt.kind not in "biufc":
         raise TypeError(f"lazycl: einsum of dtype {dt} is not supported")
     terms, outt = _parse(subscripts, ops)
     items = []

@@ -74,7 +74,7 @@ def _operands(x1, x2, dtype=None, casting="same_kind", name="matmul"):
             if not np.can_cast(x.dtype, dt, casting):
                 raise np._core._exceptions._UFuncInputCastingError(
                     getattr(np, name), casting, np.dtype(x.dtype), dt, i)
-    if dt.kind not in "biuf":
+    if dt.kind not in "biufc":
         raise TypeError(f"lazycl: {name} of dtype {dt} is not supported")
     return _c.astype(a, dt), _c.astype(b, dt), dt
 
@@ -191,8 +191,10 @@ def _write_out(out, r):
 
 
 def vdot(a, b, /):
-    """numpy.vdot: the dot product of the flattened operands (real dtypes: no conjugate)."""
+    """numpy.vdot: the dot product of the flattened operands, the first conjugated."""
     x, y, dt = _operands(a, b, name="vdot")
+    if dt.kind == "c":
+        x = _c._unary("conjugate", x)
     if x.size != y.size:
         raise ValueError("cannot reshape array of size %d into shape (%d,)" % (y.size, x.size))
     return _contract(_c.reshape(x, (-1,)), _c.reshape(y, (-1,)), 1, dt)
@@ -249,6 +251,8 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, axes=None, casting="same_kind", orde
     if keepdims:
         raise NotImplementedError("lazycl: vecdot with keepdims=True")
     a, b, dt = _operands(x1, x2, dtype, casting, name="vecdot")
+    if dt.kind == "c":
+        a = _c._unary("conjugate", a)      # sum(conj(x1) * x2), as NumPy and the array API
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"vecdot: Input operand {0 if a.ndim == 0 else 1} does not have enough "
                          "dimensions (has 0, gufunc core with signature (n),(n)->() requires 1)")

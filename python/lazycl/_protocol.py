@@ -157,7 +157,8 @@ def _lazy_functions():
                  "partition", "argpartition", "median", "nanmedian", "percentile", "quantile",
                  "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
                  "searchsorted", "digitize", "isin", "intersect1d", "union1d", "setdiff1d",
-                 "lexsort", "dot", "vdot", "inner", "tensordot", "matrix_transpose"]:
+                 "lexsort", "dot", "vdot", "inner", "tensordot", "matrix_transpose", "real",
+                 "imag", "angle"]:
         f = getattr(np, name, None)
         # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
         if f is not None and f not in table:

@@ -36,11 +36,27 @@ def _prepare(a, axis, kind, order):
     return a, ax % a.ndim
 
 
+def _complex_order(a, axis, descending):
+    """The indices that sort complex `a`: NumPy's order, by the real parts and then the
+    imaginary ones, with R+Rj < R+nanj < nan+Rj < nan+nanj (a NaN class first); descending
+    negates the parts, so NaNs stay last and ties keep their order."""
+    from ._setops import lexsort
+    re, im = _c._unary("real", a), _c._unary("imag", a)
+    cls = _c._binary("add", _c._binary("multiply", _c._unary("isnan", re), 2),
+                     _c._unary("isnan", im))
+    if descending:
+        re, im = _c._unary("negative", re), _c._unary("negative", im)
+    return lexsort((im, re, cls), axis=axis)
+
+
 def _sorted(a, axis, descending, arg):
     if a.size == 0 or a.shape[axis] <= 1 and not descending:
         if arg:
             return _c._full(0, tuple(a.shape), "int64", a.queue)
         return _c._copy(a)
+    if a.dtype.kind == "c":
+        idx = _complex_order(a, axis, descending)
+        return idx if arg else _c._gather(a, idx, axis, axis)
     return _c._sort(a, axis, int(bool(descending)), int(arg))
 
 

@@ -23,9 +23,9 @@ __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot", "outer", "norm",
 
 
 def _float(x):
-    """x as NumPy's norms see it: its own float dtype, or float64."""
+    """x as NumPy's norms see it: its own float or complex dtype, or float64."""
     x = _a._as(x)
-    return x if x.dtype.kind == "f" else _c.astype(x, np.float64)
+    return x if x.dtype.kind in "fc" else _c.astype(x, np.float64)
 
 
 def _axes(axis, ndim):
@@ -57,7 +57,7 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     elif ord == -math.inf:
         r = _c._reduce("min", a, axes)
     elif ord == 0:
-        r = _c._reduce("sum", _c.astype(_a.not_equal(x, 0), x.dtype), axes)
+        r = _c._reduce("sum", _c.astype(_a.not_equal(x, 0), a.dtype), axes)
     else:
         p = float(ord)
         r = _a.power(_c._reduce("sum", _a.power(a, p), axes), 1.0 / p)
