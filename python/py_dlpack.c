@@ -113,6 +113,7 @@ static int lc_dl_host_copy(lc_py_Array *x, struct lc_dl_export *ex)
         lc_py_raise(&e);
         return -1;
     }
+    lc_shape_strides(n->ndim, n->shape, ex->strides);
     struct lc_node *c = NULL;
     if (!(n->op == LC_OP_BUFFER && lc_node_is_contiguous(n))) {
         if (!(c = lc_node_copy(n, &e))) {
@@ -136,7 +137,6 @@ static int lc_dl_host_copy(lc_py_Array *x, struct lc_dl_export *ex)
         lc_py_raise(&e);
         return -1;
     }
-    lc_shape_strides(n->ndim, n->shape, ex->strides);
     return 0;
 }
 
