@@ -74,23 +74,51 @@ static PyObject *Array_compute(PyObject *self, PyObject *Py_UNUSED(ignored))
     return Py_NewRef(self);
 }
 
+static PyObject *lc_py_read_node(lc_py_Array *a, struct lc_node *n);
+
 /* A new NumPy array with the values (forces and waits). */
 static PyObject *Array_numpy(PyObject *self, PyObject *Py_UNUSED(ignored))
 {
     lc_py_Array *a = (lc_py_Array *)self;
-    if (lc_force(&self, 1, 1, 0) < 0)
+    if (lc_force(&self, 1, 0, 0) < 0)
         return NULL;
+    /* A view or a constant is read through a contiguous copy; the array itself
+     * stays what it is (a view keeps seeing its base's writes). */
+    struct lc_node *n = a->node, *c = NULL;
+    if (!(n->op == LC_OP_BUFFER && lc_node_is_contiguous(n))) {
+        struct lc_error e = {0};
+        lc_status st;
+        lc_queue_t q = lc_py_q(a->queue);
+        if (!(c = lc_node_copy(n, &e)))
+            return lc_py_raise(&e);
+        Py_BEGIN_ALLOW_THREADS
+        st = lc_engine_force(q, &c, 1, 0, &e);
+        Py_END_ALLOW_THREADS
+        if (st != LC_OK) {
+            lc_node_release(c);
+            return lc_py_raise(&e);
+        }
+        n = c;
+    }
+    PyObject *r = lc_py_read_node(a, n);
+    if (c)
+        lc_node_release(c);
+    return r;
+}
+
+/* A new NumPy array with the values of n, a contiguous buffer leaf of a's queue. */
+static PyObject *lc_py_read_node(lc_py_Array *a, struct lc_node *n)
+{
     npy_intp dims[LC_MAXDIM];
-    for (int i = 0; i < a->node->ndim; i++)
-        dims[i] = (npy_intp)a->node->shape[i];
-    PyObject *out = PyArray_SimpleNew(a->node->ndim, dims, lc_py_npy_type(a->node->dtype));
+    for (int i = 0; i < n->ndim; i++)
+        dims[i] = (npy_intp)n->shape[i];
+    PyObject *out = PyArray_SimpleNew(n->ndim, dims, lc_py_npy_type(n->dtype));
     if (!out)
         return NULL;
     struct lc_error e = {0};
     lc_status st;
     void *dst = PyArray_DATA((PyArrayObject *)out);
     lc_queue_t q = lc_py_q(a->queue);
-    struct lc_node *n = a->node;
     Py_BEGIN_ALLOW_THREADS
     st = lc_engine_read(q, n, dst, &e);
     Py_END_ALLOW_THREADS

@@ -19,6 +19,9 @@
  *   data; then the buffer is copied first (copy-on-write): the arrays that
  *   view it move to the copy, which is written, and the readers keep the
  *   original. Otherwise the write is in place and costs the places written.
+ *   A buffer another library shares (DLPack: pinned for an export, or made
+ *   over its memory) is never copied away from it: its readers are computed
+ *   first, the write is in place, and it is finished before the call returns.
  * - A right-hand side that reads the array written is computed by the store
  *   kernel itself when each item reads only the place it writes (x += 1);
  *   elsewhere fusion computes it into a buffer first (x[1:] = x[:-1]), like
@@ -168,6 +171,24 @@ static int lc_writable(lc_py_Array *x)
         return 0;
     PyErr_SetString(PyExc_RuntimeError, "internal: could not make an array writable");
     return -1;
+}
+
+int lc_py_realize(lc_py_Array *x, int *ro)
+{
+    struct lc_node *root = lc_view_root(x->node);
+    lc_node_retain(root);
+    int rc = lc_writable(x);
+    /* As _writable decides: a reshape of a read-only array is read-only while
+     * it folds onto its root's memory. */
+    *ro = x->readonly == 1 ||
+          (x->readonly && rc == 0 && lc_view_root(root)->storage == x->node->storage);
+    lc_node_release(root);
+    if (rc < 0)
+        return -1;
+    for (int d = 0; d < x->node->ndim; d++)
+        if (x->node->strides[d] == 0 && x->node->shape[d] > 1)
+            *ro = 1;
+    return 0;
 }
 
 /* ---- who needs the old data ----------------------------------------------------- */
@@ -440,6 +461,17 @@ static PyObject *py_store(PyObject *Py_UNUSED(m), PyObject *args)
     int ex = lc_exclusive((lc_py_Queue *)x->queue, s, store, ours, 3);
     if (ex < 0)
         goto done;
+    int shared = lc_buffer_shared(lc_engine_buffer(s));
+    if (!ex && shared) {
+        /* Another library shares this memory (DLPack) and must see the write:
+         * rather than copying the buffer, the readers that need the old
+         * values are computed now. */
+        for (lc_py_Array *a = ((lc_py_Queue *)x->queue)->arrays; a; a = a->next)
+            if (a != t && (!value_ours || (a != v && a != p)) && lc_settle(a, s) < 0)
+                goto done;
+        if ((ex = lc_exclusive((lc_py_Queue *)x->queue, s, store, ours, 3)) < 0)
+            goto done;
+    }
     if (!ex) {
         struct lc_node *moved = lc_cow(x, s, store);
         if (!moved)
@@ -449,6 +481,20 @@ static PyObject *py_store(PyObject *Py_UNUSED(m), PyObject *args)
     }
     if (lc_py_force_one(x->queue, store, 0) < 0)
         goto done;
+    if (ex && shared) {
+        /* The other library reads the memory whenever it likes: the write is
+         * done before this returns. */
+        struct lc_error e2 = {0};
+        lc_status st;
+        lc_queue_t qq = lc_py_q(x->queue);
+        Py_BEGIN_ALLOW_THREADS
+        st = lc_queue_finish(qq, &e2);
+        Py_END_ALLOW_THREADS
+        if (st != LC_OK) {
+            lc_py_raise(&e2);
+            goto done;
+        }
+    }
     ret = PyBool_FromLong(ex);
 done:
     if (store)

@@ -20,6 +20,11 @@
 /* The last buffer id handed out (atomic: no lock). */
 static atomic_ullong lc_buffer_ids;
 
+void lc_buffer_init_id(struct lc_buffer *b)
+{
+    b->id = atomic_fetch_add_explicit(&lc_buffer_ids, 1, memory_order_relaxed) + 1;
+}
+
 struct lc_pool {
     pthread_mutex_t lock;
     unsigned n_classes;
@@ -135,7 +140,7 @@ lc_status lc_buffer_alloc(lc_device_t d, size_t bytes, lc_buffer_t *out, struct 
     }
     atomic_init(&b->refs, 1);
     b->dev = d;
-    b->id = atomic_fetch_add_explicit(&lc_buffer_ids, 1, memory_order_relaxed) + 1;
+    lc_buffer_init_id(b);
     b->size = bytes;
     b->cap = cap;
     b->cls = cls;

@@ -43,6 +43,7 @@ struct lc_device {
     struct lc_queue *queue;    /* the canonical queue, NULL until first use */
 
     struct lc_pool *pool;      /* buffer.c: size-class free lists */
+    atomic_int host_sharing;   /* hostmem.c: LC_HOST_* bits + LC_HOST_PROBED once probed */
     struct lc_kcache *kcache;  /* program.c: the in-memory kernel cache */
 };
 
@@ -63,6 +64,10 @@ struct lc_buffer {
     size_t cap;                /* bytes allocated (the class size, or `size` when unpooled) */
     unsigned cls;              /* size class */
     int pooled;                /* returns to the pool at refcount 0 */
+    int wraps_host;            /* hostmem.c: made over host memory the caller owns (never pooled) */
+    atomic_int pins;           /* hostmem.c: live pins (exports); each holds a reference */
+    void *host;                /* under the pin lock: the mapping while pinned */
+    struct lc_queue *pin_q;    /* under the pin lock: the queue it was mapped on (retained) */
     struct lc_buffer *next;    /* free-list link while cached */
 };
 
@@ -135,6 +140,8 @@ unsigned long long lc_now_ns(void);
 
 /* ---- internal cross-file helpers ------------------------------------------------ */
 
+/* buffer.c: give a new buffer record its unique id. */
+void lc_buffer_init_id(struct lc_buffer *b);
 /* buffer.c: set up the device's pool (at discovery). */
 lc_status lc_pool_init(struct lc_device *d, struct lc_error *e);
 /* program.c: set up the device's kernel cache (at discovery). */

@@ -127,6 +127,42 @@ lc_status lc_buffer_unmap(lc_queue_t q, lc_buffer_t b, void *ptr, struct lc_erro
 /* Drop every cached (unused) buffer of the pool back to the driver. */
 void lc_pool_trim(lc_device_t d);
 
+/* ---- host memory shared with a CPU device (runtime/hostmem.c; DLPack) ------------- */
+
+/* What a device lets the host share, probed once per device (CPU devices
+ * only; 0 on GPUs and accelerators):
+ *   LC_HOST_MAP:  a buffer mapped for reading and writing is its storage:
+ *                 the device's writes show through the mapping at once and
+ *                 host writes through it reach the device's reads, while it
+ *                 stays mapped;
+ *   LC_HOST_WRAP: a buffer made over host memory (CL_MEM_USE_HOST_PTR) works
+ *                 on that memory itself, at any element alignment.
+ * The OpenCL spec leaves kernels touching a mapped region undefined and lets
+ * a driver cache a host pointer's memory; the probe checks what the driver
+ * does (a fill and a read through a small buffer of each kind). */
+enum { LC_HOST_MAP = 1, LC_HOST_WRAP = 2 };
+int lc_device_host_sharing(lc_device_t d);
+
+/* Pin b: map it whole for host reads and writes on q (blocking: work enqueued
+ * on q before is done) and keep it mapped until the last unpin. *ptr is the
+ * mapping, the same for every pin. A pin holds a reference to b, so a pinned
+ * buffer stays alive and out of the pool. Needs LC_HOST_MAP on b's device
+ * (else LC_ERR_UNSUPPORTED). */
+lc_status lc_buffer_pin(lc_queue_t q, lc_buffer_t b, void **ptr, struct lc_error *e);
+/* Drop one pin (any thread, no other lock needed). The last one unmaps on the
+ * pin's queue and waits for that (work enqueued on it before is done), then
+ * drops the pin's reference. */
+void lc_buffer_unpin(lc_buffer_t b);
+/* Does the host share b's memory now: pinned, or made over host memory? */
+int lc_buffer_shared(lc_buffer_t b);
+/* A buffer of `bytes` (> 0) bytes over host memory at `ptr`, which the caller
+ * keeps valid until on_free(ctx) is called: once the driver has released the
+ * buffer, possibly on a driver thread (so on_free must not block nor take
+ * locks a releasing thread may hold). Never pooled. Needs LC_HOST_WRAP on d
+ * (else LC_ERR_UNSUPPORTED). On failure on_free is not called. */
+lc_status lc_buffer_wrap_host(lc_device_t d, void *ptr, size_t bytes, void (*on_free)(void *ctx),
+                              void *ctx, lc_buffer_t *out, struct lc_error *e);
+
 /* Pool size classes (pure; runtime/poolclass.c): sizes below 4 KiB round up to
  * a power of two (min 64 bytes); above, to a quarter-power-of-two step (so
  * waste stays under 25%). lc_pool_class returns the class index, and

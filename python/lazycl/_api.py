@@ -191,8 +191,7 @@ def to_device(x, device):
     return x if dev == x.device else asarray(x.numpy(), device=dev)
 
 
-def from_dlpack(x, /, *, device=None, copy=None):
-    return asarray(np.from_dlpack(x), device=device)
+from ._dlpack import from_dlpack, DLPackCopyError  # noqa: E402,F401
 
 
 def asnumpy(x):

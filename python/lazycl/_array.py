@@ -8,7 +8,7 @@ import numbers
 
 import numpy as np
 
-from . import _api, _lazycl as _c, _protocol, _write
+from . import _api, _dlpack, _lazycl as _c, _protocol, _write
 
 __all__ = ["Array"]
 
@@ -260,8 +260,11 @@ class Array(_c.ArrayBase):
         import lazycl
         return lazycl
 
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        return _dlpack.dlpack(self, stream, max_version, dl_device, copy)
+
     def __dlpack_device__(self):
-        raise NotImplementedError("DLPack export is not implemented yet")
+        return _dlpack.dlpack_device(self)
 
     # ---- NumPy protocols ----------------------------------------------------------------
 
