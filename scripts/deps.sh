@@ -22,7 +22,9 @@ PY_PKGS=("numpy numpy 1.26"
          "scikit_build_core scikit-build-core 0.8"
          "pytest pytest 7"
          "hypothesis hypothesis"
-         "numexpr numexpr")
+         "numexpr numexpr"
+         "dask dask 2024.1"
+         "distributed distributed 2024.1")
 
 say() { printf 'deps: %s\n' "$*"; }
 die() { printf 'deps: %s\n' "$*" >&2; exit 1; }

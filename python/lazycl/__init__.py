@@ -25,6 +25,10 @@ from ._protocol import HostFallbackWarning  # noqa: F401
 from . import random  # noqa: E402  (lazycl.random: counter-based random numbers)
 from . import linalg  # noqa: E402  (lazycl.linalg: norms, traces, cross, the products)
 from ._info import __array_api_version__, __array_namespace_info__  # noqa: E402,F401
+from ._array import _join_dask  # noqa: E402
+
+_join_dask()   # lazycl.dask (a Dask chunk type) when dask.array is already loaded
+del _join_dask
 
 __version__ = "0.1.0"
 

@@ -24,7 +24,8 @@ from ._setops import (  # noqa: F401
     unique_counts, unique_inverse, unique_values,
 )
 from ._indexmaps import (  # noqa: F401
-    diag, diagonal, indices, meshgrid, outer, trace, tril, triu,
+    diag, diagonal, indices, meshgrid, outer, ravel_multi_index, trace, tril, triu,
+    unravel_index,
 )
 from ._linalg import (  # noqa: F401
     dot, inner, matmul, matrix_transpose, tensordot, vdot, vecdot,
@@ -107,22 +108,36 @@ def _like_device(x, device):
     return x.queue if _is_array(x) else None
 
 
-def full_like(x, fill_value, dtype=None, device=None):
+def _check_order(order, allowed="KAC"):
+    """lazycl arrays have no memory order a user can choose: NumPy's C-like orders pass, and
+    Fortran order raises rather than being ignored."""
+    if order is not None and (not isinstance(order, str) or order.upper() not in allowed):
+        if isinstance(order, str) and order.upper() == "F":
+            raise NotImplementedError("lazycl arrays are laid out in C order only (order='F')")
+        raise ValueError(f"order must be one of {', '.join(repr(o) for o in allowed)}, "
+                         f"not {order!r}")
+
+
+def full_like(x, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """NumPy's full_like: x's shape (or `shape`), dtype (or `dtype`) and device (or `device`).
+    `subok` has no meaning for lazycl (no subclasses) and is accepted for NumPy's calls."""
+    _check_order(order)
     dtype = x.dtype if dtype is None else dtype
-    return full(np.shape(x) if not _is_array(x) else x.shape, fill_value, dtype,
-                _like_device(x, device))
+    if shape is None:
+        shape = np.shape(x) if not _is_array(x) else x.shape
+    return full(shape, fill_value, dtype, _like_device(x, device))
 
 
-def zeros_like(x, dtype=None, device=None):
-    return full_like(x, 0, dtype, device)
+def zeros_like(x, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    return full_like(x, 0, dtype, order, subok, shape, device=device)
 
 
-def ones_like(x, dtype=None, device=None):
-    return full_like(x, 1, dtype, device)
+def ones_like(x, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    return full_like(x, 1, dtype, order, subok, shape, device=device)
 
 
-def empty_like(x, dtype=None, device=None):
-    return full_like(x, 0, dtype, device)
+def empty_like(x, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    return full_like(x, 0, dtype, order, subok, shape, device=device)
 
 
 def arange(start, stop=None, step=1, dtype=None, device=None):

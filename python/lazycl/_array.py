@@ -5,6 +5,8 @@ forward to it; _api knows arrays only through the C base, _lazycl.ArrayBase.
 """
 import builtins
 import numbers
+import os
+import sys
 
 import numpy as np
 
@@ -103,6 +105,15 @@ class Array(_c.ArrayBase):
 
     def __copy__(self):
         return self
+
+    def __reduce__(self):
+        """Pickling: the values as host bytes (a NumPy array: dtype, shape and data; a pending
+        array is computed first) and the filter string of the device they came from. An array
+        unpickles onto the default device of the process that loads it (LAZYCL_DEVICE), so
+        that under Dask a chunk lands on the device of the worker that receives it;
+        LAZYCL_UNPICKLE_DEVICE=origin puts it back on the device it came from where that
+        device exists (docs/dask.md)."""
+        return (_unpickle, (self.numpy(), self.device.filter_string))
 
     def __deepcopy__(self, memo):
         return self
@@ -272,7 +283,32 @@ class Array(_c.ArrayBase):
         return _protocol.array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        return _protocol.array_function(func, types, args, kwargs)
+        return _protocol.array_function(func, types, args, kwargs, self)
+
+
+def _join_dask():
+    """Register lazycl with Dask (lazycl.dask) when dask.array is loaded in this process: at
+    lazycl's import, and when an array is unpickled (on a Dask worker, before its first task
+    on lazycl chunks)."""
+    if "dask.array" in sys.modules and "lazycl.dask" not in sys.modules:
+        from . import dask  # noqa: F401
+
+
+def _unpickle(host, origin):
+    """The other half of Array.__reduce__: `host` (a NumPy array) on the device chosen by
+    LAZYCL_UNPICKLE_DEVICE (read at each call): `default` (or unset), the default device;
+    `origin`, the device named by `origin` when one matches here, else the default."""
+    where = os.environ.get("LAZYCL_UNPICKLE_DEVICE", "default").strip().lower() or "default"
+    if where not in ("default", "origin"):
+        raise ValueError(f"LAZYCL_UNPICKLE_DEVICE must be 'default' or 'origin', not {where!r}")
+    _join_dask()
+    device = None
+    if where == "origin":
+        try:
+            device = _c.Device(origin)
+        except ValueError:
+            device = None
+    return _api.asarray(host, device=device)
 
 
 def _add_reductions():

@@ -182,3 +182,82 @@ def outer(a, b, out=None):
     _a._no_out(out)
     a, b = _a._as(a), _a._as(b)
     return _a.multiply(_c.reshape(a, (-1, 1)), _c.reshape(b, (1, -1)))
+
+
+def _flat_strides(dims, order):
+    """The element strides of a C (or Fortran) ordered array of shape `dims`."""
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    strides, s = [0] * len(dims), 1
+    for k in (reversed(range(len(dims))) if order == "C" else range(len(dims))):
+        strides[k] = s
+        s *= dims[k]
+    return strides, s
+
+
+def _int_indices(x):
+    """x as a lazycl int64 array; floats raise NumPy's TypeError (bools count as ints)."""
+    x = x if _a._is_array(x) else _a.asarray(np.asarray(x))
+    if x.dtype.kind not in "iub":
+        raise TypeError("only int indices permitted")
+    return x.astype(np.int64)
+
+
+def _dims_of(shape):
+    dims = tuple(operator.index(d) for d in ((shape,) if np.ndim(shape) == 0 else shape))
+    if _b.any(d < 0 for d in dims):
+        raise ValueError(f"dimensions must be non-negative, got {dims}")
+    return dims
+
+
+def unravel_index(indices, shape, order="C"):
+    """numpy.unravel_index, lazily: (indices // stride) % dim per dim, int64. The bounds check
+    computes the indices (with the check, in one force) and raises NumPy's ValueError."""
+    dims = _dims_of(shape)
+    idx = _int_indices(indices)
+    strides, size = _flat_strides(dims, order)
+    bad = _a.any((idx < 0) | (idx >= size))
+    _c.compute(idx, bad)
+    if bool(bad):
+        h = idx.numpy()
+        first = int(h[(h < 0) | (h >= size)].ravel()[0])
+        raise ValueError(f"index {first} is out of bounds for array with size {size}")
+    return tuple((idx // st) % d for st, d in zip(strides, dims))
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """numpy.ravel_multi_index, lazily: the sum of coordinate * stride (int64), each coordinate
+    kept in range by its mode ('raise', 'wrap', 'clip'; one, or one per dim). 'raise' checks the
+    coordinates in one force and raises NumPy's ValueError."""
+    dims = _dims_of(dims)
+    if len(multi_index) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    if len(modes) != len(dims):
+        raise ValueError(f"mode must be a string or a sequence of {len(dims)} strings")
+    for m in modes:
+        if m not in ("raise", "wrap", "clip"):
+            raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {m!r})")
+    strides, _ = _flat_strides(dims, order)
+    coords = [_int_indices(c) for c in multi_index]
+    queue = next((c.queue for c in multi_index if _a._is_array(c)), coords[0].queue)
+    coords = [c if c.queue is queue else _a.to_device(c, queue) for c in coords]
+    checks = []
+    for k, (c, d, m) in enumerate(zip(coords, dims, modes)):
+        if m == "wrap":
+            coords[k] = c % d if d else c
+        elif m == "clip":
+            coords[k] = _a.clip(c, 0, _b.max(d - 1, 0))
+        else:
+            checks.append(_a.any((c < 0) | (c >= d)))
+    flat = coords[0] * strides[0]
+    for c, st in zip(coords[1:], strides[1:]):
+        flat = flat + c * st
+    if checks:
+        bad = checks[0]
+        for b in checks[1:]:
+            bad = bad | b
+        _c.compute(flat, bad)
+        if bool(bad):
+            raise ValueError("invalid entry in coordinates array")
+    return flat

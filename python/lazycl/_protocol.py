@@ -158,7 +158,7 @@ def _lazy_functions():
                  "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
                  "searchsorted", "digitize", "isin", "intersect1d", "union1d", "setdiff1d",
                  "lexsort", "dot", "vdot", "inner", "tensordot", "matrix_transpose", "real",
-                 "imag", "angle"]:
+                 "imag", "angle", "unravel_index", "ravel_multi_index"]:
         f = getattr(np, name, None)
         # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
         if f is not None and f not in table:
@@ -187,16 +187,89 @@ def _np_cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     return moveaxis(linalg.cross(a, b, axis=-1), -1, axisc)
 
 
+def _like_functions():
+    """NumPy's creation functions called with like=<a lazycl array> (NEP 35; Dask makes its
+    chunks' metadata and small arrays this way): the lazycl function, on the like array's queue
+    unless device= names another. They dispatch only through like=, so each entry here is
+    called with the like array as `like`."""
+    def place(like, device):
+        return like.queue if device is None else device
+
+    def array(like, obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0,
+              device=None):
+        r = asarray_(like, obj, dtype, order, device=device, copy=copy)
+        if ndmin > r.ndim:
+            r = _c.reshape(r, (1,) * (ndmin - r.ndim) + tuple(r.shape))
+        return r
+
+    def asarray_(like, a, dtype=None, order=None, *, device=None, copy=None):
+        _api._check_order(order, "KACF" if order is None else "KAC")
+        q = place(like, device)
+        if _is_array(a):
+            r = _api.to_device(a, q)
+            moved = r is not a
+            if dtype is not None and np.dtype(dtype) != r.dtype:
+                r, moved = astype(r, dtype), True
+            if copy is False and moved:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            return _c._copy(r) if copy and not moved else r
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+        return asarray(np.asarray(_numpy_args(a), dtype=dtype), device=q)
+
+    def ascontiguousarray(like, a, dtype=None):
+        r = asarray_(like, a, dtype)
+        return _c.reshape(r, (1,)) if r.ndim == 0 else r
+
+    def filled(value, default_dtype):
+        def f(like, shape, dtype=default_dtype, order="C", *, device=None):
+            _api._check_order(order, "CA")
+            dt = default_dtype if dtype is None else dtype
+            return _api.full(shape, value, dt, place(like, device))
+        return f
+
+    def full(like, shape, fill_value, dtype=None, order="C", *, device=None):
+        _api._check_order(order, "CA")
+        return _api.full(shape, fill_value, dtype, place(like, device))
+
+    def arange(like, *args, dtype=None, device=None, **kw):
+        if "step" in kw or "stop" in kw or "start" in kw:
+            args = (kw.pop("start", args[0] if args else 0),) + tuple(
+                kw.pop(n) for n in ("stop", "step") if n in kw)
+        if kw:
+            raise TypeError(f"arange() got an unexpected keyword argument {next(iter(kw))!r}")
+        return _api.arange(*args, dtype=dtype, device=place(like, device))
+
+    def eye(like, N, M=None, k=0, dtype=float, order="C", *, device=None):
+        _api._check_order(order, "CA")
+        return _api.eye(N, M, k, float if dtype is None else dtype, place(like, device))
+
+    def identity(like, n, dtype=None):
+        return _api.eye(n, None, 0, dtype, like.queue)
+
+    return {np.array: array, np.asarray: asarray_, np.asanyarray: asarray_,
+            np.ascontiguousarray: ascontiguousarray, np.empty: filled(0, float),
+            np.zeros: filled(0, float), np.ones: filled(1, float), np.full: full,
+            np.arange: arange, np.eye: eye, np.identity: identity}
+
+
 _LAZY = None
+_LIKE = None
 
 
-def array_function(func, types, args, kwargs):
-    global _LAZY
+def array_function(func, types, args, kwargs, like=None):
+    """`like` is the array whose __array_function__ NumPy called: for a creation function,
+    the like= argument (NEP 35)."""
+    global _LAZY, _LIKE
     if _LAZY is None:
         _LAZY = _lazy_functions()
+        _LIKE = _like_functions()
     f = _LAZY.get(func)
     if f is not None:
         return f(*args, **kwargs)
+    f = _LIKE.get(func)
+    if f is not None and like is not None:
+        return f(like, *args, **kwargs)
     # Not lazy in lazycl: compute the inputs and let NumPy answer (eagerly), but never let a
     # write into a lazycl array land in a temporary copy.
     fname = f"numpy.{getattr(func, '__name__', repr(func))}"

@@ -1,0 +1,147 @@
+"""Standardize a large float32 array in chunks on a Dask LocalCluster with one worker per
+OpenCL device: (X - X.mean(0)) / X.std(0), X of 2^30 elements (4 GiB) by default, with lazycl
+chunks and with NumPy chunks on the same cluster. Prints the time and each worker's peak
+memory for each.
+
+    python examples/dask_standardize.py [--log2n 30] [--cols 1024] [--chunk-log2 24]
+                                        [--devices pocl:cpu,intel:cpu] [--systems lazycl,numpy]
+
+Both systems standardize the same data: each block is made on its worker by NumPy's generator
+(seeded by the block's index) and, for lazycl, copied to the worker's device. Making the data
+is not timed. The timed part computes the column means and standard deviations over every
+block and writes the standardized blocks, kept in the workers' memory (persisted) as X is.
+The peak memory of a worker is its process's peak resident set (VmHWM), reset before each
+system's run; on a CPU OpenCL device lazycl's buffers are in that memory too.
+"""
+import argparse
+import time
+
+import numpy as np
+
+import dask.array as da
+import distributed
+
+import lazycl
+import lazycl.dask as lcd
+
+
+def _block(block_info=None, *, cols, seed, system):
+    """Block i of X: uniform floats from NumPy's generator seeded by (seed, i)."""
+    loc = block_info[None]["chunk-location"][0]
+    rows = block_info[None]["chunk-shape"][0]
+    a = np.random.default_rng([seed, loc]).random((rows, cols), dtype=np.float32)
+    if system == "lazycl":
+        x = lazycl.asarray(a)
+        lazycl.compute(x)
+        return x
+    return a
+
+
+def _reset_peak():
+    """Reset this process's peak resident set (Linux: clear_refs 5); return the current one."""
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    return _status("VmRSS")
+
+
+def _status(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    return None
+
+
+def _peak():
+    return _status("VmHWM")
+
+
+def _device():
+    return lazycl.default_device().filter_string
+
+
+def standardize(client, n, cols, chunk, system, seed=0):
+    """One system's run on the cluster: a dict of seconds and bytes."""
+    rows = n // cols
+    chunk_rows = max(1, chunk // cols)
+    meta = lazycl.zeros((0, 0), dtype=np.float32) if system == "lazycl" else \
+        np.empty((0, 0), np.float32)
+    X = da.map_blocks(_block, chunks=(da.core.normalize_chunks(chunk_rows, (rows,))[0],
+                                      (cols,)),
+                      dtype=np.float32, meta=meta, cols=cols, seed=seed, system=system)
+    t0 = time.perf_counter()
+    X = client.persist(X)
+    distributed.wait(X)
+    t_data = time.perf_counter() - t0
+    before = client.run(_reset_peak)
+    t0 = time.perf_counter()
+    m, s = X.mean(axis=0), X.std(axis=0)
+    if system == "lazycl":
+        # Computed inside their own tasks: every block of Z reads them, and a pending result
+        # read by several tasks would be computed again by each (docs/dask.md).
+        m, s = lcd.realize(m), lcd.realize(s)
+    Z = (X - m) / s
+    if system == "lazycl":
+        Z = lcd.realize(Z)          # each block computed inside its own task
+    Z = client.persist(Z)
+    distributed.wait(Z)
+    t_std = time.perf_counter() - t0
+    peaks = client.run(_peak)
+    # check (not timed): each column of Z has mean 0 and standard deviation 1
+    zm, zs = client.compute([Z.mean(axis=0), Z.std(axis=0)], sync=True)
+    zm, zs = np.asarray(zm), np.asarray(zs)
+    ok = bool(np.all(np.abs(zm) < 1e-3) and np.all(np.abs(zs - 1) < 1e-3))
+    del X, Z
+    return {"system": system, "n": n, "cols": cols, "chunk_elems": chunk_rows * cols,
+            "blocks": -(-rows // chunk_rows), "data_s": t_data, "standardize_s": t_std,
+            "rss_before": before, "peak_rss": peaks, "ok": ok,
+            "max_abs_mean": float(np.max(np.abs(zm))), "max_abs_std_err": float(
+                np.max(np.abs(zs - 1)))}
+
+
+def run(log2n=30, cols=1024, chunk_log2=24, devices=("pocl:cpu", "intel:cpu"),
+        systems=("lazycl", "numpy"), verbose=True):
+    """Start the cluster, run each system, return their results (a list of dicts)."""
+    n = 1 << log2n
+    out = []
+    with distributed.LocalCluster(n_workers=len(devices), threads_per_worker=1,
+                                  processes=True, dashboard_address=None,
+                                  memory_limit=0) as cluster, \
+            distributed.Client(cluster) as client:
+        client.register_plugin(lcd.DevicePerWorker(list(devices)))
+        devs = client.run(_device)
+        if verbose:
+            print(f"workers: {', '.join(f'{w} on {d}' for w, d in sorted(devs.items()))}")
+            print(f"X: {n} float32 ({n * 4 / 2**30:.2f} GiB) as {n // cols} x {cols}, blocks of "
+                  f"{1 << chunk_log2} elements")
+        for system in systems:
+            r = standardize(client, n, cols, 1 << chunk_log2, system)
+            r["devices"] = devs
+            out.append(r)
+            if verbose:
+                peaks = ", ".join(f"{devs[w]} {p / 2**30:.2f} GiB"
+                                  for w, p in sorted(r["peak_rss"].items()))
+                print(f"{system:>7}: standardize {r['standardize_s']:.2f} s (making X: "
+                      f"{r['data_s']:.2f} s); peak memory per worker: {peaks}; "
+                      f"check {'ok' if r['ok'] else 'FAILED'} (|mean| <= "
+                      f"{r['max_abs_mean']:.1e}, |std - 1| <= {r['max_abs_std_err']:.1e})",
+                      flush=True)
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--log2n", type=int, default=30, help="log2 of the element count (30: 4 GiB)")
+    ap.add_argument("--cols", type=int, default=1024, help="columns of X")
+    ap.add_argument("--chunk-log2", type=int, default=24, help="log2 of the elements per block")
+    ap.add_argument("--devices", default="pocl:cpu,intel:cpu",
+                    help="one worker per device filter string")
+    ap.add_argument("--systems", default="lazycl,numpy")
+    args = ap.parse_args(argv)
+    res = run(args.log2n, args.cols, args.chunk_log2, args.devices.split(","),
+              args.systems.split(","))
+    return 0 if all(r["ok"] for r in res) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
