@@ -14,6 +14,8 @@ DLDataType lc_dl_dtype(int dt)
         t.code = kDLBool;
     else if (lc_dtype_is_float(dt))
         t.code = kDLFloat;
+    else if (lc_dtype_is_complex(dt))
+        t.code = kDLComplex;
     else if (!lc_dtype_is_signed(dt))
         t.code = kDLUInt;
     return t;
@@ -34,6 +36,8 @@ int lc_dl_lc_dtype(DLDataType t)
              : t.bits == 64 ? LC_UINT64 : -1;
     case kDLFloat:
         return t.bits == 32 ? LC_FLOAT32 : t.bits == 64 ? LC_FLOAT64 : -1;
+    case kDLComplex:
+        return t.bits == 64 ? LC_COMPLEX64 : t.bits == 128 ? LC_COMPLEX128 : -1;
     default:
         return -1;
     }

@@ -42,7 +42,8 @@ int main(void)
     CHECK(lc_dl_dtype(LC_FLOAT32).code == kDLFloat);
     CHECK(lc_dl_lc_dtype((DLDataType){kDLFloat, 16, 1}) == -1);      /* float16 */
     CHECK(lc_dl_lc_dtype((DLDataType){kDLBfloat, 16, 1}) == -1);
-    CHECK(lc_dl_lc_dtype((DLDataType){kDLComplex, 64, 1}) == -1);
+    CHECK(lc_dl_lc_dtype((DLDataType){kDLComplex, 64, 1}) == LC_COMPLEX64);
+    CHECK(lc_dl_lc_dtype((DLDataType){kDLComplex, 32, 1}) == -1);     /* complex32 */
     CHECK(lc_dl_lc_dtype((DLDataType){kDLFloat, 32, 4}) == -1);      /* vector lanes */
     CHECK(lc_dl_lc_dtype((DLDataType){kDLBool, 1, 1}) == -1);        /* bit-packed bool */
     CHECK(lc_dl_lc_dtype((DLDataType){kDLUInt, 8, 1}) == LC_UINT8);
