@@ -14,7 +14,6 @@ allclose, array_equal and array_equiv force their one reduction and return a Pyt
 NumPy does; the others return lazy arrays (a 0-d array where NumPy returns a scalar).
 """
 import math
-import numbers
 import operator
 
 import numpy as np
