@@ -43,6 +43,7 @@ void lc_sb_free(struct lc_sb *sb)
 
 enum lc_helper {
     LC_H_FLOORDIV = 1, LC_H_MOD = 2, LC_H_POW = 4, LC_H_SHL = 8, LC_H_SHR = 16,
+    LC_H_GCD = 32, LC_H_LCM = 64,
 };
 
 /* The unsigned type of the same width, for wrapping arithmetic. */
@@ -231,6 +232,15 @@ void lc_cg_op(struct lc_sb *sb, struct lc_helpers *h, int op, int ct, int rt,
     case LC_OP_WHERE:
         lc_sb_printf(sb, "((%s != 0) ? %s : %s)", x[0], x[1], x[2]);
         return;
+    case LC_OP_FREXPEXP:
+        lc_sb_printf(sb, "((%s)((%s == 0 || !isfinite(%s)) ? 0 : ilogb(%s) + 1))", T, x[0], x[0],
+                     x[0]);
+        return;
+    case LC_OP_GCD: case LC_OP_LCM:
+        h->need[ct] |= (uint32_t)(op == LC_OP_GCD ? LC_H_GCD : LC_H_GCD | LC_H_LCM);
+        lc_sb_printf(sb, "lc_%s_%s(%s, %s)", op == LC_OP_GCD ? "gcd" : "lcm", lc_dtype_short(ct),
+                     x[0], x[1]);
+        return;
     default:
         break;
     }
@@ -338,5 +348,31 @@ void lc_cg_helpers(struct lc_sb *sb, const struct lc_helpers *h)
                 "    return (%s || b >= %d) ? (%s) : (%s)(a >> b);\n}\n",
                 T, tag, T, T, k == 'i' ? "b < 0" : "0", bits,
                 k == 'i' ? "a < 0 ? -1 : 0" : "0", T);
+        if (need & LC_H_GCD) {
+            /* The magnitudes in 64 bits (|MIN| is exact there); the result wraps
+             * into T, so gcd(MIN, 0) is MIN and lcm wraps, as NumPy's. */
+            if (k == 'i')
+                lc_sb_printf(sb,
+                    "static inline ulong lc_mag_%s(%s a) {\n"
+                    "    return a < 0 ? (ulong)0 - (ulong)(long)a : (ulong)a;\n}\n", tag, T);
+            else
+                lc_sb_printf(sb,
+                    "static inline ulong lc_mag_%s(%s a) { return (ulong)a; }\n", tag, T);
+            lc_sb_printf(sb,
+                "/* NumPy's gcd: Euclid's algorithm on the magnitudes. */\n"
+                "static inline ulong lc_gcdu_%s(ulong x, ulong y) {\n"
+                "    while (x != 0) { ulong c = x; x = y %% x; y = c; }\n"
+                "    return y;\n}\n"
+                "static inline %s lc_gcd_%s(%s a, %s b) {\n"
+                "    return (%s)lc_gcdu_%s(lc_mag_%s(a), lc_mag_%s(b));\n}\n",
+                tag, T, tag, T, T, T, tag, tag, tag);
+        }
+        if (need & LC_H_LCM)
+            lc_sb_printf(sb,
+                "/* NumPy's lcm: |a| / gcd * |b| (0 when both are 0), wrapping. */\n"
+                "static inline %s lc_lcm_%s(%s a, %s b) {\n"
+                "    ulong x = lc_mag_%s(a), y = lc_mag_%s(b), g = lc_gcdu_%s(x, y);\n"
+                "    return g == 0 ? (%s)0 : (%s)(x / g * y);\n}\n",
+                T, tag, T, T, tag, tag, tag, T, T);
     }
 }

@@ -13,6 +13,7 @@ static int lc_is_expensive_op(int op)
     case LC_OP_TAN: case LC_OP_ARCSIN: case LC_OP_ARCCOS: case LC_OP_ARCTAN: case LC_OP_SINH:
     case LC_OP_COSH: case LC_OP_TANH: case LC_OP_ARCSINH: case LC_OP_ARCCOSH:
     case LC_OP_ARCTANH: case LC_OP_POW: case LC_OP_ARCTAN2: case LC_OP_HYPOT:
+    case LC_OP_GCD: case LC_OP_LCM:
         return 1;
     default:
         return 0;

@@ -115,7 +115,8 @@ static int lc_complex_unsupported(int op)
     case LC_OP_FLOOR: case LC_OP_CEIL: case LC_OP_TRUNC: case LC_OP_CBRT:
     case LC_OP_FLOORDIV: case LC_OP_MOD: case LC_OP_ARCTAN2: case LC_OP_HYPOT:
     case LC_OP_COPYSIGN: case LC_OP_NOT: case LC_OP_AND: case LC_OP_OR: case LC_OP_XOR:
-    case LC_OP_LSHIFT: case LC_OP_RSHIFT: case LC_OP_COMPLEX:
+    case LC_OP_LSHIFT: case LC_OP_RSHIFT: case LC_OP_COMPLEX: case LC_OP_NEXTAFTER:
+    case LC_OP_LDEXP: case LC_OP_FREXPEXP: case LC_OP_GCD: case LC_OP_LCM:
         return 1;
     default:
         return 0;

@@ -76,11 +76,11 @@ import warnings, numpy as np, lazycl
 x = lazycl.asarray(np.array([3, 1, 2], np.float32))
 with warnings.catch_warnings(record=True) as w:
     warnings.simplefilter("always")
-    a = np.convolve(x, x)             # not implemented by lazycl: runs on the host
-    b = np.convolve(x, x)             # the same function again: no second warning
-    c = np.gradient(x)                # another function: its own warning
+    a = np.ediff1d(x)                 # not implemented by lazycl: runs on the host
+    b = np.ediff1d(x)                 # the same function again: no second warning
+    c = np.trapezoid(x)               # another function: its own warning
     d = np.sum(x)                     # lazy: no warning
-assert list(a) == [9, 6, 13, 4, 4] and list(b) == list(a) and list(c) == [-2, -0.5, 1]
+assert list(a) == [-2, 1] and list(b) == list(a) and float(c) == 3.5
 assert float(d) == 6
 cats = [type(m.message).__name__ for m in w]
 print(cats.count("HostFallbackWarning"), w[0].filename.endswith("<string>") if w else None)
@@ -91,7 +91,7 @@ print(w[0].message if w else "")
 def test_host_fallback_warns_once_per_function():
     out = run_py(FALLBACK).splitlines()
     assert out[0] == "2 True", out   # points at the user's line
-    assert "numpy.convolve" in out[1] and "host" in out[1]
+    assert "numpy.ediff1d" in out[1] and "host" in out[1]
 
 
 def test_host_fallback_warning_can_be_turned_off():

@@ -31,6 +31,11 @@ from ._linalg import (  # noqa: F401
     dot, inner, matmul, matrix_transpose, tensordot, vdot, vecdot,
 )
 from ._einsum import einsum  # noqa: F401
+from ._mathfns import (  # noqa: F401
+    UFUNCS as _MATH_UFUNCS, allclose, array_equal, array_equiv, convolve, correlate, deg2rad,
+    degrees, divmod, fabs, float_power, frexp, gcd, gradient, interp, isclose, lcm, ldexp, modf,
+    nan_to_num, nextafter, polyval, rad2deg, radians, signbit, sinc, spacing,
+)
 from ._join import (  # noqa: F401
     array_split, choose, column_stack, concatenate, dsplit, dstack, hsplit, hstack, select, split,
     stack, vsplit, vstack,
@@ -278,7 +283,6 @@ bitwise_right_shift = right_shift
 pow = power  # noqa: A001
 acos, asin, atan, atan2 = arccos, arcsin, arctan, arctan2
 acosh, asinh, atanh = arccosh, arcsinh, arctanh
-fabs = absolute
 
 
 # Ufuncs composed of the ops above (lazy like them), with NumPy's special cases.
@@ -963,6 +967,7 @@ def diff(x, n=1, axis=-1):
 
 _UFUNC_NAMES = set(_UNARY) | set(_BINARY) | {"divide", "logaddexp", "logaddexp2", "heaviside",
                                                "conjugate"}
+_UFUNC_NAMES |= set(_MATH_UFUNCS)
 __all__ = [_n for _n, _v in list(globals().items())
            if not _n.startswith("_") and not isinstance(_v, type(math))
            and _n not in ("AxisError", "numbers", "operator", "warnings", "os")]

@@ -77,6 +77,12 @@ class Array(_c.ArrayBase):
                              "Use a.any() or a.all()")
         return bool(self.numpy().reshape(()).item())
 
+    def __divmod__(self, other):
+        return _api.divmod(self, other)
+
+    def __rdivmod__(self, other):
+        return _api.divmod(other, self)
+
     def __iter__(self):
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")

@@ -39,17 +39,20 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if out is not None:
         kwargs = {k: v for k, v in kwargs.items() if k != "out"}
         out = out if isinstance(out, tuple) else (out,)
-        if len(out) != 1:
-            raise TypeError("lazycl: out= takes one array")
+        nout = ufunc.nout if method == "__call__" else 1
+        if len(out) != nout:
+            raise TypeError(f"lazycl: out= takes {nout} array{'s' if nout > 1 else ''}")
         r = array_ufunc(ufunc, method, inputs, kwargs)
-        if r is NotImplemented:
-            return r
-        return _write.assign_out(out[0], r, name)
+        if r is NotImplemented or nout == 1:
+            return r if r is NotImplemented else _write.assign_out(out[0], r, name)
+        # Two outputs (frexp, modf, divmod): each given out (None skips one) gets its result.
+        return tuple(v if o is None else _write.assign_out(o, v, name) for o, v in zip(out, r))
     kwargs = {k: v for k, v in kwargs.items() if k != "out"}
     if method == "__call__" and name in _UFUNC_NAMES and not kwargs:
         f = getattr(_api, name)
         return f(*inputs)
-    if method == "__call__" and name in _UFUNC_NAMES and set(kwargs) <= {"dtype"}:
+    if (method == "__call__" and name in _UFUNC_NAMES and set(kwargs) <= {"dtype"} and
+            ufunc.nout == 1):
         return astype(getattr(_api, name)(*inputs), kwargs["dtype"])
     if method == "reduce" and name in _REDUCE_OF:
         kw = dict(kwargs)
@@ -158,7 +161,9 @@ def _lazy_functions():
                  "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
                  "searchsorted", "digitize", "isin", "intersect1d", "union1d", "setdiff1d",
                  "lexsort", "dot", "vdot", "inner", "tensordot", "matrix_transpose", "real",
-                 "imag", "angle", "unravel_index", "ravel_multi_index"]:
+                 "imag", "angle", "unravel_index", "ravel_multi_index",
+                 "isclose", "allclose", "array_equal", "array_equiv", "nan_to_num", "sinc",
+                 "interp", "convolve", "correlate", "gradient", "polyval"]:
         f = getattr(np, name, None)
         # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
         if f is not None and f not in table:
