@@ -134,6 +134,9 @@ int lc_cg_complex_op(struct lc_sb *sb, struct lc_helpers *h, int op, int ct, int
  * name suffix @S; @B is the real type's largest value, @T where tanh rounds to 1, @H where
  * z^2 would overflow or lose z's low terms. Later helpers call earlier ones. */
 static const char *const lc_complex_lib[] = {
+    /* a + r for a real r: the imaginary part (and the sign of its zero) kept, where adding
+     * (r, 0) would turn -0 into +0 and move a value to the other side of a cut. */
+    "static inline @C lc_caddr_@S(@C a, @R r) { a.x += r; return a; }\n"
     "static inline @C lc_cmul_@S(@C a, @C b) {\n"
     "    return (@C)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);\n}\n",
     /* Smith's quotient, as NumPy's divide. */
@@ -157,11 +160,19 @@ static const char *const lc_complex_lib[] = {
     "    if (m == 0) return 0;\n"
     "    @R r = n / m;\n"
     "    return m * sqrt(1 + r * r);\n}\n",
-    "static inline @C lc_crecip_@S(@C a) { return lc_cdiv_@S((@C)(1, 0), a); }\n",
+    /* NumPy's reciprocal: one ratio of the parts, the larger one divided. */
+    "static inline @C lc_crecip_@S(@C a) {\n"
+    "    if (fabs(a.y) <= fabs(a.x)) {\n"
+    "        @R r = a.y / a.x, d = a.x + a.y * r;\n"
+    "        return (@C)(1 / d, -r / d);\n"
+    "    }\n"
+    "    @R r = a.x / a.y, d = a.x * r + a.y;\n"
+    "    return (@C)(r / d, -1 / d);\n}\n",
     "static inline @C lc_csign_@S(@C a) {\n"
-    "    if (isnan(a.x) || isnan(a.y) || (isinf(a.x) && isinf(a.y))) return (@C)(NAN, NAN);\n"
+    "    if (isinf(a.x) && isinf(a.y)) return (@C)(NAN, NAN);\n"
     "    if (isinf(a.x)) return (@C)(copysign((@R)1, a.x), 0);\n"
     "    if (isinf(a.y)) return (@C)(0, copysign((@R)1, a.y));\n"
+    "    if (isnan(a.x) || isnan(a.y)) return (@C)(NAN, NAN);\n"
     "    if (a.x == 0 && a.y == 0) return (@C)(0, 0);\n"
     "    @R m = lc_cabs_@S(a);\n"
     "    return (@C)(a.x / m, a.y / m);\n}\n",
@@ -180,7 +191,7 @@ static const char *const lc_complex_lib[] = {
     "    return lc_cnan_@S(b) ? a : lc_cnan_@S(a) ? b : lc_cge_@S(b, a) ? a : b;\n}\n",
     /* exp with Annex G's special values. */
     "static inline @C lc_cexp_@S(@C a) {\n"
-    "    if (a.y == 0 && !isnan(a.x)) return (@C)(exp(a.x), a.y);\n"
+    "    if (a.y == 0) return (@C)(exp(a.x), a.y);\n"
     "    if (isinf(a.x)) {\n"
     "        if (a.x < 0) return isfinite(a.y) ? (@C)(0 * cos(a.y), 0 * sin(a.y))\n"
     "                                          : (@C)(0, copysign((@R)0, a.y));\n"
@@ -218,7 +229,7 @@ static const char *const lc_complex_lib[] = {
     "static inline @C lc_cpow_@S(@C a, @C b) {\n"
     "    if (b.x == 0 && b.y == 0) return (@C)(1, 0);\n"
     "    if (a.x == 0 && a.y == 0) {\n"
-    "        if (b.x > 0 && b.y == 0) return (@C)(0, 0);\n"
+    "        if (b.x > 0) return (@C)(0, 0);\n"
     "        return (@C)(NAN, NAN);\n"
     "    }\n"
     "    if (b.y == 0 && b.x == rint(b.x) && fabs(b.x) < 100) {\n"
@@ -234,9 +245,9 @@ static const char *const lc_complex_lib[] = {
     "    return lc_clog_@S(a) * (@R)1.44269504088896340735992468100189214;\n}\n"
     "static inline @C lc_clog10_@S(@C a) {\n"
     "    return lc_clog_@S(a) * (@R)0.434294481903251827651128918916605082;\n}\n",
-    /* expm1 without cancellation for small a: e^x cos y - 1 = expm1(x) cos y - 2 sin^2(y/2). */
+    /* expm1 without cancellation for small a: e^x cos y - 1 = expm1(x) cos y - 2 sin^2(y/2)
+     * (NumPy's formula, non-finite inputs included). */
     "static inline @C lc_cexpm1_@S(@C a) {\n"
-    "    if (!isfinite(a.x) || !isfinite(a.y)) return lc_cexp_@S(a) - (@C)(1, 0);\n"
     "    @R h = sin(a.y * (@R)0.5);\n"
     "    return (@C)(expm1(a.x) * cos(a.y) - 2 * h * h, exp(a.x) * sin(a.y));\n}\n"
     "static inline @C lc_clog1p_@S(@C a) {\n"
@@ -244,12 +255,20 @@ static const char *const lc_complex_lib[] = {
     "        @R re = (@R)0.5 * log1p(a.x * (2 + a.x) + a.y * a.y);\n"
     "        return (@C)(re, atan2(a.y, 1 + a.x));\n"
     "    }\n"
-    "    return lc_clog_@S(a + (@C)(1, 0));\n}\n",
+    "    return lc_clog_@S(lc_caddr_@S(a, 1));\n}\n",
     "static inline @C lc_csinh_@S(@C a) {\n"
     "    if (a.y == 0) return (@C)(sinh(a.x), a.y);\n"
+    "    if (!isfinite(a.y)) {\n"
+    "        if (a.x == 0) return (@C)(a.x, NAN);\n"
+    "        if (isinf(a.x)) return (@C)(INFINITY, NAN);\n"
+    "    }\n"
     "    return (@C)(sinh(a.x) * cos(a.y), cosh(a.x) * sin(a.y));\n}\n"
     "static inline @C lc_ccosh_@S(@C a) {\n"
     "    if (a.y == 0) return (@C)(cosh(a.x), isnan(a.x) ? a.y : a.y * sign(a.x));\n"
+    "    if (!isfinite(a.y)) {\n"
+    "        if (a.x == 0) return (@C)(NAN, 0);\n"
+    "        if (isinf(a.x)) return (@C)(INFINITY, NAN);\n"
+    "    }\n"
     "    return (@C)(cosh(a.x) * cos(a.y), sinh(a.x) * sin(a.y));\n}\n"
     /* Kahan's tanh: no overflow for large |x|, exact signs of zero. */
     "static inline @C lc_ctanh_@S(@C a) {\n"
@@ -266,7 +285,9 @@ static const char *const lc_complex_lib[] = {
     /* The circular functions through the hyperbolic ones: f(z) = -i g(i z). */
     "static inline @C lc_cmuli_@S(@C a) { return (@C)(-a.y, a.x); }\n"
     "static inline @C lc_cmulni_@S(@C a) { return (@C)(a.y, -a.x); }\n"
-    "static inline @C lc_csin_@S(@C a) { return lc_cmulni_@S(lc_csinh_@S(lc_cmuli_@S(a))); }\n"
+    "static inline @C lc_csin_@S(@C a) {\n"
+    "    if (isinf(a.y) && !isfinite(a.x)) return (@C)(NAN, a.y);\n"
+    "    return lc_cmulni_@S(lc_csinh_@S(lc_cmuli_@S(a)));\n}\n"
     "static inline @C lc_ccos_@S(@C a) { return lc_ccosh_@S(lc_cmuli_@S(a)); }\n"
     "static inline @C lc_ctan_@S(@C a) { return lc_cmulni_@S(lc_ctanh_@S(lc_cmuli_@S(a))); }\n",
     /* asinh(z) = log(z + sqrt(z^2 + 1)), computed for Re z >= 0 and reflected (odd);
@@ -278,39 +299,59 @@ static const char *const lc_complex_lib[] = {
     "        if (a.y == 0) return (@C)(NAN, a.y);\n"
     "        return (@C)(NAN, NAN);\n"
     "    }\n"
+    "    if (a.x == 0 && fabs(a.y) <= 1) return (@C)(a.x, asin(a.y));\n"
     "    int neg = signbit(a.x);\n"
     "    @C z = neg ? -a : a, w;\n"
     "    if (hypot(z.x, z.y) > @H) {\n"
-    "        w = lc_clog_@S(z) + (@C)(0.693147180559945309417232121458176568, 0);\n"
+    "        w = lc_caddr_@S(lc_clog_@S(z), (@R)0.693147180559945309417232121458176568);\n"
     "    } else {\n"
-    "        w = lc_clog_@S(z + lc_csqrt_@S(lc_cmul_@S(z, z) + (@C)(1, 0)));\n"
+    "        w = lc_clog_@S(z + lc_csqrt_@S(lc_caddr_@S(lc_cmul_@S(z, z), 1)));\n"
     "    }\n"
     "    if (a.y == 0) w.y = copysign((@R)0, z.y);\n"
     "    return neg ? -w : w;\n}\n"
     "static inline @C lc_casin_@S(@C a) { return lc_cmulni_@S(lc_casinh_@S(lc_cmuli_@S(a))); }\n"
     /* acosh(z) = log(z + sqrt(z + 1) sqrt(z - 1)) (Kahan's form: the right cuts). */
     "static inline @C lc_cacosh_@S(@C a) {\n"
+    "    if (a.y == 0 && fabs(a.x) <= 1) return (@C)(0, copysign(acos(a.x), a.y));\n"
+    "    if (a.x == 0 && isnan(a.y)) return (@C)(NAN, (@R)1.57079632679489661923132169163975144);\n"
     "    if (hypot(a.x, a.y) > @H) {\n"
-    "        @C w = lc_clog_@S(a) + (@C)(0.693147180559945309417232121458176568, 0);\n"
+    "        @C w = lc_caddr_@S(lc_clog_@S(a), (@R)0.693147180559945309417232121458176568);\n"
     "        if (signbit(a.x) && a.y == 0) w.y = copysign(w.y, a.y);\n"
     "        return w;\n"
     "    }\n"
-    "    @C w = lc_clog_@S(a + lc_cmul_@S(lc_csqrt_@S(a + (@C)(1, 0)),\n"
-    "                                           lc_csqrt_@S(a - (@C)(1, 0))));\n"
+    "    @C w = lc_clog_@S(a + lc_cmul_@S(lc_csqrt_@S(lc_caddr_@S(a, 1)),\n"
+    "                                           lc_csqrt_@S(lc_caddr_@S(a, -1))));\n"
     "    return w;\n}\n"
     /* acos(z) = -i acosh(z) on the upper half plane; by conjugate symmetry below. */
     "static inline @C lc_cacos_@S(@C a) {\n"
+    "    if (a.y == 0 && fabs(a.x) <= 1) return (@C)(acos(a.x), -a.y);\n"
+    "    if (a.x == 0 && isnan(a.y)) return (@C)((@R)1.57079632679489661923132169163975144, a.y);\n"
     "    int lower = signbit(a.y);\n"
     "    @C z = lower ? (@C)(a.x, -a.y) : a;\n"
     "    @C w = lc_cacosh_@S(z);\n"
     "    w = (@C)(w.y, -w.x);\n"
     "    if (w.x < 0) w = -w;\n"
     "    return lower ? (@C)(w.x, -w.y) : w;\n}\n"
-    /* atanh(z) = (log(1 + z) - log(1 - z)) / 2, odd; atan(z) = -i atanh(i z). */
+    /* atanh (Kahan's form): Re = log1p(4x / ((1 - x)^2 + y^2)) / 4, Im = atan2(2y, (1 - x)(1 + x)
+     * - y^2) / 2; exact on the axes, C99's values for the non-finite, and 1/z for huge z. */
     "static inline @C lc_catanh_@S(@C a) {\n"
-    "    @C w = (lc_clog1p_@S(a) - lc_clog1p_@S(-a)) * (@R)0.5;\n"
-    "    if (a.y == 0 && fabs(a.x) <= 1) w.y = a.y;\n"
-    "    return w;\n}\n"
+    "    @R x = a.x, y = a.y, ax = fabs(x), ay = fabs(y);\n"
+    "    const @R h = (@R)1.57079632679489661923132169163975144;\n"
+    "    if (y == 0 && ax <= 1) return (@C)(atanh(x), y);\n"
+    "    if (x == 0) return (@C)(x, isnan(y) ? y : atan(y));\n"
+    "    if (isnan(x) || isnan(y)) {\n"
+    "        if (isinf(x)) return (@C)(copysign((@R)0, x), NAN);\n"
+    "        if (isinf(y)) return (@C)(copysign((@R)0, x), copysign(h, y));\n"
+    "        return (@C)(NAN, NAN);\n"
+    "    }\n"
+    "    if (ax > @H || ay > @H) {\n"
+    "        @R re = (isinf(ax) || isinf(ay)) ? copysign((@R)0, x)\n"
+    "              : ax >= ay ? (1 / x) / (1 + (y / x) * (y / x)) : (x / y) / y / (1 + (x / y) * (x / y));\n"
+    "        return (@C)(re, copysign(h, y));\n"
+    "    }\n"
+    "    @R d = (1 - ax) * (1 - ax) + ay * ay;\n"
+    "    @R re = copysign((@R)0.25 * log1p(4 * ax / d), x);\n"
+    "    return (@C)(re, (@R)0.5 * atan2(2 * y, (1 - ax) * (1 + ax) - ay * ay));\n}\n"
     "static inline @C lc_catan_@S(@C a) { return lc_cmulni_@S(lc_catanh_@S(lc_cmuli_@S(a))); }\n",
 };
 
