@@ -311,3 +311,13 @@ def test_fusion_counts(dev):
     s = lazycl.stats()
     assert s["launches"] == 1, s
     np.testing.assert_allclose(float(t), np.sum(np.abs(z.numpy()) ** 2), rtol=1e-5)
+
+
+@pytest.mark.parametrize("dt", CDTYPES)
+def test_dlpack_round_trip(dev, dt):
+    z = cdata(dt, (3, 5))
+    a = lazycl.from_dlpack(z, device=dev)
+    assert a.dtype == np.dtype(dt)
+    check(a, z)
+    b = np.from_dlpack(a * (1 - 1j))
+    check(b, z * (1 - 1j), **TOL[dt])
