@@ -38,8 +38,9 @@ struct lc_target {
     size_t scan_carry_group;    /* items of the one group per row that scans the tile totals */
     /* Vector code. */
     int complex_source;         /* kernels that read or compute complex values are built from
-                                   OpenCL C, not SPIR-V: Intel's CPU compiler crashes (in its
-                                   vectorizer) on some of them taken from SPIR-V */
+                                   OpenCL C, not SPIR-V, on devices that take SPIR-V: Intel's
+                                   CPU compiler crashes (in its vectorizer) on some of them
+                                   taken from SPIR-V */
     int simd;                   /* explicit SIMD width of loops inside a work-item (0: none) */
     int map_vec4;               /* maps over aligned contiguous runs take four elements per item
                                    with 16-byte loads and stores */

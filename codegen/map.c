@@ -35,6 +35,13 @@ static void lc_out_row_addr(struct lc_cg *g, struct lc_sb *sb, int o, int in)
  * aligned start (offset and the strides of the outer dims multiples of 4)? */
 static int lc_reads_aligned4(struct lc_cg *g, int in)
 {
+    /* Complex values are 2-vectors already: no 4-lane registers of them. */
+    for (int o = 0; o < g->k->n_outputs; o++)
+        if (lc_dtype_is_complex(g->k->outputs[o].dtype))
+            return 0;
+    for (int a = 0; a < g->k->n_access; a++)
+        if (lc_dtype_is_complex(g->acc[a].dtype))
+            return 0;
     for (int a = 0; a < g->k->n_access; a++) {
         const struct lc_access *x = &g->acc[a];
         if (x->kind == LC_ACCESS_CONST)

@@ -33,7 +33,7 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
     /* PoCL's CPU driver vectorizes across work-items but not loops inside
      * one, and calls the scalar math library per element: float8 code. */
     t->simd = kind == LC_TARGET_POCL ? 8 : 0;
-    t->complex_source = kind == LC_TARGET_CPU;
+    t->complex_source = 1;     /* whatever the schedules: only SPIR-V intake is affected */
     t->map_vec4 = gpu;
 
     /* A CPU is full with a few outputs per core; a GPU reduces rows with
