@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from . import _lazycl as _c
-from . import _write
+from . import _complex, _write
 from ._index import take, take_along_axis  # noqa: F401
 from ._tiling import pad, repeat, roll, tile  # noqa: F401
 from ._histogram import histogram, histogram2d, histogramdd  # noqa: F401
@@ -31,6 +31,7 @@ from ._linalg import (  # noqa: F401
     dot, inner, matmul, matrix_transpose, tensordot, vdot, vecdot,
 )
 from ._einsum import einsum  # noqa: F401
+from ._complex import angle, conj, conjugate, imag, real  # noqa: F401
 from ._mathfns import (  # noqa: F401
     UFUNCS as _MATH_UFUNCS, allclose, array_equal, array_equiv, convolve, correlate, deg2rad,
     degrees, divmod, fabs, float_power, frexp, gcd, gradient, interp, isclose, lcm, ldexp, modf,
@@ -332,36 +333,6 @@ def astype(x, dtype, /, *, copy=True, device=None):
         return _c._copy(x)
     _complex_warning(x.dtype, dtype)
     return _c.astype(x, dtype)
-
-
-# ---- complex numbers: parts, conjugate, angle ------------------------------------------------
-
-def real(val):
-    """The real part (x itself for a real array, as NumPy's view)."""
-    x = _as(val)
-    return _c._unary("real", x) if x.dtype.kind == "c" else x
-
-
-def imag(val):
-    """The imaginary part (zeros of x's dtype for a real array)."""
-    return _c._unary("imag", _as(val))
-
-
-def conjugate(x, /):
-    """The complex conjugate (x for a real array), as numpy.conjugate (lazy)."""
-    return _c._unary("conjugate", _as(x))
-
-
-conj = conjugate
-
-
-def angle(z, deg=False):
-    """The argument of z, atan2(imag, real), in radians (degrees with deg=True)."""
-    z = _as(z)
-    if z.dtype.kind != "c":
-        z = _c.astype(z, _float_of(z.dtype))
-    a = arctan2(imag(z), real(z))
-    return a * (180.0 / math.pi) if deg else a
 
 
 def copy(a, order="K", subok=False):
@@ -673,8 +644,12 @@ def _minmax(op, x, axis, keepdims, out, initial=None, where=None):
     of an empty one); where= needs it, as in NumPy (these have no identity)."""
     out = _out_of(out)
     x = _as(x)
-    _no_complex(x, op)
     axes = _norm_axes(axis, x.ndim)
+    if x.dtype.kind == "c":
+        if initial is not None or _where_mask(x, where) is not None:
+            raise NotImplementedError(f"lazycl: {op} of a complex array with initial= or where=")
+        r = _complex.extreme(op, x, axes)
+        return _put_out(_keep(r, x, axes, keepdims), out, _UFUNC_OF[op])
     if _where_mask(x, where) is not None and initial is None:
         raise ValueError(f"reduction operation '{_UFUNC_OF[op]}' does not have an identity, so "
                          "to use a where mask one has to specify 'initial'")
@@ -717,8 +692,9 @@ def nanmin(x, axis=None, out=None, keepdims=False, initial=None, where=None):
 def _arg(op, x, axis, keepdims, out):
     out = _out_of(out)
     x = _as(x)
-    _no_complex(x, op)
-    if axis is None:
+    if x.dtype.kind == "c":
+        r = _complex.arg_extreme(op, x, axis, keepdims)
+    elif axis is None:
         r = _c._reduce(op, x, tuple(range(x.ndim)))
         r = _c.reshape(r, (1,) * x.ndim) if keepdims else r
     else:
@@ -768,12 +744,7 @@ def _float_of(dt):
     return dt if dt.kind in "fc" else np.dtype(np.float64)
 
 
-def _no_complex(x, what):
-    """NumPy orders complex numbers lexicographically in max/min/argmax/...; lazycl does not
-    compute those yet: a clear error, never another order."""
-    if x.dtype.kind == "c":
-        raise NotImplementedError(f"lazycl: {what} of a complex array (NumPy's lexicographic "
-                                  "order) is not supported; reduce x.real and x.imag instead")
+
 
 
 def _stat_axes(axis, ndim):
