@@ -19,6 +19,8 @@ const char *lc_red_acc(struct lc_cg *g, const struct lc_reduction *r)
     case LC_OP_SUM: case LC_OP_PROD:
         if (lc_dtype_is_float(T))
             return g->acc_float;
+        if (r->op == LC_OP_SUM && T == LC_COMPLEX64 && !strcmp(g->acc_float, "double"))
+            return "double2";          /* complex64 sums accumulate in double, as float32's */
         if (lc_dtype_kind(T) == 'i')
             return lc_dtype_size(T) == 8 ? "ulong" : lc_dtype_size(T) == 4 ? "uint" : lc_T(T);
         return lc_T(T);
@@ -136,7 +138,12 @@ void lc_red_update(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
     const char *A = lc_red_acc(g, r);
     int isf = lc_dtype_is_float(r->in_dtype);
     switch (r->op) {
-    case LC_OP_SUM: lc_sb_printf(sb, "%s%s_a += (%s)%s;\n", ind, pre, A, v); break;
+    case LC_OP_SUM:
+        if (lc_dtype_is_complex(r->in_dtype) && strcmp(A, lc_T(r->in_dtype)))
+            lc_sb_printf(sb, "%s%s_a += convert_%s(%s);\n", ind, pre, A, v);
+        else
+            lc_sb_printf(sb, "%s%s_a += (%s)%s;\n", ind, pre, A, v);
+        break;
     case LC_OP_PROD:
         if (lc_dtype_is_complex(r->in_dtype)) {
             char acc[64];
@@ -287,7 +294,10 @@ void lc_finalize_expr(struct lc_cg *g, struct lc_sb *sb, int s)
         lc_sb_printf(sb, "(%s)(%s_a == -INFINITY ? (%s)NAN : %s_b)", R, pre, g->acc_float, pre);
         break;
     default:
-        lc_sb_printf(sb, "(%s)%s_a", R, pre);
+        if (lc_dtype_is_complex(r->dtype) && strcmp(lc_red_acc(g, r), R))
+            lc_sb_printf(sb, "convert_%s(%s_a)", R, pre);
+        else
+            lc_sb_printf(sb, "(%s)%s_a", R, pre);
         break;
     }
 }
