@@ -253,23 +253,22 @@ def test_meta_and_helpers(device):
 # ---- kernels per block ----------------------------------------------------------------------
 
 class KernelsPerTask(Callback):
-    """With the synchronous scheduler: after each task, compute the lazycl arrays it returned
-    (alone or in a dict, as Dask's mean and var steps return) and record the kernels launched
-    during that task, by task name and block."""
+    """With the synchronous scheduler: the kernels launched during each task, by task name and
+    block, and the tasks that handed on a pending lazycl array (alone or in a dict or list, as
+    Dask's reduction steps return them). Nothing is computed here: each task computes its own
+    results (lazycl.dask's step after Dask's array optimization)."""
 
     def _start(self, dsk):
         self.launches = {}
+        self.pending = []
 
     def _pretask(self, key, dsk, state):
         lazycl.reset_stats()
 
     def _posttask(self, key, result, dsk, state, id):
-        vals = result.values() if isinstance(result, dict) else (
-            result if isinstance(result, (list, tuple)) else [result])
-        arrays = [v for v in vals if isinstance(v, lazycl.Array)]
-        if arrays:
-            lazycl.compute(*arrays)
         self.launches[key] = lazycl.stats()["launches"]
+        if any(a.pending for a in lcd._lazycl_arrays(result, [])):
+            self.pending.append(key)
 
     def per(self, name):
         """{block index: launches} of the tasks whose name is `name`."""
@@ -280,30 +279,87 @@ class KernelsPerTask(Callback):
 @pytest.mark.parametrize("device", DEVICE_FILTERS)
 def test_one_kernel_per_block(device):
     """Dask fuses the elementwise chain and a reduction's chunk step into one task per block;
-    lazycl runs that task's work as one kernel, and the aggregate as one more."""
+    lazycl runs that task's work as one kernel, inside the task, and the aggregate as one
+    more."""
     dl, dn = _pair(device=device)
     nblocks = dl.npartitions
     expr = (da.exp(dl * 0.5) * 2 + 1 - dl).sum(axis=1)
     with KernelsPerTask() as cb:
         got = expr.compute(scheduler="sync")
+    assert cb.pending == []
     blocks = cb.per("sum")
     assert len(blocks) == nblocks and set(blocks.values()) == {1}, blocks
     assert set(cb.per("sum-aggregate").values()) == {1}
     np.testing.assert_allclose(got.numpy(), (da.exp(dn * 0.5) * 2 + 1 - dn).sum(axis=1)
                                .compute(scheduler="sync"), rtol=2e-5)
-    # mean: the chunk step's total and count are one kernel per block
+    # mean: the chunk step's total and count (a dict of two arrays) are one kernel per block
     with KernelsPerTask() as cb:
         m = (dl * dl + 1).mean(axis=0).compute(scheduler="sync")
+    assert cb.pending == []
     blocks = cb.per("mean_chunk")
     assert len(blocks) == nblocks and set(blocks.values()) == {1}, blocks
     np.testing.assert_allclose(m.numpy(), (A * A + 1).mean(axis=0), rtol=2e-5)
-    # an elementwise chain with no reduction: one kernel per block, and realize() runs it
-    # inside the block's own task
+    # an elementwise chain with no reduction: one kernel per block, and realize() keeps it so
     with KernelsPerTask() as cb:
         r = lcd.realize(da.sqrt(dl * dl + 1) - 1).compute(scheduler="sync")
     blocks = cb.per("_realize_block")
     assert len(blocks) == nblocks and set(blocks.values()) == {1}, cb.launches
     np.testing.assert_allclose(r.numpy(), np.sqrt(A * A + 1) - 1, rtol=2e-5)
+
+
+def _standardize(d):
+    return (d - d.mean(axis=0)) / d.std(axis=0)
+
+
+def test_standardize_kernels_per_block():
+    """The example's graph: the column mean and deviation are computed once, in their own
+    tasks, so each block of the result is one kernel reading them (a pending mean handed on
+    would be computed again by every block that reads it); the reductions' chunk steps are one
+    kernel per block for the mean, two for the deviation (its mean, then its squared
+    deviations)."""
+    a = make("float32", (64, 12), seed=7)
+    dl, dn = _pair(a, (8, 12))
+    with KernelsPerTask() as cb:
+        z = _standardize(dl).compute(scheduler="sync")
+    assert cb.pending == []
+    nblocks = dl.npartitions
+    for name, launches in (("mean_chunk", 1), ("var", 2), ("truediv", 1)):
+        blocks = cb.per(name)
+        assert len(blocks) == nblocks and set(blocks.values()) == {launches}, (name, blocks)
+    assert sum(cb.launches.values()) < 6 * nblocks, cb.launches
+    np.testing.assert_allclose(z.numpy(), _standardize(dn).compute(scheduler="sync"),
+                               rtol=1e-4, atol=1e-5)
+    # persisted blocks are computed arrays
+    zp = _standardize(dl).persist(scheduler="sync")
+    blocks = list(zp.__dask_graph__().values())
+    assert len(blocks) == nblocks
+    assert all(isinstance(b, lazycl.Array) and not b.pending for b in blocks)
+
+
+def test_realize_tasks_config():
+    """Each task computes the lazycl arrays it returns unless the config's
+    lazycl.realize-tasks is off; NumPy chunks pass through the step untouched; the step is
+    installed once and pickles (a LocalCluster sends the config to its workers)."""
+    import dask
+    import pickle
+    dl, dn = _pair()
+    with KernelsPerTask() as cb:
+        (dl * 2 + 1).compute(scheduler="sync")
+    assert cb.pending == [] and set(cb.per("add").values()) == {1}
+    with dask.config.set({"lazycl.realize-tasks": False}), KernelsPerTask() as cb:
+        r = (dl * 2 + 1).compute(scheduler="sync")
+    assert set(cb.per("add").values()) == {0}
+    assert {k for k in cb.pending if k[0].startswith("add-")} == set(
+        k for k in cb.launches if k[0].startswith("add-"))
+    np.testing.assert_allclose(r.numpy(), A * 2 + 1, rtol=1e-6)
+    with KernelsPerTask() as cb:
+        rn = (dn * 2 + 1).compute(scheduler="sync")
+    assert isinstance(rn, np.ndarray) and set(cb.per("add").values()) == {0}
+    opt = dask.config.get("array_optimize")
+    assert isinstance(opt, lcd._Optimize)
+    lcd._install_optimization()
+    assert dask.config.get("array_optimize") is opt
+    assert isinstance(pickle.loads(pickle.dumps(opt)), lcd._Optimize)
 
 
 # ---- one worker per device ------------------------------------------------------------------
