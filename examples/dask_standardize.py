@@ -98,6 +98,7 @@ def standardize(client, n, cols, chunk, system, seed=0, repeats=1, warmup=True):
         del W
         t_warm = time.perf_counter() - t0
     before = client.run(_reset_peak)
+    client.run(lazycl.reset_stats)
     times = []
     for _ in range(repeats):
         if times:
@@ -107,6 +108,7 @@ def standardize(client, n, cols, chunk, system, seed=0, repeats=1, warmup=True):
         distributed.wait(Z)
         times.append(time.perf_counter() - t0)
     peaks = client.run(_peak)
+    stats = client.run(lazycl.stats) if system == "lazycl" else None
     # check (not timed): each column of Z has mean 0 and standard deviation 1
     zm, zs = client.compute([Z.mean(axis=0), Z.std(axis=0)], sync=True)
     zm, zs = np.asarray(zm), np.asarray(zs)
@@ -116,7 +118,7 @@ def standardize(client, n, cols, chunk, system, seed=0, repeats=1, warmup=True):
             "blocks": -(-(n // cols) // max(1, chunk // cols)),
             "data_s": t_data, "warmup_s": t_warm, "times_s": times,
             "standardize_s": sorted(times)[len(times) // 2],
-            "rss_before": before, "peak_rss": peaks, "ok": ok,
+            "rss_before": before, "peak_rss": peaks, "lazycl_stats": stats, "ok": ok,
             "max_abs_mean": float(np.max(np.abs(zm))), "max_abs_std_err": float(
                 np.max(np.abs(zs - 1)))}
 
@@ -148,8 +150,11 @@ def run(log2n=30, cols=1024, chunk_log2=24, devices=("pocl:cpu", "intel:cpu"),
         if verbose:
             peaks = ", ".join(f"{d} {p / 2**30:.2f} GiB"
                               for d, p in sorted(r["peak_rss_by_device"].items()))
-            runs = f" (median of {repeats})" if repeats > 1 else ""
+            runs = f" (median of {repeats} runs)" if repeats > 1 else ""
             warm = f", warm-up {r['warmup_s']:.2f} s" if warmup else ""
+            if r["lazycl_stats"]:
+                launches = sum(st["launches"] for st in r["lazycl_stats"].values())
+                runs += f", {launches / repeats / r['blocks']:.2f} kernels per block"
             print(f"{system:>7}: standardize {r['standardize_s']:.2f} s{runs} (making X: "
                   f"{r['data_s']:.2f} s{warm}); peak memory per worker: {peaks}; "
                   f"check {'ok' if r['ok'] else 'FAILED'} (|mean| <= "
