@@ -373,6 +373,13 @@ def _mix_devices(block):
     return block + lazycl.asarray(np.ones(block.shape, block.dtype), device=other)
 
 
+def _pending_blocks(dask_worker):
+    """(lazycl blocks, pending ones) among the values this worker holds (client.run passes
+    the worker as dask_worker)."""
+    held = [v for v in dask_worker.data.values() if isinstance(v, lazycl.Array)]
+    return len(held), sum(v.pending for v in held)
+
+
 def test_local_cluster_one_worker_per_device():
     devices = DEVICE_FILTERS[:2] if len(DEVICE_FILTERS) > 1 else DEVICE_FILTERS * 2
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -385,7 +392,14 @@ def test_local_cluster_one_worker_per_device():
         d = da.from_array(a, chunks=(16, 40)).map_blocks(lazycl.asarray)
         mean, std = d.mean(axis=0), d.std(axis=0)
         z = (d - mean) / std
-        r = client.compute(z.sum(axis=1)).result()
+        # each task computed the blocks it returned: the workers hold no pending array
+        zp = client.persist(z)
+        distributed.wait(zp)
+        held = client.run(_pending_blocks)
+        assert sum(h for h, _ in held.values()) >= z.npartitions
+        assert sum(p for _, p in held.values()) == 0, held
+        r = client.compute(zp.sum(axis=1)).result()
+        del zp
         assert isinstance(r, lazycl.Array)
         np.testing.assert_allclose(r.numpy(), ((a - a.mean(0)) / a.std(0)).sum(axis=1),
                                    rtol=1e-4, atol=1e-4)
