@@ -336,6 +336,21 @@ def test_standardize_kernels_per_block():
     assert all(isinstance(b, lazycl.Array) and not b.pending for b in blocks)
 
 
+def test_from_lazycl_pending():
+    """A pending array handed to from_lazycl is computed once, there: its column mean is not
+    computed again by every block's task. (With a name, Dask does not tokenize the array,
+    which would pickle and so compute it.)"""
+    x = lazycl.asarray(A)
+    lazycl.reset_stats()
+    d = lcd.from_lazycl(x - x.mean(axis=0), CHUNKS, name="centered")
+    assert lazycl.stats()["launches"] >= 1
+    with KernelsPerTask() as cb:
+        got = (d * 2).compute(scheduler="sync")
+    blocks = cb.per("mul")
+    assert len(blocks) == d.npartitions and set(blocks.values()) == {1}, blocks
+    np.testing.assert_allclose(got.numpy(), (A - A.mean(axis=0)) * 2, rtol=1e-5, atol=1e-6)
+
+
 def test_realize_tasks_config():
     """Each task computes the lazycl arrays it returns unless the config's
     lazycl.realize-tasks is off; NumPy chunks pass through the step untouched; the step is

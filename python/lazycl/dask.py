@@ -142,9 +142,12 @@ def from_lazycl(x, chunks="auto", *, name=None, lock=False):
     graph holds `x` itself: a distributed scheduler sends it whole, as host bytes, to the
     workers that need a chunk of it. To make large data on the workers, build the chunks there
     (``da.map_blocks`` or a NumPy-chunked array turned into lazycl chunks with
-    ``d.map_blocks(lazycl.asarray)``)."""
+    ``d.map_blocks(lazycl.asarray)``). A pending `x` is computed first, once: each block's
+    task would otherwise compute its own slice of x's graph, and every reduction in it again."""
     if not isinstance(x, Array):
         raise TypeError(f"from_lazycl takes a lazycl.Array, not {type(x).__name__}")
+    if x.pending:
+        _api.compute(x)
     return da.from_array(x, chunks=chunks, name=name, lock=lock, asarray=False,
                          meta=_meta(x.dtype, x.ndim, x.queue))
 
