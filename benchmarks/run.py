@@ -25,6 +25,10 @@ float32 cumsum is sequential and misses the tolerance at 2^24). Cells are the me
 at least --reps timed runs after warm-up, in ms, with the ratio to lazycl (device-resident):
 x2.0 means that system took twice as long as lazycl.
 
+dask_standardize (benchmarks/cluster.py, needs dask.distributed): examples/dask_standardize.py on
+a LocalCluster, one worker process per device (every CPU device, or the GPU), lazycl chunks in the
+lazycl column against NumPy chunks in the numpy column, 2^26 float32 on a CPU (--dask-log2n).
+
 Writes benchmarks/results/<device-kind>-<date>.{json,md} (and .png when matplotlib is there).
 """
 import argparse
@@ -1012,6 +1016,8 @@ def main(argv=None):
     ap.add_argument("--skip", default="", help="comma-separated peers to leave out (e.g. torch.compile)")
     ap.add_argument("--max-run-s", type=float, default=3.0,
                     help="report a system whose single run takes longer from that run alone")
+    ap.add_argument("--dask-log2n", type=int, default=None,
+                    help="log2 of the dask_standardize row's elements (26 CPU, 28 GPU, 20 quick)")
     ap.add_argument("--tag", default="", help="a suffix for the result files' names")
     ap.add_argument("--out", default=os.path.join(HERE, "results"), help="results directory")
     args = ap.parse_args(argv)
@@ -1160,6 +1166,21 @@ def main(argv=None):
                 print(f"    {k}: {c.status} {c.note}")
         if row_note:
             print(f"    note: {row_note}")
+
+    if (only is None or "dask_standardize" in only) and "dask_standardize" not in args.skip.split(","):
+        # the cluster row (benchmarks/cluster.py): its own LocalClusters, built apart
+        import cluster
+        t_w = time.perf_counter()
+        log2n = args.dask_log2n or (20 if args.quick else (28 if gpu else 26))
+        row = cluster.dask_standardize_row(dev, lc, Cell, log2n, reps)
+        row["wall_s"] = time.perf_counter() - t_w
+        results.append(row)
+        cells = {k: Cell(v["status"], v["times_s"], v["max_rel_err"], v["note"])
+                 for k, v in row["cells"].items()}
+        line = "  ".join(f"{k}={fmt_cell(c, cells.get('lazycl'))}" for k, c in cells.items())
+        print(f"{row['label']:<26} {line}  [{row['wall_s']:.1f} s]", flush=True)
+        if row["note"]:
+            print(f"    note: {row['note']}")
 
     bw_end = _lazycl._runtime_bench(dev, 4 * min(n, 1 << 28), 5)
     bw_gbps = max(bw_gbps, bw_end["d2d_GBps"], bw_end["d2d_kernel_GBps"])

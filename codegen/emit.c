@@ -541,16 +541,56 @@ int lc_vec_expr_ok(struct lc_cg *g, int i, int rd, int W)
     return 1;
 }
 
+/* Is prologue expr i a load of integers or bools that W lanes may read at once: a buffer or
+ * constant read contiguously or not at all along rd, whose value is neither an output nor
+ * reduced nor stored, and whose every reader is a float prologue expression that is no cast?
+ * Those readers convert their operands to their float compute type (lc_vcast, as the scalar
+ * code's conversion), so the integer vector is only read and converted: the int64 count a
+ * Dask variance's chunk step divides by, say. */
+static int lc_vec_int_load_ok(struct lc_cg *g, int i, int rd)
+{
+    const struct lc_kernel *k = g->k;
+    const struct lc_expr *x = &k->exprs[i];
+    int readers = 0;
+    if ((x->op != LC_OP_BUFFER && x->op != LC_OP_CONST) || x->access < 0)
+        return 0;
+    const struct lc_access *a = &g->acc[x->access];
+    if (a->n_dyn || (a->kind != LC_ACCESS_CONST && lc_stclass(a->strides[rd]) == LC_ST_ANY))
+        return 0;
+    for (int o = 0; o < k->n_outputs; o++)
+        if (k->outputs[o].expr == i)
+            return 0;
+    for (int s = 0; s < k->n_reds; s++)
+        if (k->reds[s].expr == i)
+            return 0;
+    if (k->store_value == i || k->store_pred == i)
+        return 0;
+    for (int j = i + 1; j < k->n_exprs; j++) {
+        const struct lc_expr *y = &k->exprs[j];
+        for (int q = 0; q < y->n_in; q++) {
+            if (y->in[q] != i)
+                continue;
+            if (y->op < 0 || y->epilogue || y->op == LC_OP_CAST || !lc_dtype_is_float(y->dtype) ||
+                !lc_dtype_is_float(y->cdtype))
+                return 0;
+            readers++;
+        }
+    }
+    return readers > 0;
+}
+
 /* Can the reduction loop of this kernel run W lanes at a time? Only float
  * expressions of vector-safe ops over reads that are contiguous (or
- * constant) along the single reduced dim, and sum/max/min/mean/var. */
+ * constant) along the single reduced dim (integer loads only where float
+ * expressions read them: lc_vec_int_load_ok), and sum/max/min/mean/var. */
 int lc_vec_ok(struct lc_cg *g, int rd)
 {
     const struct lc_kernel *k = g->k;
     if (!g->t->simd)
         return 0;
     for (int i = 0; i < k->n_exprs; i++)
-        if (!k->exprs[i].epilogue && !lc_vec_expr_ok(g, i, rd, g->t->simd))
+        if (!k->exprs[i].epilogue && !lc_vec_expr_ok(g, i, rd, g->t->simd) &&
+            !lc_vec_int_load_ok(g, i, rd))
             return 0;
     for (int s = 0; s < k->n_reds; s++) {
         int op = k->reds[s].op;

@@ -253,23 +253,22 @@ def test_meta_and_helpers(device):
 # ---- kernels per block ----------------------------------------------------------------------
 
 class KernelsPerTask(Callback):
-    """With the synchronous scheduler: after each task, compute the lazycl arrays it returned
-    (alone or in a dict, as Dask's mean and var steps return) and record the kernels launched
-    during that task, by task name and block."""
+    """With the synchronous scheduler: the kernels launched during each task, by task name and
+    block, and the tasks that handed on a pending lazycl array (alone or in a dict or list, as
+    Dask's reduction steps return them). Nothing is computed here: each task computes its own
+    results (lazycl.dask's step after Dask's array optimization)."""
 
     def _start(self, dsk):
         self.launches = {}
+        self.pending = []
 
     def _pretask(self, key, dsk, state):
         lazycl.reset_stats()
 
     def _posttask(self, key, result, dsk, state, id):
-        vals = result.values() if isinstance(result, dict) else (
-            result if isinstance(result, (list, tuple)) else [result])
-        arrays = [v for v in vals if isinstance(v, lazycl.Array)]
-        if arrays:
-            lazycl.compute(*arrays)
         self.launches[key] = lazycl.stats()["launches"]
+        if any(a.pending for a in lcd._lazycl_arrays(result, [])):
+            self.pending.append(key)
 
     def per(self, name):
         """{block index: launches} of the tasks whose name is `name`."""
@@ -280,30 +279,102 @@ class KernelsPerTask(Callback):
 @pytest.mark.parametrize("device", DEVICE_FILTERS)
 def test_one_kernel_per_block(device):
     """Dask fuses the elementwise chain and a reduction's chunk step into one task per block;
-    lazycl runs that task's work as one kernel, and the aggregate as one more."""
+    lazycl runs that task's work as one kernel, inside the task, and the aggregate as one
+    more."""
     dl, dn = _pair(device=device)
     nblocks = dl.npartitions
     expr = (da.exp(dl * 0.5) * 2 + 1 - dl).sum(axis=1)
     with KernelsPerTask() as cb:
         got = expr.compute(scheduler="sync")
+    assert cb.pending == []
     blocks = cb.per("sum")
     assert len(blocks) == nblocks and set(blocks.values()) == {1}, blocks
     assert set(cb.per("sum-aggregate").values()) == {1}
     np.testing.assert_allclose(got.numpy(), (da.exp(dn * 0.5) * 2 + 1 - dn).sum(axis=1)
                                .compute(scheduler="sync"), rtol=2e-5)
-    # mean: the chunk step's total and count are one kernel per block
+    # mean: the chunk step's total and count (a dict of two arrays) are one kernel per block
     with KernelsPerTask() as cb:
         m = (dl * dl + 1).mean(axis=0).compute(scheduler="sync")
+    assert cb.pending == []
     blocks = cb.per("mean_chunk")
     assert len(blocks) == nblocks and set(blocks.values()) == {1}, blocks
     np.testing.assert_allclose(m.numpy(), (A * A + 1).mean(axis=0), rtol=2e-5)
-    # an elementwise chain with no reduction: one kernel per block, and realize() runs it
-    # inside the block's own task
+    # an elementwise chain with no reduction: one kernel per block, and realize() keeps it so
     with KernelsPerTask() as cb:
         r = lcd.realize(da.sqrt(dl * dl + 1) - 1).compute(scheduler="sync")
     blocks = cb.per("_realize_block")
     assert len(blocks) == nblocks and set(blocks.values()) == {1}, cb.launches
     np.testing.assert_allclose(r.numpy(), np.sqrt(A * A + 1) - 1, rtol=2e-5)
+
+
+def _standardize(d):
+    return (d - d.mean(axis=0)) / d.std(axis=0)
+
+
+def test_standardize_kernels_per_block():
+    """The example's graph: the column mean and deviation are computed once, in their own
+    tasks, so each block of the result is one kernel reading them (a pending mean handed on
+    would be computed again by every block that reads it); the reductions' chunk steps are one
+    kernel per block for the mean, two for the deviation (its mean, then its squared
+    deviations)."""
+    a = make("float32", (64, 12), seed=7)
+    dl, dn = _pair(a, (8, 12))
+    with KernelsPerTask() as cb:
+        z = _standardize(dl).compute(scheduler="sync")
+    assert cb.pending == []
+    nblocks = dl.npartitions
+    for name, launches in (("mean_chunk", 1), ("var", 2), ("truediv", 1)):
+        blocks = cb.per(name)
+        assert len(blocks) == nblocks and set(blocks.values()) == {launches}, (name, blocks)
+    assert sum(cb.launches.values()) < 6 * nblocks, cb.launches
+    np.testing.assert_allclose(z.numpy(), _standardize(dn).compute(scheduler="sync"),
+                               rtol=1e-4, atol=1e-5)
+    # persisted blocks are computed arrays
+    zp = _standardize(dl).persist(scheduler="sync")
+    blocks = list(zp.__dask_graph__().values())
+    assert len(blocks) == nblocks
+    assert all(isinstance(b, lazycl.Array) and not b.pending for b in blocks)
+
+
+def test_from_lazycl_pending():
+    """A pending array handed to from_lazycl is computed once, there: its column mean is not
+    computed again by every block's task. (With a name, Dask does not tokenize the array,
+    which would pickle and so compute it.)"""
+    x = lazycl.asarray(A)
+    lazycl.reset_stats()
+    d = lcd.from_lazycl(x - x.mean(axis=0), CHUNKS, name="centered")
+    assert lazycl.stats()["launches"] >= 1
+    with KernelsPerTask() as cb:
+        got = (d * 2).compute(scheduler="sync")
+    blocks = cb.per("mul")
+    assert len(blocks) == d.npartitions and set(blocks.values()) == {1}, blocks
+    np.testing.assert_allclose(got.numpy(), (A - A.mean(axis=0)) * 2, rtol=1e-5, atol=1e-6)
+
+
+def test_realize_tasks_config():
+    """Each task computes the lazycl arrays it returns unless the config's
+    lazycl.realize-tasks is off; NumPy chunks pass through the step untouched; the step is
+    installed once and pickles (a LocalCluster sends the config to its workers)."""
+    import dask
+    import pickle
+    dl, dn = _pair()
+    with KernelsPerTask() as cb:
+        (dl * 2 + 1).compute(scheduler="sync")
+    assert cb.pending == [] and set(cb.per("add").values()) == {1}
+    with dask.config.set({"lazycl.realize-tasks": False}), KernelsPerTask() as cb:
+        r = (dl * 2 + 1).compute(scheduler="sync")
+    assert set(cb.per("add").values()) == {0}
+    assert {k for k in cb.pending if k[0].startswith("add-")} == set(
+        k for k in cb.launches if k[0].startswith("add-"))
+    np.testing.assert_allclose(r.numpy(), A * 2 + 1, rtol=1e-6)
+    with KernelsPerTask() as cb:
+        rn = (dn * 2 + 1).compute(scheduler="sync")
+    assert isinstance(rn, np.ndarray) and set(cb.per("add").values()) == {0}
+    opt = dask.config.get("array_optimize")
+    assert isinstance(opt, lcd._Optimize)
+    lcd._install_optimization()
+    assert dask.config.get("array_optimize") is opt
+    assert isinstance(pickle.loads(pickle.dumps(opt)), lcd._Optimize)
 
 
 # ---- one worker per device ------------------------------------------------------------------
@@ -315,6 +386,13 @@ def _device_of_worker():
 def _mix_devices(block):
     other = [d for d in lazycl.devices() if d != block.device][0]
     return block + lazycl.asarray(np.ones(block.shape, block.dtype), device=other)
+
+
+def _pending_blocks(dask_worker):
+    """(lazycl blocks, pending ones) among the values this worker holds (client.run passes
+    the worker as dask_worker)."""
+    held = [v for v in dask_worker.data.values() if isinstance(v, lazycl.Array)]
+    return len(held), sum(v.pending for v in held)
 
 
 def test_local_cluster_one_worker_per_device():
@@ -329,7 +407,14 @@ def test_local_cluster_one_worker_per_device():
         d = da.from_array(a, chunks=(16, 40)).map_blocks(lazycl.asarray)
         mean, std = d.mean(axis=0), d.std(axis=0)
         z = (d - mean) / std
-        r = client.compute(z.sum(axis=1)).result()
+        # each task computed the blocks it returned: the workers hold no pending array
+        zp = client.persist(z)
+        distributed.wait(zp)
+        held = client.run(_pending_blocks)
+        assert sum(h for h, _ in held.values()) >= z.npartitions
+        assert sum(p for _, p in held.values()) == 0, held
+        r = client.compute(zp.sum(axis=1)).result()
+        del zp
         assert isinstance(r, lazycl.Array)
         np.testing.assert_allclose(r.numpy(), ((a - a.mean(0)) / a.std(0)).sum(axis=1),
                                    rtol=1e-4, atol=1e-4)

@@ -642,3 +642,39 @@ def test_column_blocks_schedule_is_used():
     a = np.random.default_rng(2).standard_normal((1000, 75)).astype(np.float32)
     runs = [np.asarray(lazycl.asarray(a).std(0)).tobytes() for _ in range(3)]
     assert runs[0] == runs[1] == runs[2]
+
+
+# ---- integer operands of float reductions (explicit SIMD) ----------------------------------
+
+def _schedules(*arrays):
+    """The schedule comment of each kernel lazycl.explain shows."""
+    return [l.split("reduce kernel:", 1)[1].split(";", 1)[1].strip()
+            for l in lazycl.explain(*arrays).splitlines() if "reduce kernel:" in l]
+
+
+@pytest.mark.parametrize("dev", DEVICES, ids=lambda d: d.filter_string)
+@pytest.mark.parametrize("ndt", ["bool", "int8", "uint32", "int64"])
+def test_int_operand_of_float_reduction(dev, ndt):
+    """An integer array read only by float arithmetic (Dask's variance divides by an int64
+    count) keeps a float reduction's SIMD schedule, with NumPy's values: per column
+    (broadcast along the reduced axis) and whole and reversed, both axes, a tail of columns
+    past the vector width."""
+    x = data("float32", (333, 37), seed=1)
+    lx = lazycl.asarray(x, device=dev)
+    for n in (data(ndt, (1, 37), seed=3, small=True), data(ndt, (333, 37), seed=2)[::-1]):
+        ln = lazycl.asarray(n, device=dev)
+        for axis in (0, 1):
+            def f(v, n):
+                d = v - n
+                return (d * d).sum(axis=axis), (v / (n + 1.0)).max(axis=axis)
+            got = f(lx, ln)
+            lazycl.compute(*got)
+            for g, r in zip(got, f(x, n)):
+                check(g, r, rtol=1e-5 if r.dtype == np.float32 else 1e-12)
+    # the schedule is the one a float operand of the same layout gets
+    x = lazycl.asarray(data("float32", (4096, 256)), device=dev)
+    n = data(ndt, (1, 256), small=True)
+    as_int = (x - lazycl.asarray(n, device=dev)).sum(axis=0)
+    as_float = (x - lazycl.asarray(n.astype(np.float32), device=dev)).sum(axis=0)
+    assert _schedules(as_int) == _schedules(as_float)
+    check(as_int, (x.numpy() - n).sum(axis=0), rtol=1e-4)

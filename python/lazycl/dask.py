@@ -7,15 +7,19 @@ dask.array, so a lazycl array that reaches a Dask worker by pickle is a chunk ty
 
 A Dask task runs its block's functions on lazycl chunks, which only build graph nodes: a chain
 of elementwise operations and a reduction's chunk step, fused by Dask into one task, is one
-lazycl kernel when the block is computed. A block is computed when something needs its values
-(a reduction's aggregate, a transfer to another worker, the result handed to the client), or
-at the end of its task where ``realize`` asks for it. See docs/dask.md.
+lazycl kernel. Importing this module also installs a step after Dask's array optimization that
+computes the lazycl arrays each task returns at the end of that task, so a task hands on
+realized blocks: a pending block read by several tasks would otherwise be computed again by
+each of them, and its work would run wherever its values were first needed (a transfer, the
+client). The dask config key ``lazycl.realize-tasks`` (default True) turns that step off.
+See docs/dask.md.
 """
 import os
 import re
 
 import numpy as np
 
+import dask
 import dask.array as da
 from dask.array.dispatch import percentile_lookup
 from dask.sizeof import sizeof
@@ -38,7 +42,76 @@ def register():
         da.register_chunk_type(Array)
     sizeof.register(Array)(_sizeof)
     percentile_lookup.register(Array)(_percentile)
+    _install_optimization()
     _REGISTERED = True
+
+
+# ---- each task computes the lazycl arrays it returns ----------------------------------------
+
+def _lazycl_arrays(value, out, depth=0):
+    """Append to `out` the lazycl arrays in a task's result: the result itself, or the values
+    of the dicts, lists and tuples it is made of (Dask's reductions pass dicts of partials)."""
+    if isinstance(value, Array):
+        out.append(value)
+    elif depth < 3 and isinstance(value, dict):
+        for v in value.values():
+            _lazycl_arrays(v, out, depth + 1)
+    elif depth < 3 and isinstance(value, (list, tuple)):
+        for v in value:
+            _lazycl_arrays(v, out, depth + 1)
+    return out
+
+
+def _computed(result):
+    """The last step of every task of an optimized Dask array graph: compute the lazycl arrays
+    in `result` (all in one force, so siblings over one index space share a kernel) and return
+    it. Anything else passes through untouched, so NumPy chunks pay one function call."""
+    arrays = _lazycl_arrays(result, [])
+    if arrays:
+        _api.compute(*arrays)
+    return result
+
+
+def _realize_tasks(dsk):
+    """`dsk` (an optimized Dask graph) with each task wrapped in `_computed`. Data and aliases
+    stay: data is already a value, and an alias hands on another task's (computed) result."""
+    from dask._task_spec import Alias, DataNode, Task, convert_legacy_graph
+    from dask.utils import ensure_dict
+    dsk = convert_legacy_graph(ensure_dict(dsk))
+    out = {}
+    for k, t in dsk.items():
+        if isinstance(t, (Alias, DataNode)) or not isinstance(t, Task) or t.func is _computed:
+            out[k] = t
+        else:
+            out[k] = Task(k, _computed, t, _data_producer=t.data_producer)
+    return out
+
+
+class _Optimize:
+    """Dask's ``array_optimize``: the optimization that was in force before (Dask's own, or a
+    user's), then `_realize_tasks` unless the config's ``lazycl.realize-tasks`` is False. A
+    class at module level so that it pickles: a LocalCluster's nanny sends the config to its
+    worker processes."""
+
+    def __init__(self, previous):
+        self.previous = previous
+
+    def __call__(self, dsk, keys, **kwargs):
+        dsk = self.previous(dsk, keys, **kwargs)
+        if not dask.config.get("lazycl.realize-tasks", True):
+            return dsk
+        return _realize_tasks(dsk)
+
+
+def _install_optimization():
+    """Chain `_realize_tasks` after the array optimization in force now, as the config's new
+    ``array_optimize`` (left alone where it is False: Dask then runs graphs as they are)."""
+    previous = dask.config.get("array_optimize", None)
+    if isinstance(previous, _Optimize) or (previous is not None and not callable(previous)):
+        return
+    if previous is None:
+        from dask.array.optimization import optimize as previous
+    dask.config.set(array_optimize=_Optimize(previous))
 
 
 def _sizeof(x):
@@ -69,9 +142,12 @@ def from_lazycl(x, chunks="auto", *, name=None, lock=False):
     graph holds `x` itself: a distributed scheduler sends it whole, as host bytes, to the
     workers that need a chunk of it. To make large data on the workers, build the chunks there
     (``da.map_blocks`` or a NumPy-chunked array turned into lazycl chunks with
-    ``d.map_blocks(lazycl.asarray)``)."""
+    ``d.map_blocks(lazycl.asarray)``). A pending `x` is computed first, once: each block's
+    task would otherwise compute its own slice of x's graph, and every reduction in it again."""
     if not isinstance(x, Array):
         raise TypeError(f"from_lazycl takes a lazycl.Array, not {type(x).__name__}")
+    if x.pending:
+        _api.compute(x)
     return da.from_array(x, chunks=chunks, name=name, lock=lock, asarray=False,
                          meta=_meta(x.dtype, x.ndim, x.queue))
 
@@ -98,9 +174,10 @@ def _realize_block(x):
 
 def realize(d):
     """`d` with each lazycl block computed at the end of the task that makes it (one force per
-    block: Dask fuses this step into the block's task). Without it a task may hand on a pending
-    block whose work runs where its values are first needed; use it before ``persist`` or where
-    a block should cost its device time inside its own task."""
+    block: Dask fuses this step into the block's task). Every task does that already while the
+    config's ``lazycl.realize-tasks`` is on (the default); with it off, use this where a block
+    should cost its device time inside its own task (before ``persist``, or on a small result
+    that many tasks read)."""
     return d.map_blocks(_realize_block, dtype=d.dtype, meta=d._meta)
 
 
