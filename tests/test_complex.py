@@ -345,3 +345,68 @@ def test_dlpack_round_trip(dev, dt):
     check(a, z)
     b = np.from_dlpack(a * (1 - 1j))
     check(b, z * (1 - 1j), **TOL[dt])
+
+
+# ---- the rest of the namespace on complex arrays ------------------------------------------------
+
+def test_scatter_adds(dev):
+    z = np.round(cdata("complex128", (12,), seed=12), 0)
+    idx = np.array([0, 3, 3, 5, 11])
+    for name, v in (("add", 1 + 1j), ("subtract", z[:5]), ("add", 2.5)):
+        a, r = lz(z.copy(), dev), z.copy()
+        getattr(np, name).at(a, idx, v if np.ndim(v) == 0 else lz(v, dev))
+        getattr(np, name).at(r, idx, v)
+        check(a, r)
+    c = lz(z.astype(np.complex64), dev)
+    with pytest.raises(NotImplementedError):
+        np.multiply.at(c, idx, 2j)
+    with pytest.raises(TypeError):
+        np.add.at(lz(np.zeros(12), dev), idx, 1j)
+
+
+@pytest.mark.parametrize("axis", [None, 1])
+def test_median(dev, axis):
+    z = np.round(cdata("complex128", (3, 5), seed=13), 0)
+    check(lazycl.median(lz(z, dev), axis=axis), np.median(z, axis=axis))
+    z[1, 2] = complex(np.nan, 1)
+    check(lazycl.median(lz(z, dev), axis=axis), np.median(z, axis=axis))
+    check(lazycl.median(lz(z[:, :4], dev), axis=axis, keepdims=True),
+          np.median(z[:, :4], axis=axis, keepdims=True))
+
+
+def test_refusals_as_numpy(dev):
+    z = lz(cdata("complex128", (6,)), dev)
+    with pytest.raises(TypeError, match="real numbers"):
+        lazycl.percentile(z, 50)
+    with pytest.raises(TypeError, match="real numbers"):
+        lazycl.quantile(z, [0.5])
+    with pytest.raises(TypeError, match="complex128"):
+        lazycl.bincount(lz(np.arange(6), dev), weights=z)
+    for f in (lambda: lazycl.histogram(z), lambda: lazycl.top_k(z, 2),
+              lambda: lazycl.nanmedian(z)):
+        with pytest.raises(NotImplementedError):
+            f()
+
+
+def test_creation(dev):
+    check(lazycl.arange(3, dtype=complex, device=dev), np.arange(3, dtype=complex))
+    check(lazycl.arange(1, 2, 0.25, dtype=np.complex64, device=dev),
+          np.arange(1, 2, 0.25, dtype=np.complex64))
+    check(lazycl.linspace(0, 1 + 1j, 5, device=dev), np.linspace(0, 1 + 1j, 5), rtol=1e-15)
+    check(lazycl.linspace(0, 1, 3, dtype=np.complex64, device=dev),
+          np.linspace(0, 1, 3, dtype=np.complex64))
+    r, step = lazycl.linspace(1j, 2, 4, endpoint=False, retstep=True, device=dev)
+    rr, rstep = np.linspace(1j, 2, 4, endpoint=False, retstep=True)
+    check(r, rr, rtol=1e-15)
+    assert step == rstep
+    check(lazycl.eye(3, dtype=np.complex64, device=dev), np.eye(3, dtype=np.complex64))
+
+
+def test_python_scalars(dev):
+    a = lz(np.array([1.5 - 2j, 3 + 0j]), dev)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        assert float(a[0]) == 1.5
+    with pytest.warns(np.exceptions.ComplexWarning):
+        assert int(a[1]) == 3
+    assert complex(a[0]) == 1.5 - 2j
+    assert a[0].item() == 1.5 - 2j

@@ -157,6 +157,14 @@ def arange(start, stop=None, step=1, dtype=None, device=None):
         if dtype.kind == "b":
             dtype = np.dtype(np.int64)
     dtype = np.dtype(dtype)
+    if dtype.kind == "c":
+        # A complex arange: the real one, made complex (a complex start or step has no
+        # count NumPy defines for lazycl to follow).
+        if _b.any(isinstance(v, complex) and v.imag for v in (start, stop, step)):
+            raise NotImplementedError("lazycl: arange with complex start, stop or step")
+        start, stop, step = (v.real if isinstance(v, complex) else v for v in (start, stop, step))
+        return _c.astype(arange(start, stop, step, np.float64 if dtype == np.complex128
+                                else np.float32, device), dtype)
     if _b.all(isinstance(v, numbers.Integral) for v in (start, stop, step)):
         n = len(range(start, stop, step))
     else:
@@ -169,6 +177,17 @@ def arange(start, stop=None, step=1, dtype=None, device=None):
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, device=None):
+    if isinstance(start, complex) or isinstance(stop, complex) or (
+            dtype is not None and np.dtype(dtype).kind == "c"):
+        # The parts apart, joined: NumPy's formula on each.
+        start, stop = complex(start), complex(stop)
+        out = np.dtype(np.complex128 if dtype is None else dtype)
+        re = linspace(start.real, stop.real, num, endpoint, False, None, device)
+        im = linspace(start.imag, stop.imag, num, endpoint, False, None, device)
+        r = _c.astype(_c._binary("complex", re, im), out)
+        div = (num - 1) if endpoint else num
+        return (r, (stop - start) / div if div > 0 else complex(math.nan, math.nan)) \
+            if retstep else r
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     div = (num - 1) if endpoint else num

@@ -8,6 +8,8 @@ import numbers
 import os
 import sys
 
+import warnings
+
 import numpy as np
 
 from . import _api, _dlpack, _lazycl as _c, _protocol, _write
@@ -50,7 +52,12 @@ class Array(_c.ArrayBase):
         if self.size != 1:
             raise TypeError(f"only length-1 arrays can be converted to Python scalars"
                             if self.ndim else "invalid array")
-        return kind(self.numpy().reshape(()).item())
+        v = self.numpy().reshape(()).item()
+        if isinstance(v, complex) and kind is not complex:
+            warnings.warn("Casting complex values to real discards the imaginary part",
+                          np.exceptions.ComplexWarning, stacklevel=3)
+            v = v.real
+        return kind(v)
 
     def __float__(self):
         return self._scalar(float)

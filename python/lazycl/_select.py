@@ -62,6 +62,9 @@ def top_k(x, k, /, axis=-1, *, largest=True, sorted=True):
     x = _as(x)
     if x.ndim == 0:
         raise ValueError("top_k needs an array of at least 1 dimension")
+    if np.dtype(x.dtype).kind == "c":
+        raise NotImplementedError("lazycl: top_k of a complex array (sort it: lazycl.sort "
+                                  "orders complex numbers as NumPy does)")
     ax = _axis(axis, x.ndim)
     n = x.shape[ax]
     k = operator.index(k)
@@ -283,8 +286,27 @@ def _quantile_rows(s, q, n, count, dt):
     return out
 
 
+def _complex_median(a, axis, keepdims):
+    """numpy.median of complex a: the middle of NumPy's sorted order (the mean of the two
+    middles); the first value with a NaN part where a slice holds one."""
+    r2, kept, axes = _reduce_axes(a, axis)
+    n = r2.shape[-1]
+    if n == 0:
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+        return _c._full(complex(np.nan, np.nan), kept, np.dtype(a.dtype).name, a.queue)
+    s = sort(r2, axis=-1)
+    mid = s[..., n // 2] if n % 2 else (s[..., n // 2 - 1] + s[..., n // 2]) * 0.5
+    last = s[..., n - 1]
+    r = _c.where(_c._unary("isnan", last), last, mid)
+    return _keepdims(r, a, axes, keepdims)
+
+
 def _order_stat(a, q, axis, keepdims, nan_aware, scalar_q):
     a = _as(a)
+    if np.dtype(a.dtype).kind == "c":        # only median and nanmedian get here
+        if nan_aware:
+            raise NotImplementedError("lazycl: nanmedian of a complex array")
+        return _complex_median(a, axis, keepdims)
     dt = _float_dtype(np.dtype(a.dtype))
     if a.size == 0:
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
@@ -341,6 +363,8 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 def _quantiles(a, q, hi, axis, out, method, keepdims, weights, name):
     """quantile (hi = 1) and percentile (hi = 100): q checked and scaled to [0, 1]."""
     _check_out(out)
+    if np.dtype(_as(a).dtype).kind == "c":
+        raise TypeError("a must be an array of real numbers")
     if method != "linear":
         names = ['inverted_cdf', 'averaged_inverted_cdf', 'closest_observation',
                  'interpolated_inverted_cdf', 'hazen', 'weibull', 'linear', 'median_unbiased',

@@ -422,6 +422,24 @@ _AT_OPS = {"add": "ADD", "subtract": "ADD", "multiply": "MUL", "minimum": "MINIM
            "maximum": "MAXIMUM"}
 
 
+def _complex_at(name, a, indices, v):
+    """add.at/subtract.at into a complex array: the parts folded apart (no complex atomics),
+    then written back whole."""
+    dt = np.dtype(a.dtype)
+    if dt.kind != "c":
+        raise TypeError(f"Cannot cast ufunc '{name}' output from dtype('complex128') to "
+                        f"dtype('{dt}') with casting rule 'same_kind'")
+    if name not in ("add", "subtract"):
+        raise NotImplementedError(f"lazycl: {name}.at into a complex array")
+    rdt = "float32" if dt == np.complex64 else "float64"
+    vc = _c.astype(v, dt)
+    re, im = _c.astype(_c._unary("real", a), rdt), _c.astype(_c._unary("imag", a), rdt)
+    _c.compute(re, im)
+    ufunc_at(name, re, indices, _c._unary("real", vc))
+    ufunc_at(name, im, indices, _c._unary("imag", vc))
+    return setitem(a, Ellipsis, _c._binary("complex", re, im))
+
+
 def ufunc_at(name, a, indices, b=None):
     """np.<name>.at(a, indices, b): unbuffered, so repeated indices all count."""
     if name not in _AT_OPS:
@@ -438,6 +456,8 @@ def ufunc_at(name, a, indices, b=None):
     if any(_is_array(k) for k in _key_items(indices)):
         _check_gathered(t)
     v = b if _is_array(b) else _c.asarray(np.asarray(b), None, a.queue)
+    if dt.kind == "c" or np.dtype(v.dtype).kind == "c":
+        return _complex_at(name, a, indices, v)
     if name == "subtract":
         v = _c._unary("negative", v) if np.dtype(v.dtype) != np.bool_ else v
     if dt.itemsize < 4:
@@ -475,6 +495,9 @@ def bincount(x, weights=None, minlength=0):
         w = weights if _is_array(weights) else _c.asarray(np.asarray(weights), None, q)
         if tuple(w.shape) != tuple(x.shape):
             raise ValueError("The weights and list don't have the same length.")
+        if np.dtype(w.dtype).kind == "c":
+            raise TypeError(f"Cannot cast array data from dtype('{np.dtype(w.dtype)}') to "
+                            "dtype('float64') according to the rule 'safe'")
         acc, vals = "float64", _c.astype(w, "float64")
     if x.size and minlength:
         try:
