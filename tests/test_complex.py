@@ -410,3 +410,26 @@ def test_python_scalars(dev):
         assert int(a[1]) == 3
     assert complex(a[0]) == 1.5 - 2j
     assert a[0].item() == 1.5 - 2j
+
+
+def test_everyday_functions(dev):
+    z = np.round(cdata("complex128", (12,), seed=14), 1)
+    zn = z.copy()
+    zn[2], zn[4] = complex(np.nan, np.inf), complex(-np.inf, np.nan)
+    x = np.arange(12.0)
+    assert lazycl.array_equal(lz(zn, dev), lz(zn.copy(), dev), equal_nan=True)
+    assert not lazycl.array_equal(lz(zn, dev), lz(zn.copy(), dev))
+    check(lazycl.nan_to_num(lz(zn, dev)), np.nan_to_num(zn))
+    z64 = zn.astype(np.complex64)
+    check(lazycl.nan_to_num(lz(z64, dev), posinf=5, nan=-1), np.nan_to_num(z64, posinf=5, nan=-1))
+    check(lazycl.interp(lz(x * 0.7, dev), lz(x, dev), lz(z, dev)), np.interp(x * 0.7, x, z),
+          rtol=1e-12)
+    check(lazycl.interp(lz(x * 1.3 - 1, dev), lz(x, dev), lz(z, dev), left=1j, right=2),
+          np.interp(x * 1.3 - 1, x, z, left=1j, right=2), rtol=1e-12)
+    check(lazycl.gradient(lz(z, dev)), np.gradient(z), rtol=1e-12)
+    m = z.reshape(3, 4).astype(np.complex64)
+    check(lazycl.gradient(lz(m, dev), axis=1), np.gradient(m, axis=1), rtol=1e-6)
+    check(lazycl.isclose(lz(z, dev), lz(z + 1e-9j, dev)), np.isclose(z, z + 1e-9j))
+    for f in ("logaddexp", "logaddexp2", "heaviside"):
+        with pytest.raises(TypeError, match=f):
+            getattr(lazycl, f)(lz(z, dev), 0.5)

@@ -307,9 +307,19 @@ acosh, asinh, atanh = arccosh, arcsinh, arctanh
 
 # Ufuncs composed of the ops above (lazy like them), with NumPy's special cases.
 
+def _real_only(name, *xs):
+    """NumPy has no complex loop for these: its TypeError."""
+    for x in xs:
+        if np.dtype(x.dtype if _is_array(x) else np.asarray(x).dtype).kind == "c":
+            raise TypeError(f"ufunc '{name}' not supported for the input types, and the inputs "
+                            "could not be safely coerced to any supported types according to "
+                            "the casting rule ''safe''")
+
+
 def logaddexp(x1, x2, /):
     """log(exp(x1) + exp(x2)) without overflow, as numpy.logaddexp (equal infinities give
     themselves, a NaN gives NaN)."""
+    _real_only("logaddexp", x1, x2)
     d = subtract(x1, x2)
     if d.dtype.kind != "f":
         d = _c.astype(d, np.float64)
@@ -321,6 +331,7 @@ def logaddexp(x1, x2, /):
 
 def logaddexp2(x1, x2, /):
     """log2(2**x1 + 2**x2) without overflow, as numpy.logaddexp2."""
+    _real_only("logaddexp2", x1, x2)
     d = subtract(x1, x2)
     if d.dtype.kind != "f":
         d = _c.astype(d, np.float64)
@@ -333,6 +344,7 @@ def logaddexp2(x1, x2, /):
 
 def heaviside(x1, x2, /):
     """0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0, NaN where x1 is NaN."""
+    _real_only("heaviside", x1, x2)
     dt = np.dtype(multiply(x1, x2).dtype)        # NumPy's result dtype (a node never computed)
     dt = dt if dt.kind == "f" else np.dtype(np.float64)
     a = _c.astype(_as(x1), dt)

@@ -313,7 +313,7 @@ def array_equal(a1, a2, equal_nan=False):
     if equal_nan:
         if a1 is a2:
             return True
-        if np.dtype(a1.dtype).kind == "f" or np.dtype(a2.dtype).kind == "f":
+        if np.dtype(a1.dtype).kind in "fc" or np.dtype(a2.dtype).kind in "fc":
             eq = _api.logical_or(eq, _api.logical_and(_api.isnan(a1), _api.isnan(a2)))
     return bool(_api.all(eq))
 
@@ -337,6 +337,21 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     else:
         a = _api.asarray(np.asarray(x))
     dt = np.dtype(a.dtype)
+    if dt.kind == "c":
+        # The parts apart, as NumPy (its limits are the parts' float type's).
+        parts = [nan_to_num(_c._unary(p, a), True, nan, posinf, neginf) for p in ("real", "imag")]
+        r = _c._binary("complex", *parts)
+        r = r if np.dtype(r.dtype) == dt else _c.astype(r, dt)
+        if copy:
+            return r
+        if _is_array(x):
+            from . import _write
+            _write.setitem(x, Ellipsis, r)
+            return x
+        if isinstance(x, np.ndarray):
+            np.copyto(x, r.numpy())
+            return x
+        return r
     if dt.kind != "f":
         return _api.copy(a) if copy and a is x else a
     fi = np.finfo(dt)
@@ -400,19 +415,26 @@ def _as_float64_1d(v, q):
     return a if np.dtype(a.dtype) == np.float64 else _c.astype(a, np.float64)
 
 
-def _check_real(v):
+def _is_complex(v):
     dt = np.dtype(v.dtype) if _is_array(v) else np.asarray(v).dtype
-    if dt.kind == "c":
-        raise NotImplementedError("lazycl: interp of complex values (lazycl has no complex "
-                                  "dtypes)")
+    return dt.kind == "c"
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):
-    """Piecewise linear interpolation of (xp, fp) at x, as numpy.interp (float64; left, right
-    and period as NumPy's). xp is searched on the device (lazycl.searchsorted), and the
-    interpolation is one fused elementwise kernel over x."""
+    """Piecewise linear interpolation of (xp, fp) at x, as numpy.interp (float64, or
+    complex128 for complex fp: the parts interpolated apart; left, right and period as
+    NumPy's). xp is searched on the device (lazycl.searchsorted), and the interpolation is one
+    fused elementwise kernel over x."""
     q = _api._queue_of(x, xp, fp)
-    _check_real(fp)
+    if _is_complex(fp) or any(isinstance(v, complex) for v in (left, right)):
+        f = fp if _is_array(fp) else _api.asarray(np.asarray(fp, dtype=np.complex128), device=q)
+        f = _c.astype(f, np.complex128)
+        part = [None if v is None else (complex(v).real, complex(v).imag) for v in (left, right)]
+        re = interp(x, xp, _c._unary("real", f), *(None if p is None else p[0] for p in part),
+                    period=period)
+        im = interp(x, xp, _c._unary("imag", f), *(None if p is None else p[1] for p in part),
+                    period=period)
+        return _c._binary("complex", re, im)
     if period is not None:
         if period == 0:
             raise ValueError("period must be a non-zero value")
@@ -599,7 +621,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     if edge_order > 2:
         raise ValueError("'edge_order' greater than 2 not supported")
     otype = np.dtype(f.dtype)
-    if otype.kind != "f":
+    if otype.kind not in "fc":
         if otype.kind in "iu":
             f = _c.astype(f, np.float64)
         otype = np.dtype(np.float64)
