@@ -358,8 +358,7 @@ def test_import_lifetime(dev):
 def test_import_errors(dev):
     with pytest.raises(BufferError, match="DLPack dtype float16"):
         lc.from_dlpack(np.zeros(3, np.float16), device=dev)
-    with pytest.raises(BufferError, match="DLPack dtype complex64"):
-        lc.from_dlpack(np.zeros(3, np.complex64), device=dev)
+    assert lc.from_dlpack(np.zeros(3, np.complex64), device=dev).dtype == np.complex64
     with pytest.raises(AttributeError):
         lc.from_dlpack([1, 2, 3], device=dev)
 
