@@ -31,6 +31,9 @@ from ._linalg import (  # noqa: F401
     dot, inner, matmul, matrix_transpose, tensordot, vdot, vecdot,
 )
 from ._einsum import einsum  # noqa: F401
+from ._arrayapi import (  # noqa: F401
+    can_cast, concat, cumulative_prod, cumulative_sum, finfo, iinfo, isdtype, result_type, unstack,
+)
 from ._mathfns import (  # noqa: F401
     UFUNCS as _MATH_UFUNCS, allclose, array_equal, array_equiv, convolve, correlate, deg2rad,
     degrees, divmod, fabs, float_power, frexp, gcd, gradient, interp, isclose, lcm, ldexp, modf,
@@ -935,14 +938,6 @@ def cummax(x, axis=None):
 
 def cummin(x, axis=None):
     return _scan("cummin", x, axis, None, None)
-
-
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    if include_initial:
-        raise NotImplementedError("include_initial=True is not supported yet")
-    if axis is None and _as(x).ndim > 1:
-        raise ValueError("axis must be given for arrays of more than one dimension")
-    return cumsum(x, axis=axis, dtype=dtype)
 
 
 def diff(x, n=1, axis=-1):

@@ -1,0 +1,122 @@
+"""The array API standard's functions that NumPy spells differently (python/lazycl/_arrayapi.py
+and the fixes the conformance suite found), checked against NumPy 2, which implements the
+standard in its main namespace."""
+import numpy as np
+import pytest
+
+import lazycl
+from conftest import ALL_DTYPES, FLOAT_DTYPES, INT_DTYPES, assert_same, lz, make
+
+ALL_WITH_COMPLEX = ALL_DTYPES + ["complex64", "complex128"]
+
+
+# ---- data type functions -------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES + ["complex64", "complex128"])
+def test_finfo(dtype):
+    ref = np.finfo(dtype)
+    for arg in (getattr(lazycl, dtype), np.dtype(dtype), lazycl.zeros(2, dtype=dtype)):
+        got = lazycl.finfo(arg)
+        for field in ("bits", "eps", "max", "min", "smallest_normal"):
+            assert getattr(got, field) == getattr(ref, field), field
+            assert type(getattr(got, field)) is (int if field == "bits" else float), field
+        assert got.dtype == ref.dtype and isinstance(got.dtype, np.dtype)
+    with pytest.raises(ValueError):
+        lazycl.finfo(lazycl.int32)
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+def test_iinfo(dtype):
+    ref = np.iinfo(dtype)
+    for arg in (getattr(lazycl, dtype), lazycl.zeros(2, dtype=dtype)):
+        got = lazycl.iinfo(arg)
+        assert (got.bits, got.min, got.max) == (ref.bits, ref.min, ref.max)
+        assert all(type(v) is int for v in (got.bits, got.min, got.max))
+        assert got.dtype == np.dtype(dtype)
+    with pytest.raises(ValueError):
+        lazycl.iinfo(lazycl.float32)
+
+
+@pytest.mark.parametrize("casting", ["no", "safe", "same_kind", "unsafe"])
+def test_can_cast(casting):
+    for a in ALL_WITH_COMPLEX:
+        x = lazycl.zeros(1, dtype=a)
+        for b in ALL_WITH_COMPLEX:
+            want = np.can_cast(a, b, casting=casting)
+            assert lazycl.can_cast(getattr(lazycl, a), b, casting=casting) is want
+            assert lazycl.can_cast(x, np.dtype(b), casting=casting) is want
+    with pytest.raises(TypeError):
+        lazycl.can_cast(1, lazycl.int8)
+
+
+def test_result_type():
+    for a in ALL_WITH_COMPLEX:
+        x = lazycl.zeros(1, dtype=a)
+        for b in ALL_WITH_COMPLEX:
+            assert lazycl.result_type(x, b) == np.result_type(a, b)
+            assert lazycl.result_type(a, lazycl.zeros(2, dtype=b)) == np.result_type(a, b)
+        for scalar in (True, 1, 1.5, 1j):
+            assert lazycl.result_type(x, scalar) == np.result_type(np.zeros(1, a), scalar)
+    assert lazycl.result_type(lazycl.int8, lazycl.uint8, lazycl.float32) == np.float32
+    with pytest.raises(ValueError, match="at least one array or dtype"):
+        lazycl.result_type()
+
+
+def test_isdtype():
+    kinds = ["bool", "signed integer", "unsigned integer", "integral", "real floating",
+             "complex floating", "numeric", ("integral", "real floating"), lazycl.float32]
+    for a in ALL_WITH_COMPLEX:
+        for k in kinds:
+            got = lazycl.isdtype(np.dtype(a), k)
+            assert type(got) is bool and got == np.isdtype(np.dtype(a), k), (a, k)
+    with pytest.raises(ValueError):
+        lazycl.isdtype(lazycl.int8, "quaternion")
+
+
+# ---- manipulation -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_concat(dtype, dev):
+    a, b = make(dtype, (2, 3), 1), make(dtype, (4, 3), 2)
+    assert_same(lazycl.concat([lz(a, dev), lz(b, dev)]), np.concat([a, b]))
+    assert_same(lazycl.concat((lz(a, dev), lz(b.T.copy(), dev).T), axis=None),
+                np.concat((a, b), axis=None))
+    c = make(dtype, (2, 5), 3)[:, ::-2]                 # negative strides
+    assert_same(lazycl.concat([lz(a, dev), lazycl.asarray(c, device=dev)], axis=-1),
+                np.concat([a, c], axis=-1))
+    assert_same(lazycl.concat([lz(a[:0], dev), lz(a, dev)], axis=0), np.concat([a[:0], a]))
+    with pytest.raises(ValueError):
+        lazycl.concat([lz(a, dev), lz(b, dev)], axis=1)
+
+
+@pytest.mark.parametrize("shape,axis", [((3,), 0), ((2, 3), 0), ((2, 3), 1), ((2, 3, 4), -1),
+                                        ((0, 3), 1), ((4, 0), 0)])
+def test_unstack(shape, axis, dev):
+    a = make("float32", shape, 4)
+    got = lazycl.unstack(lz(a, dev), axis=axis)
+    want = np.unstack(a, axis=axis)
+    assert isinstance(got, tuple) and len(got) == len(want)
+    for g, w in zip(got, want):
+        assert_same(g, w)
+    with pytest.raises(ValueError):
+        lazycl.unstack(lazycl.asarray(1.0))
+    with pytest.raises(np.exceptions.AxisError):
+        lazycl.unstack(lz(a, dev), axis=len(shape))
+
+
+# ---- cumulative functions -------------------------------------------------------------------
+
+@pytest.mark.parametrize("fn", ["cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_cumulative(fn, dtype, dev):
+    for shape, axis in (((5,), None), ((3, 4), 0), ((3, 4), -1), ((0,), None), ((2, 0), 1)):
+        a = make(dtype, shape, 5, lo=-3, hi=3)
+        for init in (False, True):
+            ref = getattr(np, fn)(a, axis=axis, include_initial=init)
+            got = getattr(lazycl, fn)(lz(a, dev), axis=axis, include_initial=init)
+            assert_same(got, ref, rtol=1e-5 if dtype == "float32" else 0)
+    a = make(dtype, (3, 4), 6, lo=-3, hi=3)
+    assert_same(getattr(lazycl, fn)(lz(a, dev)[:, ::-1], axis=1, dtype="float64"),
+                getattr(np, fn)(a[:, ::-1], axis=1, dtype="float64"), rtol=1e-12)
+    with pytest.raises(ValueError):
+        getattr(lazycl, fn)(lz(a, dev))                 # 2-d needs an axis
