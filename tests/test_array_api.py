@@ -120,3 +120,76 @@ def test_cumulative(fn, dtype, dev):
                 getattr(np, fn)(a[:, ::-1], axis=1, dtype="float64"), rtol=1e-12)
     with pytest.raises(ValueError):
         getattr(lazycl, fn)(lz(a, dev))                 # 2-d needs an axis
+
+
+# ---- keywords the conformance suite found missing ---------------------------------------------
+
+@pytest.mark.parametrize("dtype", ALL_WITH_COMPLEX)
+def test_asarray_copy(dtype, dev):
+    a = make(dtype if dtype[0] != "c" else "float32", (3, 4), 7).astype(dtype)
+    x = lz(a, dev)
+    assert lazycl.asarray(x, copy=False) is x
+    assert lazycl.asarray(x, dtype=dtype, device=dev, copy=False) is x
+    c = lazycl.asarray(x, copy=True)
+    v = lazycl.asarray(x, copy=None)
+    assert c is not x and v is x
+    old = a[1, 2]
+    x[1, 2] = 0 if old else 1                           # a write to x after the copy
+    assert c[1, 2].numpy() == old                      # the copy keeps the old value
+    assert_same(c, a)
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        lazycl.asarray(a, copy=False)                   # host data always moves
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        lazycl.asarray(1, copy=False)
+    other = {"float64": "float32", "complex64": "complex128",
+             "complex128": "complex64"}.get(dtype, "float64")
+    if other not in ("float64", "complex128") or dev.fp64:
+        with pytest.raises(ValueError, match="Unable to avoid copy"):
+            lazycl.asarray(x, dtype=other, copy=False)  # a cast is a copy
+        assert_same(lazycl.asarray(x, dtype=other, copy=True), np.asarray(x.numpy(), other))
+    assert_same(lazycl.asarray(a, copy=True, device=dev), a)
+
+
+def test_reshape_copy(dev):
+    a = make("int32", (3, 4), 8)
+    x = lz(a, dev)
+    c = lazycl.reshape(x, shape=(4, 3), copy=True)
+    x[0, 0] = 1000
+    assert_same(c, a.reshape(4, 3))
+    b = a.copy()
+    b[0, 0] = 1000
+    assert_same(lazycl.reshape(x, (12,)), b.reshape(12))
+    with pytest.raises(NotImplementedError):
+        lazycl.reshape(x, (12,), copy=False)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_diff_prepend_append(dtype, dev):
+    a = make(dtype, (3, 5), 9)[:, ::-1]                 # negative strides
+    x = lz(a, dev)
+    for kw in ({"prepend": a[:, :1], "append": a[:, 1:3]}, {"prepend": 1}, {"append": 0, "n": 2},
+               {"prepend": a[:, :2], "axis": 1, "n": 3}, {"prepend": a[:1], "axis": 0},
+               {"n": 0}):
+        lkw = {k: (lz(v, dev) if isinstance(v, np.ndarray) else v) for k, v in kw.items()}
+        assert_same(lazycl.diff(x, **lkw), np.diff(a, **kw))
+    with pytest.raises(ValueError):
+        lazycl.diff(x, prepend=np.zeros((2, 1), a.dtype))   # mismatched shape
+    with pytest.raises(ValueError):
+        lazycl.diff(lazycl.asarray(1.0))
+
+
+@pytest.mark.parametrize("src,dst", [(0, -1), ((0, 1), (-1, 0)), ((), ()), ([2, 0], [0, 1]),
+                                     ((3, 1, 0), (0, 1, 2))])
+def test_moveaxis_sequences(src, dst, dev):
+    a = make("float32", (2, 3, 4, 5), 10)
+    assert_same(lazycl.moveaxis(lz(a, dev), src, dst), np.moveaxis(a, src, dst))
+
+
+def test_moveaxis_errors():
+    x = lazycl.zeros((2, 3))
+    with pytest.raises(ValueError, match="same number of elements"):
+        lazycl.moveaxis(x, (0, 1), (0,))
+    with pytest.raises(ValueError, match="repeated axis"):
+        lazycl.moveaxis(x, (0, 0), (0, 1))
+    with pytest.raises(np.exceptions.AxisError):
+        lazycl.moveaxis(x, 2, 0)

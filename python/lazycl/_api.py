@@ -49,7 +49,21 @@ try:
 except ImportError:  # NumPy < 1.25
     from numpy import AxisError
 
-asarray = _c.asarray
+def asarray(obj, dtype=None, device=None, *, copy=None):
+    """obj as a lazycl array of `dtype` on `device`: a lazycl array already so is returned
+    as it is; anything else (NumPy arrays, nested sequences, scalars) is copied to the device.
+    copy=True always gives a new array (later writes to obj do not show in it); copy=False
+    never copies and raises NumPy's ValueError where it would have to."""
+    if copy is None:
+        return _c.asarray(obj, dtype, device)
+    if not isinstance(copy, (bool, np.bool_)):
+        raise ValueError(f"copy must be True, False or None, not {copy!r}")
+    r = _c.asarray(obj, dtype, device)
+    if copy:
+        return _c._copy(r) if r is obj else r
+    if r is not obj:
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
+    return r
 
 
 def where(condition, x=None, y=None, /):
@@ -435,8 +449,14 @@ around = round
 
 # ---- views ----------------------------------------------------------------------------
 
-def reshape(x, shape, /, *, copy=None):
-    return _c.reshape(x, shape)
+def reshape(x, /, shape, *, copy=None):
+    """x with a new shape (a view where NumPy would make one); copy=True makes a copy.
+    copy=False is refused: lazycl cannot yet promise that a reshape makes no copy."""
+    if copy is False:
+        raise NotImplementedError("reshape(copy=False) is not supported: lazycl cannot tell "
+                                  "whether the reshape copies")
+    r = _c.reshape(x, shape)
+    return _c._copy(r) if copy else r
 
 
 def permute_dims(x, axes):
@@ -521,10 +541,21 @@ def swapaxes(x, a, b):
 
 
 def moveaxis(x, source, destination):
-    src = _norm_axis(source, x.ndim)
-    dst = _norm_axis(destination, x.ndim)
-    order = [a for a in range(x.ndim) if a != src]
-    order.insert(dst, src)
+    """x with the axes `source` (an int or a sequence) moved to `destination`, as
+    numpy.moveaxis: a transposed view."""
+    def axes(a, name):
+        a = tuple(a) if isinstance(a, (tuple, list)) else (a,)
+        a = tuple(_norm_axis(i, x.ndim) for i in a)
+        if len(set(a)) != len(a):
+            raise ValueError(f"repeated axis in `{name}` argument")
+        return a
+    src, dst = axes(source, "source"), axes(destination, "destination")
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the same number of "
+                         "elements")
+    order = [a for a in range(x.ndim) if a not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
     return _c.permute_dims(x, order)
 
 
@@ -940,11 +971,32 @@ def cummin(x, axis=None):
     return _scan("cummin", x, axis, None, None)
 
 
-def diff(x, n=1, axis=-1):
+def diff(x, n=1, axis=-1, prepend=None, append=None):
+    """The n-th discrete difference along `axis`, as numpy.diff; prepend/append (arrays or
+    scalars, a scalar broadcast to one slice along `axis`) are joined to x first. None means
+    nothing to join (the array API's default; NumPy's is a sentinel)."""
     x = _as(x)
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
+    if x.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
     axis = _norm_axis(axis, x.ndim)
+    if n == 0:
+        return x
+    if prepend is not None or append is not None:
+        from ._join import concatenate
+        parts = []
+        for extra in (prepend, x, append):
+            if extra is None:
+                continue
+            if extra is not x:
+                extra = extra if _is_array(extra) else np.asarray(extra)
+                if extra.ndim == 0:
+                    one = tuple(1 if d == axis else s for d, s in enumerate(x.shape))
+                    extra = (_c.broadcast_to(extra, one) if _is_array(extra)
+                             else np.broadcast_to(extra, one))
+            parts.append(extra)
+        x = concatenate(parts, axis=axis)
     for _ in range(n):
         m = x.shape[axis]
         hi = [slice(None)] * x.ndim
