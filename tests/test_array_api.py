@@ -193,3 +193,34 @@ def test_moveaxis_errors():
         lazycl.moveaxis(x, (0, 0), (0, 1))
     with pytest.raises(np.exceptions.AxisError):
         lazycl.moveaxis(x, 2, 0)
+
+
+# ---- 0-d masks: x[True], x[False], x[lazycl.asarray(True)] ------------------------------------
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_scalar_mask_getitem(dtype, dev):
+    for shape in ((), (3,), (2, 0), (2, 3)):
+        a = make(dtype, shape, 11)
+        for k in (True, False, np.True_, np.False_, np.array(True), np.array(False)):
+            x = lz(a, dev)
+            key = lz(k, dev) if isinstance(k, np.ndarray) else k
+            got = x[key]
+            assert_same(got, a[k])
+            if got.size:                                # a copy, as NumPy's advanced indexing
+                got[(0,) * got.ndim] = a.flat[0] if a.size > 1 else 0
+                assert_same(x, a)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_scalar_mask_setitem(dtype, dev):
+    for shape in ((), (3,), (2, 3)):
+        a = make(dtype, shape, 12)
+        for k in (True, False, np.True_, np.array(True), np.array(False)):
+            for v in (make(dtype, (), 13)[()], make(dtype, (1,), 14),
+                      make(dtype, shape[-1:], 15)):
+                ref, x = a.copy(), lz(a, dev)
+                ref[k] = v
+                x[lz(k, dev) if isinstance(k, np.ndarray) else k] = v
+                assert_same(x, ref)
+        with pytest.raises(ValueError, match="could not broadcast"):
+            lz(a, dev)[True] = make(dtype, (4,), 16)
