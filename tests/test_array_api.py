@@ -224,3 +224,24 @@ def test_scalar_mask_setitem(dtype, dev):
                 assert_same(x, ref)
         with pytest.raises(ValueError, match="could not broadcast"):
             lz(a, dev)[True] = make(dtype, (4,), 16)
+
+
+# ---- more the suite found with 25 examples ----------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_eye_far_diagonals(dtype, dev):
+    for n, m in ((0, None), (3, None), (2, 5), (4, 1)):
+        for k in (0, 1, -1, 4, -4, 2**63, -2**63 - 1, 2**70, -2**70):
+            assert_same(lazycl.eye(n, m, k=k, dtype=dtype, device=dev),
+                        np.eye(n, m, k=k, dtype=dtype))
+    with pytest.raises(TypeError):
+        lazycl.eye(2, k=1.5)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint32", "float32", "float64"])
+def test_take_along_axis_default_axis(dtype, dev):
+    a = make(dtype, (3, 4), 17)[:, ::-1]
+    i = np.array([[0, 3, -1], [1, 1, 2], [2, 0, -4]])
+    assert_same(lazycl.take_along_axis(lz(a, dev), lz(i, dev)), np.take_along_axis(a, i))
+    assert_same(lazycl.take_along_axis(lz(a, dev), lz(i[:2, :1], dev), axis=0),
+                np.take_along_axis(a, i[:2, :1], axis=0))

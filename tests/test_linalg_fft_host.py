@@ -156,3 +156,21 @@ def test_fftshift(dtype, dev):
     lazycl.reset_stats()
     (lazycl.fft.fftshift(x) + 1).numpy()                  # the roll fuses into its consumer
     assert lazycl.stats()["launches"] == 1
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "int16"])
+def test_matrix_norms_from_singular_values(dtype, dev):
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((2, 3, 4))
+    if dtype[0] == "c":
+        a = a + 1j * rng.standard_normal((2, 3, 4))
+    a = (a * 3).astype(dtype)
+    rtol = 1e-5 if dtype in ("float32", "complex64") else 1e-12
+    x = lz(a, dev)
+    for ord in (2, -2, "nuc"):
+        close(lazycl.linalg.matrix_norm(x, ord=ord), np.linalg.matrix_norm(a, ord=ord), rtol)
+        close(lazycl.linalg.matrix_norm(x, ord=ord, keepdims=True),
+              np.linalg.matrix_norm(a, ord=ord, keepdims=True), rtol)
+        for axis in ((2, 0), (0, 1), (-1, -2)):
+            close(lazycl.linalg.norm(x, ord=ord, axis=axis),
+                  np.linalg.norm(a, ord=ord, axis=axis), rtol)

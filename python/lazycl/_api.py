@@ -205,6 +205,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, devi
 
 def eye(N, M=None, k=0, dtype=None, device=None):
     M = N if M is None else M
+    # A diagonal beyond the matrix is as empty as the first one past it (k stays in int64).
+    k = _b.min(_b.max(operator.index(k), -operator.index(N)), operator.index(M))
     rows = _c._iota(0, 1, N, np.int64, device).reshape(N, 1)
     cols = _c._iota(0, 1, M, np.int64, device).reshape(1, M)
     return ((rows + k) == cols).astype(np.float64 if dtype is None else dtype)

@@ -2,8 +2,8 @@
 API's linalg extension. Each is views, elementwise work and reductions (or the products'
 contraction), fused like any other expression: norm(Vd @ C, axis=0) never writes Vd @ C when its
 contraction is short. The decompositions and solvers (svd, qr, eigh, inv, solve, det, ...) have
-no device ops: NumPy computes them on the host (_host.py, with the HostFallbackWarning); the
-norms that need singular values (ord 2, -2 and 'nuc' of a matrix) raise NotImplementedError."""
+no device ops: NumPy computes them on the host (_host.py, with the HostFallbackWarning), and so
+the matrix norms that need singular values (ord 2, -2 and 'nuc') take those from the host."""
 import math
 import operator
 
@@ -67,7 +67,8 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
 
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
-    """The matrix norm over the last two axes: 'fro', 1, -1, inf, -inf."""
+    """The matrix norm over the last two axes: 'fro', 1, -1, inf, -inf, and 2, -2, 'nuc' (from
+    the singular values, computed on the host)."""
     x = _float(x)
     if x.ndim < 2:
         raise ValueError("Input array must be at least 2-dimensional")
@@ -90,8 +91,10 @@ def _matrix_norm(x, axes, ord, keepdims):
         rr = r0 - (1 if c0 < r0 else 0)
         r = _c._reduce("max" if ord == math.inf else "min", s, (rr,))
     elif ord in (2, -2, "nuc"):
-        raise NotImplementedError(f"lazycl: the matrix norm ord={ord!r} needs singular values "
-                                  "(no SVD in lazycl)")
+        # The singular values (on the host, svdvals), reduced on the device: the largest, the
+        # smallest or their sum.
+        s = svdvals(_a.moveaxis(x, (r0, c0), (-2, -1)))
+        r = _c._reduce({2: "max", -2: "min"}.get(ord, "sum"), s, (s.ndim - 1,))
     else:
         raise ValueError("Invalid norm order for matrices.")
     return _keep(r, x.shape, axes, keepdims)
