@@ -245,3 +245,16 @@ def test_take_along_axis_default_axis(dtype, dev):
     assert_same(lazycl.take_along_axis(lz(a, dev), lz(i, dev)), np.take_along_axis(a, i))
     assert_same(lazycl.take_along_axis(lz(a, dev), lz(i[:2, :1], dev), axis=0),
                 np.take_along_axis(a, i[:2, :1], axis=0))
+
+
+@pytest.mark.parametrize("fn", ["logaddexp", "logaddexp2"])
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+def test_logaddexp_python_scalars_keep_dtype(fn, dtype, dev):
+    """NEP 50: a Python scalar takes the array's float dtype, on either side (found by the
+    array API suite with 100 examples: float32 with a scalar gave float64)."""
+    a = np.array([1.0, -np.inf, np.inf, 0.5, np.nan], dtype)
+    x = lz(a, dev)
+    for s in (1.0, -np.inf, 2, np.inf):
+        with np.errstate(invalid="ignore"):
+            assert_same(getattr(lazycl, fn)(x, s), getattr(np, fn)(a, s), rtol=1e-6)
+            assert_same(getattr(lazycl, fn)(s, x), getattr(np, fn)(s, a), rtol=1e-6)

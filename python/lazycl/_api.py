@@ -313,6 +313,8 @@ def logaddexp(x1, x2, /):
     if d.dtype.kind != "f":
         d = _c.astype(d, np.float64)
         x1, x2 = _c.astype(_as(x1), np.float64), _c.astype(_as(x2), np.float64)
+    # A Python scalar takes the result's dtype (NEP 50), so that x1 + log(2) stays float32.
+    x1, x2 = (v if _is_array(v) else _c._full(v, (), d.dtype, d.queue) for v in (x1, x2))
     return _wh(equal(x1, x2), add(x1, math.log(2.0)),
                _wh(greater(d, 0), add(x1, log1p(exp(negative(d)))),
                    _wh(less_equal(d, 0), add(x2, log1p(exp(d))), d)))
@@ -324,6 +326,7 @@ def logaddexp2(x1, x2, /):
     if d.dtype.kind != "f":
         d = _c.astype(d, np.float64)
         x1, x2 = _c.astype(_as(x1), np.float64), _c.astype(_as(x2), np.float64)
+    x1, x2 = (v if _is_array(v) else _c._full(v, (), d.dtype, d.queue) for v in (x1, x2))
     inv_ln2 = 1.0 / math.log(2.0)
     return _wh(equal(x1, x2), add(x1, 1.0),
                _wh(greater(d, 0), add(x1, multiply(log1p(exp2(negative(d))), inv_ln2)),
