@@ -9,9 +9,13 @@
 #   pytest    the Python tests against the installed package
 #   test      deps build ctest asan valgrind pytest
 #   bench     deps build, then the benchmark suite
+#   array-api the array API conformance suite (data-apis/array-api-tests, in $(ARRAY_API_TESTS))
+#             in full against the installed lazycl on $(ARRAY_API_DEVICE), then its pass rate and
+#             failures (docs/array-api.md); `pytest` runs a CI-sized part of it
 #   clean     remove build outputs (build/, caches); `distclean` also .deps/
 #
-# Variables: PYTHON (default python3; its own pip is used), PIPFLAGS, PYTEST_ARGS, BENCH_ARGS.
+# Variables: PYTHON (default python3; its own pip is used), PIPFLAGS, PYTEST_ARGS, BENCH_ARGS,
+# ARRAY_API_TESTS, ARRAY_API_DEVICE, ARRAY_API_EXAMPLES, ARRAY_API_ARGS.
 
 PYTHON ?= python3
 # The interpreter behind $(PYTHON), resolved once (skips wrappers such as
@@ -25,6 +29,11 @@ CTEST ?= ctest
 PIPFLAGS ?=
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
+# The array API suite: a checkout of data-apis/array-api-tests (with its array-api submodule).
+ARRAY_API_TESTS ?= ../shared/array-api-tests
+ARRAY_API_DEVICE ?= pocl:cpu
+ARRAY_API_EXAMPLES ?= 100
+ARRAY_API_ARGS ?=
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
 # For a non-root user, scripts/intel-opencl.sh registers the Intel runtime in
@@ -54,7 +63,7 @@ ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:check_initializat
             UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 VALGRIND := valgrind;-q;--error-exitcode=1;--leak-check=full
 
-.PHONY: all deps build ctest asan valgrind pytest test bench clean distclean
+.PHONY: all deps build ctest asan valgrind pytest test bench array-api clean distclean
 
 all: build
 
@@ -115,6 +124,20 @@ test: deps build ctest asan valgrind pytest
 bench: deps build
 	"$(PY)" benchmarks/ceilings.py
 	"$(PY)" benchmarks/run.py $(BENCH_ARGS)
+
+# The suite's own directory may be read-only: it runs from build/array-api, where Hypothesis
+# keeps its example database. Hypothesis' 800 ms deadline is off: a lazycl call that compiles
+# a new kernel takes longer the first time (docs/array-api.md). The report follows pytest's
+# status.
+array-api: deps build
+	@test -d "$(ARRAY_API_TESTS)/array_api_tests" || \
+	    { echo "array-api: no array-api-tests checkout at $(ARRAY_API_TESTS) (set ARRAY_API_TESTS=)" >&2; exit 1; }
+	@mkdir -p build/array-api
+	cd build/array-api && LAZYCL_DEVICE=$(ARRAY_API_DEVICE) ARRAY_API_TESTS_MODULE=lazycl \
+	    "$(PY)" -m pytest "$(abspath $(ARRAY_API_TESTS))/array_api_tests" -q -p no:cacheprovider \
+	    --disable-warnings --disable-deadline --max-examples=$(ARRAY_API_EXAMPLES) \
+	    --json-report --json-report-file=report.json $(ARRAY_API_ARGS) > run.log 2>&1; \
+	rc=$$?; tail -n 3 run.log; "$(PY)" $(CURDIR)/scripts/array_api_report.py report.json; exit $$rc
 
 clean:
 	rm -rf build .pytest_cache *.egg-info

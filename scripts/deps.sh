@@ -17,11 +17,15 @@ APT_PKGS=(cmake gcc
           clang-15 llvm-spirv-15 spirv-tools libxxhash-dev
           clinfo valgrind librandom123-dev libclblast1)
 
-# Python packages: "import-name dist-name min-version" (min-version may be empty).
+# Python packages: "import-name dist-name min-version" (min-version may be empty). hypothesis,
+# ndindex and pytest-json-report are the array API conformance suite's (its requirements.txt;
+# `make array-api`, tests/test_array_api_suite.py).
 PY_PKGS=("numpy numpy 1.26"
          "scikit_build_core scikit-build-core 0.8"
          "pytest pytest 7"
-         "hypothesis hypothesis"
+         "hypothesis hypothesis 6.151"
+         "ndindex ndindex 1.8"
+         "pytest_jsonreport pytest-json-report"
          "numexpr numexpr"
          "dask dask 2024.1"
          "distributed distributed 2024.1")

@@ -24,6 +24,7 @@ from . import _api as _api_module
 from ._protocol import HostFallbackWarning  # noqa: F401
 from . import random  # noqa: E402  (lazycl.random: counter-based random numbers)
 from . import linalg  # noqa: E402  (lazycl.linalg: norms, traces, cross, the products)
+from . import fft  # noqa: E402  (lazycl.fft: the array API's fft extension)
 from ._info import __array_api_version__, __array_namespace_info__  # noqa: E402,F401
 from ._array import _join_dask  # noqa: E402
 

@@ -32,6 +32,9 @@ from ._linalg import (  # noqa: F401
 )
 from ._einsum import einsum  # noqa: F401
 from ._complex import angle, conj, conjugate, imag, real  # noqa: F401
+from ._arrayapi import (  # noqa: F401
+    can_cast, concat, cumulative_prod, cumulative_sum, finfo, iinfo, isdtype, result_type, unstack,
+)
 from ._mathfns import (  # noqa: F401
     UFUNCS as _MATH_UFUNCS, allclose, array_equal, array_equiv, convolve, correlate, deg2rad,
     degrees, divmod, fabs, float_power, frexp, gcd, gradient, interp, isclose, lcm, ldexp, modf,
@@ -47,7 +50,21 @@ try:
 except ImportError:  # NumPy < 1.25
     from numpy import AxisError
 
-asarray = _c.asarray
+def asarray(obj, dtype=None, device=None, *, copy=None):
+    """obj as a lazycl array of `dtype` on `device`: a lazycl array already so is returned
+    as it is; anything else (NumPy arrays, nested sequences, scalars) is copied to the device.
+    copy=True always gives a new array (later writes to obj do not show in it); copy=False
+    never copies and raises NumPy's ValueError where it would have to."""
+    if copy is None:
+        return _c.asarray(obj, dtype, device)
+    if not isinstance(copy, (bool, np.bool_)):
+        raise ValueError(f"copy must be True, False or None, not {copy!r}")
+    r = _c.asarray(obj, dtype, device)
+    if copy:
+        return _c._copy(r) if r is obj else r
+    if r is not obj:
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
+    return r
 
 
 def where(condition, x=None, y=None, /):
@@ -208,6 +225,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, devi
 
 def eye(N, M=None, k=0, dtype=None, device=None):
     M = N if M is None else M
+    # A diagonal beyond the matrix is as empty as the first one past it (k stays in int64).
+    k = _b.min(_b.max(operator.index(k), -operator.index(N)), operator.index(M))
     rows = _c._iota(0, 1, N, np.int64, device).reshape(N, 1)
     cols = _c._iota(0, 1, M, np.int64, device).reshape(1, M)
     return ((rows + k) == cols).astype(np.float64 if dtype is None else dtype)
@@ -324,6 +343,8 @@ def logaddexp(x1, x2, /):
     if d.dtype.kind != "f":
         d = _c.astype(d, np.float64)
         x1, x2 = _c.astype(_as(x1), np.float64), _c.astype(_as(x2), np.float64)
+    # A Python scalar takes the result's dtype (NEP 50), so that x1 + log(2) stays float32.
+    x1, x2 = (v if _is_array(v) else _c._full(v, (), d.dtype, d.queue) for v in (x1, x2))
     return _wh(equal(x1, x2), add(x1, math.log(2.0)),
                _wh(greater(d, 0), add(x1, log1p(exp(negative(d)))),
                    _wh(less_equal(d, 0), add(x2, log1p(exp(d))), d)))
@@ -336,6 +357,7 @@ def logaddexp2(x1, x2, /):
     if d.dtype.kind != "f":
         d = _c.astype(d, np.float64)
         x1, x2 = _c.astype(_as(x1), np.float64), _c.astype(_as(x2), np.float64)
+    x1, x2 = (v if _is_array(v) else _c._full(v, (), d.dtype, d.queue) for v in (x1, x2))
     inv_ln2 = 1.0 / math.log(2.0)
     return _wh(equal(x1, x2), add(x1, 1.0),
                _wh(greater(d, 0), add(x1, multiply(log1p(exp2(negative(d))), inv_ln2)),
@@ -434,8 +456,14 @@ around = round
 
 # ---- views ----------------------------------------------------------------------------
 
-def reshape(x, shape, /, *, copy=None):
-    return _c.reshape(x, shape)
+def reshape(x, /, shape, *, copy=None):
+    """x with a new shape (a view where NumPy would make one); copy=True makes a copy.
+    copy=False is refused: lazycl cannot yet promise that a reshape makes no copy."""
+    if copy is False:
+        raise NotImplementedError("reshape(copy=False) is not supported: lazycl cannot tell "
+                                  "whether the reshape copies")
+    r = _c.reshape(x, shape)
+    return _c._copy(r) if copy else r
 
 
 def permute_dims(x, axes):
@@ -520,10 +548,21 @@ def swapaxes(x, a, b):
 
 
 def moveaxis(x, source, destination):
-    src = _norm_axis(source, x.ndim)
-    dst = _norm_axis(destination, x.ndim)
-    order = [a for a in range(x.ndim) if a != src]
-    order.insert(dst, src)
+    """x with the axes `source` (an int or a sequence) moved to `destination`, as
+    numpy.moveaxis: a transposed view."""
+    def axes(a, name):
+        a = tuple(a) if isinstance(a, (tuple, list)) else (a,)
+        a = tuple(_norm_axis(i, x.ndim) for i in a)
+        if len(set(a)) != len(a):
+            raise ValueError(f"repeated axis in `{name}` argument")
+        return a
+    src, dst = axes(source, "source"), axes(destination, "destination")
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the same number of "
+                         "elements")
+    order = [a for a in range(x.ndim) if a not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
     return _c.permute_dims(x, order)
 
 
@@ -939,19 +978,32 @@ def cummin(x, axis=None):
     return _scan("cummin", x, axis, None, None)
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    if include_initial:
-        raise NotImplementedError("include_initial=True is not supported yet")
-    if axis is None and _as(x).ndim > 1:
-        raise ValueError("axis must be given for arrays of more than one dimension")
-    return cumsum(x, axis=axis, dtype=dtype)
-
-
-def diff(x, n=1, axis=-1):
+def diff(x, n=1, axis=-1, prepend=None, append=None):
+    """The n-th discrete difference along `axis`, as numpy.diff; prepend/append (arrays or
+    scalars, a scalar broadcast to one slice along `axis`) are joined to x first. None means
+    nothing to join (the array API's default; NumPy's is a sentinel)."""
     x = _as(x)
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
+    if x.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
     axis = _norm_axis(axis, x.ndim)
+    if n == 0:
+        return x
+    if prepend is not None or append is not None:
+        from ._join import concatenate
+        parts = []
+        for extra in (prepend, x, append):
+            if extra is None:
+                continue
+            if extra is not x:
+                extra = extra if _is_array(extra) else np.asarray(extra)
+                if extra.ndim == 0:
+                    one = tuple(1 if d == axis else s for d, s in enumerate(x.shape))
+                    extra = (_c.broadcast_to(extra, one) if _is_array(extra)
+                             else np.broadcast_to(extra, one))
+            parts.append(extra)
+        x = concatenate(parts, axis=axis)
     for _ in range(n):
         m = x.shape[axis]
         hi = [slice(None)] * x.ndim

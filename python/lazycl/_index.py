@@ -184,7 +184,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     return getitem(a, (slice(None),) * axis + (indices,))
 
 
-def take_along_axis(arr, indices, axis):
+def take_along_axis(arr, indices, axis=-1):
     """arr read at `indices` along `axis`, elementwise over the other dims (numpy's)."""
     if not _is_array(arr):
         arr = _c.asarray(arr, None, None)

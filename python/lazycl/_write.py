@@ -119,6 +119,8 @@ def setitem(x, key, value):
     if _c._readonly(x):
         raise ValueError("assignment destination is read-only")
     items = _key_items(key)
+    if len(items) == 1 and isinstance(items[0], (bool, np.bool_)):
+        items = key = (_c.asarray(np.bool_(items[0]), None, x.queue),)   # a 0-d mask
     bools = [k for k in items if _bool_key(k)]
     _c._writable(x)
     _settle(x, value)
@@ -216,9 +218,22 @@ def assign_out(out, r, name, casting="same_kind"):
     return out
 
 
+def _scalar_mask(x, k):
+    """x[k] for a 0-d mask k (a Python or NumPy bool, or a 0-d bool array), as NumPy: x with a new
+    leading axis of length 1 where k holds, else 0 (a copy, as advanced indexing makes)."""
+    y = _c.reshape(x, (1,) + tuple(x.shape))
+    if _is_array(k):
+        return masked(y, _c.reshape(k, (1,)))
+    return _c._copy(y if bool(k) else y[:0])
+
+
 def getitem(x, key):
     """x[key] with arrays in the key: masks (a compaction), integer arrays (gathers)."""
     items = _key_items(key)
+    if len(items) == 1 and (isinstance(items[0], (bool, np.bool_)) or
+                            (_bool_key(items[0]) and np.ndim(items[0]) == 0)):
+        k = items[0]
+        return _scalar_mask(x, k if _is_array(k) or isinstance(k, bool) else bool(k))
     if any(_bool_key(k) for k in items):
         if len(items) == 1:
             m = _mask(x, items[0], x.queue)

@@ -1,14 +1,16 @@
 """lazycl.linalg: norms, traces, cross products and the products, after numpy.linalg and the array
 API's linalg extension. Each is views, elementwise work and reductions (or the products'
 contraction), fused like any other expression: norm(Vd @ C, axis=0) never writes Vd @ C when its
-contraction is short. Decompositions (svd, qr, eigh, inv, solve, det, ...) are not provided; the
-norms that need singular values (ord 2, -2 and 'nuc' of a matrix) raise NotImplementedError."""
+contraction is short. The decompositions and solvers (svd, qr, eigh, inv, solve, det, ...) have
+no device ops: NumPy computes them on the host (_host.py, with the HostFallbackWarning), and so
+the matrix norms that need singular values (ord 2, -2 and 'nuc') take those from the host."""
 import math
 import operator
 
 import numpy as np
 
 from . import _api as _a
+from . import _host
 from . import _lazycl as _c
 from ._join import stack
 from ._linalg import matmul, matrix_transpose, tensordot, vecdot  # noqa: F401
@@ -65,7 +67,8 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
 
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
-    """The matrix norm over the last two axes: 'fro', 1, -1, inf, -inf."""
+    """The matrix norm over the last two axes: 'fro', 1, -1, inf, -inf, and 2, -2, 'nuc' (from
+    the singular values, computed on the host)."""
     x = _float(x)
     if x.ndim < 2:
         raise ValueError("Input array must be at least 2-dimensional")
@@ -88,8 +91,10 @@ def _matrix_norm(x, axes, ord, keepdims):
         rr = r0 - (1 if c0 < r0 else 0)
         r = _c._reduce("max" if ord == math.inf else "min", s, (rr,))
     elif ord in (2, -2, "nuc"):
-        raise NotImplementedError(f"lazycl: the matrix norm ord={ord!r} needs singular values "
-                                  "(no SVD in lazycl)")
+        # The singular values (on the host, svdvals), reduced on the device: the largest, the
+        # smallest or their sum.
+        s = svdvals(_a.moveaxis(x, (r0, c0), (-2, -1)))
+        r = _c._reduce({2: "max", -2: "min"}.get(ord, "sum"), s, (s.ndim - 1,))
     else:
         raise ValueError("Invalid norm order for matrices.")
     return _keep(r, x.shape, axes, keepdims)
@@ -164,3 +169,78 @@ def trace(x, /, *, offset=0, dtype=None):
     """The sums of the diagonals of the last two axes (NumPy's sum dtype rules)."""
     d = diagonal(x, offset=offset)
     return _a.sum(d, axis=-1, dtype=dtype)
+
+
+# ---- decompositions and solvers: NumPy on the host (python/lazycl/_host.py) ------------------
+
+def cholesky(x, /, *, upper=False):
+    """The Cholesky factor (lower, or upper with upper=True) of each Hermitian positive-definite
+    matrix; on the host (HostFallbackWarning)."""
+    return _host.call("lazycl.linalg.cholesky", np.linalg.cholesky, x, upper=upper)
+
+
+def det(x, /):
+    """The determinant of each matrix; on the host."""
+    return _host.call("lazycl.linalg.det", np.linalg.det, x)
+
+
+def eigh(x, /):
+    """EighResult(eigenvalues, eigenvectors) of each Hermitian matrix; on the host."""
+    return _host.call("lazycl.linalg.eigh", np.linalg.eigh, x)
+
+
+def eigvalsh(x, /):
+    """The eigenvalues (ascending) of each Hermitian matrix; on the host."""
+    return _host.call("lazycl.linalg.eigvalsh", np.linalg.eigvalsh, x)
+
+
+def inv(x, /):
+    """The inverse of each square matrix; on the host (LinAlgError where singular)."""
+    return _host.call("lazycl.linalg.inv", np.linalg.inv, x)
+
+
+def matrix_power(x, n, /):
+    """Each square matrix raised to the integer power n (the inverse's for n < 0); on the host."""
+    return _host.call("lazycl.linalg.matrix_power", np.linalg.matrix_power, x, n)
+
+
+def matrix_rank(x, /, *, rtol=None):
+    """The rank of each matrix (singular values above rtol * the largest); on the host."""
+    return _host.call("lazycl.linalg.matrix_rank", np.linalg.matrix_rank, x, rtol=rtol)
+
+
+def pinv(x, /, *, rtol=None):
+    """The Moore-Penrose pseudo-inverse of each matrix; on the host."""
+    return _host.call("lazycl.linalg.pinv", np.linalg.pinv, x, rtol=rtol)
+
+
+def qr(x, /, *, mode="reduced"):
+    """QRResult(Q, R) of each matrix ('reduced' or 'complete'); on the host."""
+    if mode not in ("reduced", "complete"):
+        raise ValueError(f"Unrecognized mode '{mode}'")
+    return _host.call("lazycl.linalg.qr", np.linalg.qr, x, mode=mode)
+
+
+def slogdet(x, /):
+    """SlogdetResult(sign, logabsdet) of each square matrix; on the host."""
+    return _host.call("lazycl.linalg.slogdet", np.linalg.slogdet, x)
+
+
+def solve(x1, x2, /):
+    """The solution of x1 @ x = x2 for each square x1 (x2 a vector only when 1-d, as NumPy 2
+    and the standard); on the host."""
+    return _host.call("lazycl.linalg.solve", np.linalg.solve, x1, x2)
+
+
+def svd(x, /, *, full_matrices=True):
+    """SVDResult(U, S, Vh) of each matrix; on the host."""
+    return _host.call("lazycl.linalg.svd", np.linalg.svd, x, full_matrices=full_matrices)
+
+
+def svdvals(x, /):
+    """The singular values (descending) of each matrix; on the host."""
+    return _host.call("lazycl.linalg.svdvals", np.linalg.svdvals, x)
+
+
+__all__ += ["cholesky", "det", "eigh", "eigvalsh", "inv", "matrix_power", "matrix_rank", "pinv",
+            "qr", "slogdet", "solve", "svd", "svdvals"]
