@@ -203,7 +203,7 @@ def _as_input(a, q=None):
 
 def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     """numpy.histogram: (hist, bin_edges) as lazycl arrays."""
-    if np.dtype(getattr(a, "dtype", np.asarray(a).dtype)).kind == "c":
+    if np.dtype(a.dtype if hasattr(a, "dtype") else np.asarray(a).dtype).kind == "c":
         raise NotImplementedError("lazycl: histogram of a complex array")
     a = _as_input(a, weights.queue if _is_array(weights) else None)
     q = a.queue
