@@ -258,3 +258,23 @@ def test_logaddexp_python_scalars_keep_dtype(fn, dtype, dev):
         with np.errstate(invalid="ignore"):
             assert_same(getattr(lazycl, fn)(x, s), getattr(np, fn)(a, s), rtol=1e-6)
             assert_same(getattr(lazycl, fn)(s, x), getattr(np, fn)(s, a), rtol=1e-6)
+
+
+def test_keywords_honoured():
+    """ravel's order, astype's device and to_device's stream are honoured or refused, never
+    ignored."""
+    x = np.arange(6).reshape(2, 3)
+    a = lazycl.asarray(x)
+    for order in ("C", "F", "A", "K"):
+        np.testing.assert_array_equal(lazycl.ravel(a, order=order).numpy(),
+                                      np.ravel(x, order=order))
+    np.testing.assert_array_equal(a.flatten("F").numpy(), x.flatten("F"))
+    np.testing.assert_array_equal(np.ravel(a, order="F").numpy(), np.ravel(x, order="F"))
+    with pytest.raises(ValueError):
+        lazycl.ravel(a, order="X")
+    other = [d for d in lazycl.devices() if d != a.device]
+    if other:
+        b = lazycl.astype(a, np.float32, device=other[0])
+        assert b.device == other[0] and b.dtype == np.float32
+    with pytest.raises(ValueError, match="stream"):
+        a.to_device(a.device, stream=1)

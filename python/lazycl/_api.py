@@ -383,6 +383,8 @@ def _complex_warning(src, dtype):
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
+    if device is not None:
+        x = to_device(x, device)            # a copy already where the device differs
     if copy and np.dtype(dtype) == np.dtype(x.dtype):
         return _c._copy(x)
     _complex_warning(x.dtype, dtype)
@@ -538,6 +540,13 @@ def flip(x, axis=None):
 
 
 def ravel(x, order="C"):
+    """The elements in C order ('C', 'A', 'K': lazycl arrays have no memory order of their
+    own) or Fortran order ('F')."""
+    x = _as(x)
+    if order == "F":
+        return _c.reshape(permute_dims(x, tuple(reversed(range(x.ndim)))), (-1,))
+    if order not in ("C", "A", "K", None):
+        raise ValueError("order must be one of 'C', 'F', 'A', or 'K' (got %r)" % (order,))
     return _c.reshape(x, (-1,))
 
 

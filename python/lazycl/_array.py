@@ -244,10 +244,10 @@ class Array(_c.ArrayBase):
         return _c.permute_dims(self, axes)
 
     def ravel(self, order="C"):
-        return self.reshape(-1, order=order)
+        return _api.ravel(self, order)
 
     def flatten(self, order="C"):
-        return _c._copy(self.reshape(-1, order=order))
+        return _c._copy(_api.ravel(self, order))
 
     def squeeze(self, axis=None):
         return _api.squeeze(self, axis)
@@ -256,7 +256,10 @@ class Array(_c.ArrayBase):
         return _api.swapaxes(self, a, b)
 
     def to_device(self, device, /, *, stream=None):
-        """A copy of the array on another device (or queue)."""
+        """A copy of the array on another device (or queue). lazycl has no streams: `stream`
+        must be None."""
+        if stream is not None:
+            raise ValueError("lazycl has no streams: to_device takes stream=None only")
         return _api.to_device(self, device)
 
     def clip(self, min=None, max=None):
