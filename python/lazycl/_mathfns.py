@@ -341,26 +341,16 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         # The parts apart, as NumPy (its limits are the parts' float type's).
         parts = [nan_to_num(_c._unary(p, a), True, nan, posinf, neginf) for p in ("real", "imag")]
         r = _c._binary("complex", *parts)
-        r = r if np.dtype(r.dtype) == dt else _c.astype(r, dt)
-        if copy:
-            return r
-        if _is_array(x):
-            from . import _write
-            _write.setitem(x, Ellipsis, r)
-            return x
-        if isinstance(x, np.ndarray):
-            np.copyto(x, r.numpy())
-            return x
-        return r
-    if dt.kind != "f":
+    elif dt.kind != "f":
         return _api.copy(a) if copy and a is x else a
-    fi = np.finfo(dt)
-    maxf = fi.max if posinf is None else posinf
-    minf = fi.min if neginf is None else neginf
-    inf = _api.isinf(a)
-    r = _c.where(_api.isnan(a), nan, a)
-    r = _c.where(_api.logical_and(inf, _api.greater(a, 0)), maxf, r)
-    r = _c.where(_api.logical_and(inf, _api.less(a, 0)), minf, r)
+    else:
+        fi = np.finfo(dt)
+        maxf = fi.max if posinf is None else posinf
+        minf = fi.min if neginf is None else neginf
+        inf = _api.isinf(a)
+        r = _c.where(_api.isnan(a), nan, a)
+        r = _c.where(_api.logical_and(inf, _api.greater(a, 0)), maxf, r)
+        r = _c.where(_api.logical_and(inf, _api.less(a, 0)), minf, r)
     r = r if np.dtype(r.dtype) == dt else _c.astype(r, dt)
     if copy:
         return r
