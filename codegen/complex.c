@@ -264,7 +264,7 @@ static const char *const lc_complex_lib[] = {
     "    }\n"
     "    return (@C)(sinh(a.x) * cos(a.y), cosh(a.x) * sin(a.y));\n}\n"
     "static inline @C lc_ccosh_@S(@C a) {\n"
-    "    if (a.y == 0) return (@C)(cosh(a.x), isnan(a.x) ? a.y : a.y * sign(a.x));\n"
+    "    if (a.y == 0) return (@C)(cosh(a.x), isnan(a.x) ? a.y : a.y * copysign((@R)1, a.x));\n"
     "    if (!isfinite(a.y)) {\n"
     "        if (a.x == 0) return (@C)(NAN, 0);\n"
     "        if (isinf(a.x)) return (@C)(INFINITY, NAN);\n"
@@ -309,7 +309,12 @@ static const char *const lc_complex_lib[] = {
     "    }\n"
     "    if (a.y == 0) w.y = copysign((@R)0, z.y);\n"
     "    return neg ? -w : w;\n}\n"
-    "static inline @C lc_casin_@S(@C a) { return lc_cmulni_@S(lc_casinh_@S(lc_cmuli_@S(a))); }\n"
+    /* asin and atan at an infinite real part and a NaN imaginary one: spelled out, since
+     * -i f(i z) would hang the sign of the result on the sign of a NaN (which GPUs do not
+     * keep through a negation). */
+    "static inline @C lc_casin_@S(@C a) {\n"
+    "    if (isinf(a.x) && isnan(a.y)) return (@C)(NAN, INFINITY);\n"
+    "    return lc_cmulni_@S(lc_casinh_@S(lc_cmuli_@S(a)));\n}\n"
     /* acosh(z) = log(z + sqrt(z + 1) sqrt(z - 1)) (Kahan's form: the right cuts). */
     "static inline @C lc_cacosh_@S(@C a) {\n"
     "    if (a.y == 0 && fabs(a.x) <= 1) return (@C)(0, copysign(acos(a.x), a.y));\n"
@@ -352,7 +357,10 @@ static const char *const lc_complex_lib[] = {
     "    @R d = (1 - ax) * (1 - ax) + ay * ay;\n"
     "    @R re = copysign((@R)0.25 * log1p(4 * ax / d), x);\n"
     "    return (@C)(re, (@R)0.5 * atan2(2 * y, (1 - ax) * (1 + ax) - ay * ay));\n}\n"
-    "static inline @C lc_catan_@S(@C a) { return lc_cmulni_@S(lc_catanh_@S(lc_cmuli_@S(a))); }\n",
+    "static inline @C lc_catan_@S(@C a) {\n"
+    "    if (isinf(a.x) && isnan(a.y))\n"
+    "        return (@C)(copysign((@R)1.57079632679489661923132169163975144, a.x), 0);\n"
+    "    return lc_cmulni_@S(lc_catanh_@S(lc_cmuli_@S(a)));\n}\n",
 };
 
 static void lc_emit_lib(struct lc_sb *sb, int ct)

@@ -145,6 +145,9 @@ def _run_binary(op, a, b):
         assert str(info.value) == str(e)
         return
     rtol, atol = TOL.get(op, (0, 0))
+    if (rtol == 0 and ":gpu" in lazycl.default_device().filter_string and
+            np.asarray(ref[0] if isinstance(ref, tuple) else ref).dtype == np.float32):
+        rtol = 2.4e-7   # a GPU's float32 divide is within 2.5 ulp (OpenCL), not rounded exactly
     check(g(la, lb), ref, rtol, atol)
 
 
