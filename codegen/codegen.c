@@ -9,28 +9,17 @@
 
 static int lc_is_double(int dt) { return dt == LC_FLOAT64 || dt == LC_COMPLEX128; }
 
-static int lc_uses_complex(const struct lc_kernel *k)
+/* Does any value kernel k reads, computes or writes have a dtype `pred` holds for? */
+static int lc_kernel_has(const struct lc_kernel *k, int (*pred)(int))
 {
     for (int i = 0; i < k->n_exprs; i++)
-        if (lc_dtype_is_complex(k->exprs[i].dtype) || lc_dtype_is_complex(k->exprs[i].cdtype))
-            return 1;
-    for (int a = 0; a < k->n_access; a++)
-        if (lc_dtype_is_complex(k->access[a].dtype))
-            return 1;
-    return 0;
-}
-
-static int lc_uses_double(struct lc_cg *g)
-{
-    const struct lc_kernel *k = g->k;
-    for (int i = 0; i < k->n_exprs; i++)
-        if (lc_is_double(k->exprs[i].dtype) || lc_is_double(k->exprs[i].cdtype))
+        if (pred(k->exprs[i].dtype) || pred(k->exprs[i].cdtype))
             return 1;
     for (int o = 0; o < k->n_outputs; o++)
-        if (lc_is_double(k->outputs[o].dtype))
+        if (pred(k->outputs[o].dtype))
             return 1;
     for (int a = 0; a < k->n_access; a++)
-        if (lc_is_double(k->access[a].dtype))
+        if (pred(k->access[a].dtype))
             return 1;
     return 0;
 }
@@ -59,7 +48,7 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
     g.lane = -1;
     g.nk = k->kind == LC_KERNEL_REDUCE ? k->nkept : k->ndim;
     memcpy(g.shape, k->shape, sizeof g.shape);
-    if (lc_uses_double(&g)) {
+    if (lc_kernel_has(k, lc_is_double)) {
         if (!t->fp64)
             return lc_error_set(e, LC_ERR_UNSUPPORTED,
                                 "float64 is not supported on device '%s' (it has no fp64); use "
@@ -97,7 +86,7 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
         /* No a*b+c contraction into fma: results stay NumPy's, bit for bit
          * where the operations are correctly rounded. */
         lc_sb_printf(&src, "#pragma OPENCL FP_CONTRACT OFF\n");
-        if (t->complex_source && lc_uses_complex(k))
+        if (t->complex_source && lc_kernel_has(k, lc_dtype_is_complex))
             lc_sb_printf(&src, "/* lazycl: build from source */\n");   /* LC_SOURCE_ONLY_MARK */
         lc_sb_printf(&src, "/* lazycl %s kernel: %d fused op%s; %s. */\n", kind, k->n_fused,
                      k->n_fused == 1 ? "" : "s", out->schedule);

@@ -192,5 +192,10 @@ void lc_cg_complex_cast(struct lc_sb *sb, const char *v, int from, int to);
 int lc_cg_complex_op(struct lc_sb *sb, struct lc_helpers *h, int op, int ct, int rt,
                      const char *const *operands);
 void lc_cg_complex_helpers(struct lc_sb *sb, const struct lc_helpers *h);
+/* The literal 1 of dtype dt (a complex one is (1, 0), not 1 in both parts). */
+const char *lc_cg_one(int dt);
+/* The statement `acc = acc * v;` for complex dtype ct (products fold through it). */
+void lc_cg_complex_mul_into(struct lc_sb *sb, struct lc_helpers *h, int ct, const char *acc,
+                            const char *v, const char *ind);
 
 #endif

@@ -10,8 +10,6 @@
  */
 #include "codegen/codegen.h"
 
-#include <string.h>
-
 #define LC_H_COMPLEX (1u << 31)
 
 /* The real type of complex dtype `ct`'s parts and its tag. */
@@ -56,8 +54,7 @@ static void lc_call(struct lc_sb *sb, struct lc_helpers *h, int ct, const char *
 int lc_cg_complex_op(struct lc_sb *sb, struct lc_helpers *h, int op, int ct, int rt,
                      const char *const *x)
 {
-    const char *T2 = lc_dtype_cl(ct), *R = lc_rt(ct);
-    (void)rt;
+    const char *T2 = lc_dtype_cl(ct);
     switch (op) {
     case LC_OP_ADD: lc_sb_printf(sb, "(%s + %s)", x[0], x[1]); return 1;
     case LC_OP_SUB: lc_sb_printf(sb, "(%s - %s)", x[0], x[1]); return 1;
@@ -126,8 +123,21 @@ int lc_cg_complex_op(struct lc_sb *sb, struct lc_helpers *h, int op, int ct, int
             lc_call(sb, h, ct, calls[i].fn, x, lc_op_arity(op));
             return 1;
         }
-    (void)R;
     return 0;
+}
+
+const char *lc_cg_one(int dt)
+{
+    return dt == LC_COMPLEX64 ? "(float2)(1, 0)" : dt == LC_COMPLEX128 ? "(double2)(1, 0)" : "1";
+}
+
+void lc_cg_complex_mul_into(struct lc_sb *sb, struct lc_helpers *h, int ct, const char *acc,
+                            const char *v, const char *ind)
+{
+    const char *x[2] = {acc, v};
+    lc_sb_printf(sb, "%s%s = ", ind, acc);
+    lc_cg_complex_op(sb, h, LC_OP_MUL, ct, ct, x);
+    lc_sb_printf(sb, ";\n");
 }
 
 /* The helper library, written for complex type @C (float2/double2) of real type @R with

@@ -102,11 +102,7 @@ static void lc_red_init(struct lc_cg *g, struct lc_sb *sb, int s, const char *pr
     int T = r->in_dtype;
     switch (r->op) {
     case LC_OP_SUM: lc_sb_printf(sb, "%s%s %s_a = 0;\n", ind, A, pre); break;
-    case LC_OP_PROD:
-        lc_sb_printf(sb, "%s%s %s_a = %s;\n", ind, A, pre,
-                     lc_dtype_is_complex(T) ? (T == LC_COMPLEX64 ? "(float2)(1, 0)" : "(double2)(1, 0)")
-                                            : "1");
-        break;
+    case LC_OP_PROD: lc_sb_printf(sb, "%s%s %s_a = %s;\n", ind, A, pre, lc_cg_one(T)); break;
     case LC_OP_ANY: lc_sb_printf(sb, "%suchar %s_a = 0;\n", ind, pre); break;
     case LC_OP_ALL: lc_sb_printf(sb, "%suchar %s_a = 1;\n", ind, pre); break;
     case LC_OP_RMAX: lc_sb_printf(sb, "%s%s %s_a = %s;\n", ind, A, pre, lc_limit(T, 0)); break;
@@ -148,10 +144,7 @@ void lc_red_update(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
         if (lc_dtype_is_complex(r->in_dtype)) {
             char acc[64];
             snprintf(acc, sizeof acc, "%s_a", pre);
-            const char *x[2] = {acc, v};
-            lc_sb_printf(sb, "%s%s = ", ind, acc);
-            lc_cg_complex_op(sb, &g->h, LC_OP_MUL, r->in_dtype, r->in_dtype, x);
-            lc_sb_printf(sb, ";\n");
+            lc_cg_complex_mul_into(sb, &g->h, r->in_dtype, acc, v, ind);
             break;
         }
         lc_sb_printf(sb, "%s%s_a *= (%s)%s;\n", ind, pre, A, v);

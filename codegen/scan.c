@@ -37,10 +37,7 @@ static void lc_scan_step(struct lc_helpers *h, struct lc_sb *sb, int op, int dt,
                          const char *acc, const char *v, const char *A, const char *ind)
 {
     if (op == LC_OP_CUMPROD && lc_dtype_is_complex(dt)) {
-        const char *x[2] = {acc, v};
-        lc_sb_printf(sb, "%s%s = ", ind, acc);
-        lc_cg_complex_op(sb, h, LC_OP_MUL, dt, dt, x);
-        lc_sb_printf(sb, ";\n");
+        lc_cg_complex_mul_into(sb, h, dt, acc, v, ind);
         return;
     }
     switch (op) {
@@ -62,8 +59,7 @@ static const char *lc_scan_identity(int op, int dt)
 {
     switch (op) {
     case LC_OP_CUMSUM: return "0";
-    case LC_OP_CUMPROD: return dt == LC_COMPLEX64 ? "(float2)(1, 0)"
-                             : dt == LC_COMPLEX128 ? "(double2)(1, 0)" : "1";
+    case LC_OP_CUMPROD: return lc_cg_one(dt);
     case LC_OP_CUMMAX: return lc_limit(dt, 0);
     default: return lc_limit(dt, 1);
     }

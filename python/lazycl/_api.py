@@ -376,10 +376,12 @@ def heaviside(x1, x2, /):
     return _c.astype(_wh(isnan(a), a, _wh(less(a, 0), zero, _wh(greater(a, 0), one, b))), dt)
 
 
-def _complex_warning(src, dtype):
+def _complex_warning(src, dtype, stacklevel=3):
+    """NumPy's ComplexWarning when a complex value is cast to a real dtype (stacklevel counts
+    from this function to the user's call)."""
     if np.dtype(src).kind == "c" and np.dtype(dtype).kind not in "cb":
         warnings.warn("Casting complex values to real discards the imaginary part",
-                      np.exceptions.ComplexWarning, stacklevel=3)
+                      np.exceptions.ComplexWarning, stacklevel=stacklevel)
 
 
 def astype(x, dtype, /, *, copy=True, device=None):

@@ -8,8 +8,6 @@ import numbers
 import os
 import sys
 
-import warnings
-
 import numpy as np
 
 from . import _api, _dlpack, _lazycl as _c, _protocol, _write
@@ -54,8 +52,7 @@ class Array(_c.ArrayBase):
                             if self.ndim else "invalid array")
         v = self.numpy().reshape(()).item()
         if isinstance(v, complex) and kind is not complex:
-            warnings.warn("Casting complex values to real discards the imaginary part",
-                          np.exceptions.ComplexWarning, stacklevel=3)
+            _api._complex_warning(self.dtype, kind, stacklevel=4)
             v = v.real
         return kind(v)
 

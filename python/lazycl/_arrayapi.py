@@ -4,6 +4,7 @@ functions with include_initial. Each has the standard's signature and NumPy 2's 
 (NumPy 2 implements the standard in its main namespace), so a lazycl result equals NumPy's."""
 import numpy as np
 
+from . import _api as _a
 from . import _lazycl as _c
 from ._join import concatenate as _concatenate
 
@@ -94,10 +95,7 @@ def unstack(x, /, *, axis=0):
     x = x if isinstance(x, _c.ArrayBase) else _c.asarray(x)
     if x.ndim == 0:
         raise ValueError("Input array must be at least 1-d.")
-    n = x.ndim
-    if not -n <= axis < n:
-        raise np.exceptions.AxisError(axis, n)
-    axis %= n
+    axis = _a._norm_axis(axis, x.ndim)
     lead = (slice(None),) * axis
     return tuple(x[lead + (i,)] for i in range(x.shape[axis]))
 
@@ -111,10 +109,7 @@ def _cumulative(scan, x, axis, dtype, include_initial, initial):
         axis = 0
     if x.ndim == 0:
         raise ValueError("cumulative functions need an array of at least one dimension")
-    n = x.ndim
-    if not -n <= axis < n:
-        raise np.exceptions.AxisError(axis, n)
-    axis %= n
+    axis = _a._norm_axis(axis, x.ndim)
     r = scan(x, axis=axis, dtype=dtype)
     if not include_initial:
         return r
@@ -126,12 +121,10 @@ def _cumulative(scan, x, axis, dtype, include_initial, initial):
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
     """Running sums along `axis` (optional for 1-d input), as numpy.cumulative_sum;
     include_initial puts a 0 first."""
-    from ._api import cumsum
-    return _cumulative(cumsum, x, axis, dtype, include_initial, 0)
+    return _cumulative(_a.cumsum, x, axis, dtype, include_initial, 0)
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     """Running products along `axis`, as numpy.cumulative_prod; include_initial puts a 1
     first."""
-    from ._api import cumprod
-    return _cumulative(cumprod, x, axis, dtype, include_initial, 1)
+    return _cumulative(_a.cumprod, x, axis, dtype, include_initial, 1)

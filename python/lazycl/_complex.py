@@ -5,6 +5,7 @@ import math
 
 from . import _lazycl as _c
 from . import _api as _a
+from ._select import _reduce_axes
 
 
 def real(val):
@@ -35,19 +36,9 @@ def angle(z, deg=False):
     return a * (180.0 / math.pi) if deg else a
 
 
-def _last(x, axes):
-    """x with the reduced `axes` moved last and merged into one (a view)."""
-    keep = [d for d in range(x.ndim) if d not in axes]
-    v = _c.permute_dims(x, keep + list(axes))
-    n = 1
-    for d in axes:
-        n *= x.shape[d]
-    return _c.reshape(v, [x.shape[d] for d in keep] + [n])
-
-
 def _parts(z, big):
     """For each row of z (the last axis): the lexicographic extreme of its non-NaN elements as
-    (re, im) with keepdims, whether the row has a NaN, whether it is all NaN."""
+    its real and imaginary parts, and where z has a NaN part."""
     inf = math.inf if not big else -math.inf
     red = "max" if big else "min"
     re, im = real(z), imag(z)
@@ -66,7 +57,7 @@ def extreme(op, x, axes):
     (NaN where a row has nothing else)."""
     if not axes:
         return _c._copy(x)
-    z = _last(x, axes)
+    z = _reduce_axes(x, axes)[0]
     n = z.shape[-1]
     if n == 0:
         raise ValueError(f"zero-size array to reduction operation "
@@ -76,10 +67,10 @@ def extreme(op, x, axes):
     last = (z.ndim - 1,)
     val = _c._binary("complex", r1, r2)
     val = _c.astype(val, x.dtype)
-    anynan = _c._reduce("any", nan, last)
     if op.startswith("nan"):
         allnan = _c._reduce("all", nan, last)
         return _a.where(allnan, _c._full(complex(math.nan, math.nan), (), x.dtype, x.queue), val)
+    anynan = _c._reduce("any", nan, last)
     first = _c._reduce("argmax", nan, last)
     at = _c.reshape(_c._gather(z, _c.reshape(first, list(first.shape) + [1]), z.ndim - 1,
                                z.ndim - 1), list(first.shape))
@@ -93,7 +84,7 @@ def arg_extreme(op, x, axis, keepdims):
         axes = tuple(range(x.ndim))
     else:
         axes = (_a._norm_axis(axis, x.ndim),) if x.ndim else _a._norm_axes(axis, 0)
-    z = _last(x, axes)
+    z = _reduce_axes(x, axes)[0]
     if z.shape[-1] == 0:
         raise ValueError(f"attempt to get {op} of an empty sequence")
     r1, r2, nan = _parts(z, op == "argmax")

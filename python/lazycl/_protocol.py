@@ -54,16 +54,11 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if (method == "__call__" and name in _UFUNC_NAMES and set(kwargs) <= {"dtype"} and
             ufunc.nout == 1):
         return astype(getattr(_api, name)(*inputs), kwargs["dtype"])
-    if method == "reduce" and name in _REDUCE_OF:
+    table = {"reduce": _REDUCE_OF, "accumulate": _ACCUMULATE_OF}.get(method, {})
+    if name in table:
         kw = dict(kwargs)
         kw.setdefault("axis", 0)
-        r = _call_taking(_REDUCE_OF[name], inputs, kw)
-        if r is not NotImplemented:
-            return r
-    if method == "accumulate" and name in _ACCUMULATE_OF:
-        kw = dict(kwargs)
-        kw.setdefault("axis", 0)
-        r = _call_taking(_ACCUMULATE_OF[name], inputs, kw)
+        r = _call_taking(table[name], inputs, kw)
         if r is not NotImplemented:
             return r
     if method == "outer" and name in _UFUNC_NAMES and not kwargs and len(inputs) == 2:
