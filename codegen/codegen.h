@@ -75,6 +75,8 @@ struct lc_target {
     int64_t sort_items;         /* items a sort's rows are cut into (chunks of >= 1024) */
     int sort_digit_bits;        /* bits per radix digit (4 or 8) */
     int sort_tiles;             /* sorts in work-group tiles of local memory (sort_tile.c) */
+    int64_t topk_items;         /* items a top-k selection's rows are cut into (topk.c) */
+    int topk_coalesce;          /* rows read along the axis: neighbouring items interleave */
     /* Matrix products (gemm.c). */
     int gemm_tiles;             /* products in register-blocked tiles of local memory */
     int gemm_group;             /* items per work-group side (gemm_group^2 items) */

@@ -70,6 +70,10 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
      * (coalesced moves; rows that fit a tile never leave it). */
     t->sort_digit_bits = 8;
     t->sort_tiles = gpu;
+    /* Top-k selections: a few chunks per row on CPUs; on GPUs about 1024 items per compute
+     * unit, neighbouring items reading neighbouring elements. */
+    t->topk_items = gpu ? cu * 1024 : cu * 8;
+    t->topk_coalesce = gpu;
     /* Products: 128 x 128 outputs per group of 16 x 16 items (8 x 8 each), K in steps of 4
      * (H100 SGEMM 8192^2, TFLOP/s: steps of 2/4/8/16/32 gave 32.6/40.1/38.4/30.4/24.3; blocks
      * of 128x64 36.9 and 64x64 31.7 at 8; fewer registers for the next step's values keep
@@ -115,6 +119,7 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
     X(reduce_colsplit)    /* reduce_split.c: groups of adjacent outputs x row chunks */    \
     X(reduce_loop)        /* reduce.c: one item per output */                              \
     X(reduce_split)       /* reduce_split.c: groups per output, last group combines */     \
+    X(topk_select)        /* topk.c: the k best of each row chunk, then merged (argtopk) */ \
     X(sort_tiles)         /* sort_tile.c: radix sort in work-group tiles (GPUs) */         \
     X(sort_radix)         /* sort.c: LSD radix sort along the last dim (sort, argsort) */  \
     X(scan_row)           /* scan.c: one item per row */                                   \

@@ -107,7 +107,12 @@ lc_status lc_engine_force(lc_queue_t q, struct lc_node *const *outs, size_t n, u
                           struct lc_error *e)
 {
     pthread_mutex_lock(&lc_engine_lock);
-    lc_status st = lc_engine_force_locked(q, outs, n, flags, e);
+    struct lc_node **all;
+    size_t n_all;
+    lc_status st = lc_engine_with_kept(outs, n, &all, &n_all, e);
+    if (st == LC_OK)
+        st = lc_engine_force_locked(q, all ? all : outs, n_all, flags, e);
+    free(all);
     pthread_mutex_unlock(&lc_engine_lock);
     return st;
 }
@@ -197,7 +202,12 @@ static char *lc_engine_explain_locked(lc_queue_t q, struct lc_node *const *outs,
 char *lc_engine_explain(lc_queue_t q, struct lc_node *const *outs, size_t n, struct lc_error *e)
 {
     pthread_mutex_lock(&lc_engine_lock);
-    char *s = lc_engine_explain_locked(q, outs, n, e);
+    struct lc_node **all;
+    size_t n_all;
+    char *s = NULL;
+    if (lc_engine_with_kept(outs, n, &all, &n_all, e) == LC_OK)
+        s = lc_engine_explain_locked(q, all ? all : outs, n_all, e);
+    free(all);
     pthread_mutex_unlock(&lc_engine_lock);
     return s;
 }

@@ -39,6 +39,10 @@ lc_status lc_engine_read(lc_queue_t q, const struct lc_node *n, void *dst, struc
 
 /* The plan and OpenCL C of forcing `outs` on q's device, as text (malloc'd),
  * without running anything. */
+/* outs plus the sorts, scans and selections under them that something else still holds
+ * (engine/keep.c): *all is a malloc'd list, or NULL when there are none (then use outs). */
+lc_status lc_engine_with_kept(struct lc_node *const *outs, size_t n, struct lc_node ***all,
+                              size_t *n_all, struct lc_error *e);
 char *lc_engine_explain(lc_queue_t q, struct lc_node *const *outs, size_t n,
                         struct lc_error *e);
 

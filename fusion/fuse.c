@@ -20,13 +20,31 @@ static int lc_is_expensive_op(int op)
     }
 }
 
+static int64_t lc_numel(const struct lc_node *n)
+{
+    int64_t e = 1;
+    for (int d = 0; d < n->ndim; d++)
+        e *= n->shape[d];
+    return e;
+}
+
 /* Decide which nodes are written to memory. */
 static void lc_mark(struct lc_fuse *f, struct lc_node *const *outs, size_t n_outs)
 {
     for (size_t i = 0; i < f->n; i++) {
         struct lc_node *x = f->topo[i];
-        for (int k = 0; k < x->n_in; k++)
-            f->info[lc_idx(f, x->in[k])].consumers++;
+        for (int k = 0; k < x->n_in; k++) {
+            struct lc_nodeinfo *c = &f->info[lc_idx(f, x->in[k])];
+            c->consumers++;
+            /* A slice or a gather reading a small part of its input (the top k's values
+             * read back by index, one column of a product) costs little to recompute. */
+            int64_t nx = lc_numel(x), nin = lc_numel(x->in[k]);
+            if ((x->op == LC_OP_SLICE ||
+                 (x->op == LC_OP_GATHER && k == 0)) && nx <= nin / 8) {
+                c->sparse++;
+                c->sparse_elems += nx;
+            }
+        }
     }
     for (size_t r = 0; r < n_outs; r++) {
         struct lc_nodeinfo *ni = &f->info[lc_idx(f, outs[r])];
@@ -59,8 +77,13 @@ static void lc_mark(struct lc_fuse *f, struct lc_node *const *outs, size_t n_out
         ni->expensive = expensive;
         if (ni->depth >= LC_KERNEL_MAX_DEPTH)
             ni->mat = 1;
-        if (ni->consumers >= 2 && (ni->cost > LC_RECOMPUTE_MAX_OPS ||
-                                   (ni->expensive && ni->cost > LC_RECOMPUTE_MAX_OPS / 4)))
+        /* Consumers that read a small part of it in all are not counted: they recompute
+         * it where they read it (a product read by its top k and by the values at them). */
+        int dense = ni->consumers;
+        if (ni->sparse && ni->sparse_elems <= lc_numel(x) / 4)
+            dense -= ni->sparse;
+        if (dense >= 2 && (ni->cost > LC_RECOMPUTE_MAX_OPS ||
+             (ni->expensive && ni->cost > LC_RECOMPUTE_MAX_OPS / 4)))
             ni->mat = 1;
         if (ni->mat) {
             ni->depth = 0;

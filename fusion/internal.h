@@ -30,6 +30,8 @@ struct lc_nodeinfo {
     int mat;          /* written by a kernel (or a leaf copied contiguous) */
     int forced;
     int consumers;
+    int sparse;       /* of them, views and gathers reading at most 1/8 of it ... */
+    int64_t sparse_elems;  /* ... in all this many elements */
     int depth;        /* fused elementwise depth below, within its kernel */
     int cost;         /* fused op count below (capped) */
     int expensive;    /* has a transcendental op in its fused subtree */

@@ -844,7 +844,8 @@ struct lc_node *lc_node_reduce(int op, struct lc_node *a, uint32_t axes, int ddo
 struct lc_node *lc_node_scan(int op, struct lc_node *a, int axis, struct lc_error *e)
 {
     /* Sorts are scan-shaped kernels but nodes of their own (lc_node_sort: dtype, order). */
-    if (lc_op_kind(op) != LC_KIND_SCAN || op == LC_OP_SORT || op == LC_OP_ARGSORT) {
+    if (lc_op_kind(op) != LC_KIND_SCAN || op == LC_OP_SORT || op == LC_OP_ARGSORT ||
+        op == LC_OP_ARGTOPK) {
         lc_error_set(e, LC_ERR_INVALID, "'%s' is not a scan", lc_op_name(op));
         return NULL;
     }
@@ -890,6 +891,36 @@ struct lc_node *lc_node_sort(int op, struct lc_node *a, int axis, int descending
         return NULL;
     n->p.red.axes = 1u << axis;
     n->p.red.kind = descending != 0;
+    lc_node_seal(n);
+    return n;
+}
+
+struct lc_node *lc_node_topk(struct lc_node *a, int axis, int k, int largest,
+                             struct lc_error *e)
+{
+    if (axis < 0 || axis >= a->ndim) {
+        lc_error_set(e, LC_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,
+                     a->ndim);
+        return NULL;
+    }
+    if (lc_dtype_is_complex(a->dtype)) {
+        lc_error_set(e, LC_ERR_TYPE, "'argtopk' of a complex array is not a graph op");
+        return NULL;
+    }
+    if (k < 1 || k > LC_TOPK_MAX || k > a->shape[axis]) {
+        lc_error_set(e, LC_ERR_INVALID, "k (=%d) must be between 1 and min(%d, the axis length %lld)",
+                     k, LC_TOPK_MAX, (long long)a->shape[axis]);
+        return NULL;
+    }
+    int64_t shape[LC_MAXDIM];
+    memcpy(shape, a->shape, sizeof shape);
+    shape[axis] = k;
+    struct lc_node *n = lc_node_new(LC_OP_ARGTOPK, LC_INT64, a->ndim, shape, &a, 1, e);
+    if (!n)
+        return NULL;
+    n->p.red.axes = 1u << axis;
+    n->p.red.ddof = k;
+    n->p.red.kind = largest != 0;
     lc_node_seal(n);
     return n;
 }

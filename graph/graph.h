@@ -223,6 +223,14 @@ struct lc_node *lc_node_scan(int op, struct lc_node *a, int axis, struct lc_erro
  * the int64 positions along the axis; NaN last, descending or not. */
 struct lc_node *lc_node_sort(int op, struct lc_node *a, int axis, int descending,
                              struct lc_error *e);
+/* The int64 positions along `axis` of a's k largest (`largest`) or smallest elements, best
+ * first, as the stable sort orders them: NaN above +inf, -0.0 equal to +0.0, equal values
+ * the later first when largest (the sort's last k, reversed), the earlier first otherwise.
+ * The result has a's shape with k along the axis; 1 <= k <= LC_TOPK_MAX and k <= the axis
+ * length. Kept in p.red: axes (the axis bit), ddof (k), kind (largest). */
+#define LC_TOPK_MAX 64
+struct lc_node *lc_node_topk(struct lc_node *a, int axis, int k, int largest,
+                             struct lc_error *e);
 
 /* ---- gathers -------------------------------------------------------------------- */
 

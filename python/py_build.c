@@ -369,6 +369,20 @@ static PyObject *py_sort(PyObject *Py_UNUSED(m), PyObject *args)
     return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
 }
 
+static PyObject *py_argtopk(PyObject *Py_UNUSED(m), PyObject *args)
+{
+    PyObject *x;
+    int axis, k, largest;
+    if (!PyArg_ParseTuple(args, "Oiii:_argtopk", &x, &axis, &k, &largest))
+        return NULL;
+    lc_py_Array *a = lc_py_as_array(x);
+    if (!a)
+        return NULL;
+    struct lc_error e = {0};
+    struct lc_node *r = lc_node_topk(a->node, axis, k, largest, &e);
+    return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
+}
+
 static PyObject *py_gather(PyObject *Py_UNUSED(m), PyObject *args)
 {
     PyObject *x, *i;
@@ -402,6 +416,8 @@ PyMethodDef lc_py_build_functions[] = {
     {"_slice", py_slice, METH_VARARGS, "_slice(x, starts, steps, lens)"},
     {"_reduce", py_reduce, METH_VARARGS, "_reduce(op, x, axes, ddof=0, kind=0)"},
     {"_scan", py_scan, METH_VARARGS, "_scan(op, x, axis)"},
+    {"_argtopk", py_argtopk, METH_VARARGS,
+     "_argtopk(x, axis, k, largest): the int64 positions of the k best along axis, best first"},
     {"_sort", py_sort, METH_VARARGS,
      "_sort(x, axis, descending, arg): a stable sort along axis (arg: the int64 positions)"},
     {"_gather", py_gather, METH_VARARGS,

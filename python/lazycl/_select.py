@@ -70,6 +70,11 @@ def top_k(x, k, /, axis=-1, *, largest=True, sorted=True):
     k = operator.index(k)
     if not 0 <= k <= n:
         raise ValueError(f"k (={k}) must be between 0 and the axis length ({n})")
+    if 0 < k <= _TOPK_MAX and np.dtype(x.dtype).kind in "biuf" and x.size:
+        # A selection kernel (codegen/topk.c): the k best of each row chunk, merged; the key
+        # computed inside it, the values read back by index.
+        top = _c._argtopk(x, ax, k, int(bool(largest)))
+        return TopK(_take(x, top, ax), top)
     if x.ndim == 1 and 0 < k <= n // 256 and n >= _SELECT_MIN_N and x.dtype.kind in "iuf":
         r = _select_top(x, k, largest)
         if r is not None:
@@ -81,6 +86,7 @@ def top_k(x, k, /, axis=-1, *, largest=True, sorted=True):
     return TopK(_take(x, top, ax), top)
 
 
+_TOPK_MAX = 64            # k up to this: the selection kernel (LC_TOPK_MAX)
 _SELECT_MIN_N = 1 << 16   # shorter: one sort
 _SELECT_BINS = 2048
 

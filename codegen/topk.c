@@ -1,0 +1,218 @@
+/* topk.c: argtopk, the positions of the k best elements of each row (the axis last).
+ *
+ * A selection, not a sort: each row is cut into P chunks, one item each. An item walks its
+ * chunk, computing the key expression itself (the fused producer: a pending product is
+ * never written), and keeps its k best (key, position) pairs sorted in private memory; an
+ * element enters only when it beats the k-th, one comparison for most elements. The items'
+ * lists go to scratch and are merged the same way by items of G candidates each, until one
+ * list per row is left, which is written best first. With P = 1 (short rows, or as many
+ * rows as items) the first launch writes the result.
+ *
+ * The order is the stable sort's, so the result is the sort's: keys are the sort's
+ * order-preserving keys (codegen/sort.c: NaN above everything, -0.0 equal to +0.0); for the
+ * smallest they are complemented, so the best key is always the largest; between equal keys
+ * the later position wins when selecting the largest (the sort's last k, reversed) and the
+ * earlier one otherwise. That is a strict total order, so chunks and merges may go in any
+ * order and every run gives the same bits.
+ *
+ * Where the target coalesces (GPUs) and the row is contiguous along the axis, neighbouring
+ * items take neighbouring chunks of a row and a chunk is every P-th element, so a warp reads
+ * consecutive addresses; otherwise (a column, as in the top k of each column of a product)
+ * neighbouring items take neighbouring rows at the same place.
+ */
+#include "codegen/cg.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define LC_TK_MIN_CHUNK 256   /* elements per chunk at least */
+#define LC_TK_MERGE 32        /* candidates a merge item takes: LC_TK_MERGE * k (>= 512) */
+
+static int lc_topk_fits(struct lc_cg *g)
+{
+    return g->k->scan_op == LC_OP_ARGTOPK;
+}
+
+/* Is the row read along the axis with unit stride (by its buffer reads)? */
+static int lc_topk_row_contiguous(const struct lc_cg *g)
+{
+    int last = g->nd - 1, unit = 0;
+    for (int a = 0; a < g->k->n_access; a++) {
+        const struct lc_access *acc = &g->acc[a];
+        if (acc->kind != LC_ACCESS_INPUT && acc->kind != LC_ACCESS_TEMP)
+            continue;
+        int64_t s = acc->strides[last];
+        if (s == 1 || s == -1)
+            unit = 1;
+        else if (s != 0)
+            return 0;
+    }
+    return unit;
+}
+
+#define LC_TOPK_PARAMS                                                                      \
+    "const long M, const long P, const long L, const long G, const int fin, "             \
+    "const long ksrc, const long isrc, const long kdst, const long idst"
+
+/* The helpers: the order and the insertion into a sorted list of KK. */
+static void lc_topk_helpers(struct lc_sb *sb, const char *K, int KK, int largest)
+{
+    lc_sb_printf(sb, "#define KK %d\n", KK);
+    lc_sb_printf(sb, "#define TK_NONE %s\n", largest ? "(-1L)" : "LONG_MAX");
+    lc_sb_printf(sb, "#define TK_BETTER(ka, ia, kb, ib) ((ka) > (kb) || ((ka) == (kb) && (ia) %s (ib)))\n\n",
+                 largest ? ">" : "<");
+    lc_sb_printf(sb,
+        "/* (key, i) into the sorted list (tk, ti), which it beats at its last place. */\n"
+        "static inline void lc_tk_push(%s *tk, long *ti, const %s key, const long i)\n{\n"
+        "    int j = KK - 1;\n"
+        "#pragma unroll 1\n"
+        "    while (j > 0 && TK_BETTER(key, i, tk[j - 1], ti[j - 1])) {\n"
+        "        tk[j] = tk[j - 1];\n        ti[j] = ti[j - 1];\n        j--;\n    }\n"
+        "    tk[j] = key;\n    ti[j] = i;\n}\n\n", K, K);
+}
+
+/* The end of an item: its list to scratch, or (fin) to the outputs, best first. */
+static void lc_topk_finish(struct lc_cg *g, struct lc_sb *sb, const char *K, int unravel)
+{
+    lc_sb_printf(sb, "    if (!fin) {\n"
+                     "        __global %s *kd = (__global %s *)(s + kdst) + (m * P + q) * KK;\n"
+                     "        __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;\n"
+                     "#pragma unroll 1\n"
+                     "        for (int j = 0; j < KK; j++) {\n"
+                     "            kd[j] = tk[j];\n            id[j] = ti[j];\n        }\n"
+                     "        return;\n    }\n", K, K);
+    if (unravel && g->nd > 1)
+        lc_unravel(sb, 0, g->nd - 1, "m", "    ");
+    lc_sb_printf(sb, "#pragma unroll 1\n    for (long pos_ = 0; pos_ < KK; pos_++) {\n"
+                     "        const long val_ = ti[pos_];\n");
+    lc_emit_sort_store(g, sb, "        ");
+    lc_sb_printf(sb, "    }\n}\n\n");
+}
+
+static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    const struct lc_node *node = k->outputs[0].node;
+    int nd = g->nd, nr = nd - 1;
+    int KK = node->p.red.ddof, largest = node->p.red.kind != 0;
+    int vexpr = k->outputs[0].expr, dt = k->exprs[vexpr].dtype;
+    int64_t M = 1, N = g->shape[nr];
+    for (int d = 0; d < nr; d++)
+        M *= g->shape[d];
+    struct lc_key key = lc_key_of(dt);
+    const char *K = key.type;
+    size_t ks = key.bits == 64 ? 8 : 4;
+
+    /* Chunks per row: items over the target's count, each at least LC_TK_MIN_CHUNK long. */
+    int64_t P = g->t->topk_items / (M ? M : 1);
+    int64_t most = N / (LC_TK_MIN_CHUNK > 4 * KK ? LC_TK_MIN_CHUNK : 4 * KK);
+    if (P > most)
+        P = most;
+    if (P < 1)
+        P = 1;
+    int inter = g->t->topk_coalesce && lc_topk_row_contiguous(g);
+    int64_t G = (int64_t)LC_TK_MERGE * KK;
+    if (G < 512)
+        G = 512;
+
+    /* The stages: P chunks, then ceil(P * KK / G) merges ... down to 1. */
+    int64_t stages[16];
+    int ns = 0;
+    stages[ns++] = P;
+    while (stages[ns - 1] > 1 && ns < 16) {
+        int64_t L = stages[ns - 1] * KK;
+        stages[ns] = (L + G - 1) / G;
+        ns++;
+    }
+    size_t area = lc_round_up((size_t)(M * P * KK) * ks, 8), iarea = (size_t)(M * P * KK) * 8;
+    size_t off[2][2] = {{0, area}, {area + iarea, 2 * area + iarea}};
+    c->scratch_bytes = P > 1 ? 2 * (area + iarea) : 8;
+    c->zero_bytes = 0;
+
+    lc_topk_helpers(sb, K, KK, largest);
+    /* The first pass: the keys computed here. */
+    lc_sb_printf(sb, "__kernel void @K@_first(");
+    if (lc_sort_params(g, NULL, sb, LC_TOPK_PARAMS) < 0)
+        return -1;
+    lc_sb_printf(sb, "    __global char *s = s_ + sbase;\n    const long g_ = get_global_id(0);\n");
+    if (inter)
+        lc_sb_printf(sb, "    const long m = g_ / P, q = g_ %% P;\n");
+    else
+        lc_sb_printf(sb, "    const long q = g_ / M, m = g_ %% M;\n");
+    lc_sb_printf(sb, "    if (m >= M || q >= P) return;\n");
+    if (nr > 0)
+        lc_unravel(sb, 0, nr, "m", "    ");
+    lc_sb_printf(sb, "    %s tk[KK];\n    long ti[KK];\n#pragma unroll 1\n"
+                     "    for (int j = 0; j < KK; j++) {\n        tk[j] = 0;\n        ti[j] = TK_NONE;\n    }\n"
+                     "    %s thk = 0;\n    long thi = TK_NONE;\n", K, K);
+    if (inter)
+        lc_sb_printf(sb, "#pragma unroll 1\n    for (long i%d = q; i%d < n%d; i%d += P) {\n", nr, nr,
+                     nr, nr);
+    else
+        lc_sb_printf(sb, "    const long chunk = (n%d + P - 1) / P;\n"
+                         "    const long beg = min(n%d, q * chunk), end = min(n%d, (q + 1) * chunk);\n"
+                         "#pragma unroll 1\n    for (long i%d = beg; i%d < end; i%d++) {\n",
+                     nr, nr, nr, nr, nr, nr);
+    lc_emit_exprs(g, sb, 0, "        ");
+    char v[16];
+    snprintf(v, sizeof v, "v%d", vexpr);
+    lc_emit_key(sb, dt, v, 0, "        ");
+    if (!largest)
+        lc_sb_printf(sb, "        key_ = ~key_ & %s;\n", key.all);
+    lc_sb_printf(sb, "        if (TK_BETTER(key_, i%d, thk, thi)) {\n"
+                     "            lc_tk_push(tk, ti, key_, i%d);\n"
+                     "            thk = tk[KK - 1];\n            thi = ti[KK - 1];\n        }\n    }\n",
+                 nr, nr);
+    lc_topk_finish(g, sb, K, 0);
+
+    /* The merges: G candidates of a row's L per item. */
+    lc_sb_printf(sb, "__kernel void @K@_merge(");
+    if (lc_sort_params(g, NULL, sb, LC_TOPK_PARAMS) < 0)
+        return -1;
+    lc_sb_printf(sb, "    __global char *s = s_ + sbase;\n    const long g_ = get_global_id(0);\n"
+                     "    const long m = g_ / P, q = g_ %% P;\n    if (m >= M) return;\n"
+                     "    __global const %s *kc = (__global const %s *)(s + ksrc) + m * L;\n"
+                     "    __global const long *ic = (__global const long *)(s + isrc) + m * L;\n"
+                     "    %s tk[KK];\n    long ti[KK];\n#pragma unroll 1\n"
+                     "    for (int j = 0; j < KK; j++) {\n        tk[j] = 0;\n        ti[j] = TK_NONE;\n    }\n"
+                     "    %s thk = 0;\n    long thi = TK_NONE;\n"
+                     "    const long end = min(L, (q + 1) * G);\n"
+                     "#pragma unroll 1\n    for (long j = q * G; j < end; j++) {\n"
+                     "        const %s key_ = kc[j];\n        const long i_ = ic[j];\n"
+                     "        if (TK_BETTER(key_, i_, thk, thi)) {\n"
+                     "            lc_tk_push(tk, ti, key_, i_);\n"
+                     "            thk = tk[KK - 1];\n            thi = ti[KK - 1];\n        }\n    }\n",
+                 K, K, K, K, K);
+    lc_topk_finish(g, sb, K, 1);
+
+    /* The launches: the first pass, then each merge, areas ping-ponging. */
+    for (int st = 0; st < ns; st++) {
+        struct lc_launch *l = lc_new_launch(c, st == 0 ? "_first" : "_merge");
+        if (!l)
+            return -1;
+        int64_t Pst = stages[st], L = st == 0 ? 0 : stages[st - 1] * KK;
+        const size_t *src = off[(st + 1) & 1], *dst = off[st & 1];
+        if (lc_sort_params(g, l, NULL, LC_TOPK_PARAMS) < 0 || lc_add_i64(l, M) < 0 ||
+            lc_add_i64(l, Pst) < 0 || lc_add_i64(l, L) < 0 || lc_add_i64(l, G) < 0)
+            return -1;
+        union lc_scalar fin = {.i = Pst == 1};
+        if (lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT32, fin) < 0 ||
+            lc_add_i64(l, (int64_t)src[0]) < 0 || lc_add_i64(l, (int64_t)src[1]) < 0 ||
+            lc_add_i64(l, (int64_t)dst[0]) < 0 || lc_add_i64(l, (int64_t)dst[1]) < 0)
+            return -1;
+        l->work_dim = 1;
+        l->global[0] = (size_t)(M * Pst);
+        if (!lc_fixed_groups(g->t, l, g->t->scan_work_group)) {
+            l->use_local = 1;   /* one item per group on CPUs: every chunk may take a core */
+            l->local[0] = l->local[1] = l->local[2] = 1;
+        }
+    }
+    snprintf(c->schedule, sizeof c->schedule,
+             "select: the %d %s of each row, %lld chunk%s per row%s, %d launch%s", KK,
+             largest ? "largest" : "smallest", (long long)P, P == 1 ? "" : "s",
+             inter ? " (interleaved)" : "", ns, ns == 1 ? "" : "es");
+    return 0;
+}
+
+const struct lc_schedule lc_sched_topk_select = {LC_KERNEL_SCAN, "select", lc_topk_fits,
+                                                 lc_topk_gen};

@@ -1,0 +1,72 @@
+/* keep.c: which computed intermediates a force keeps.
+ *
+ * A lazy graph recomputes a pending node each time something that reads it is forced. For a
+ * sort, a scan or a top-k selection (nodes always written whole to a buffer of their own)
+ * that is a whole second launch sequence, and NumPy code reads such results more than once:
+ * `I = argsort(a); v = a[I[-k:]]; ... x[I[-k:]] = ...`. So a force also computes, as extra
+ * outputs, every such node under its outputs that something outside this graph still holds
+ * (a Python array, or another pending graph): its references outnumber its consumers here.
+ * The node becomes a leaf holding its buffer, as a forced output does, and later forces read
+ * it. The buffer would have been written anyway; it only lives as long as its holders.
+ */
+#include "engine/engine.h"
+
+#include "graph/walk.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int lc_keep_kind(const struct lc_node *x)
+{
+    return !lc_node_is_leaf(x) && lc_op_kind(x->op) == LC_KIND_SCAN;
+}
+
+lc_status lc_engine_with_kept(struct lc_node *const *outs, size_t n, struct lc_node ***all,
+                              size_t *n_all, struct lc_error *e)
+{
+    *all = NULL;
+    *n_all = n;
+    struct lc_walk w;
+    memset(&w, 0, sizeof w);
+    if (lc_graph_walk(outs, n, &w, e) != LC_OK)
+        return e->code;
+    size_t cand = 0;
+    for (size_t i = 0; i < w.n; i++)
+        cand += lc_keep_kind(w.order[i]);
+    if (!cand) {
+        lc_walk_free(&w);
+        return LC_OK;
+    }
+    int *held = calloc(w.n, sizeof *held);   /* references from this graph */
+    struct lc_node **list = malloc((n + cand) * sizeof *list);
+    if (!held || !list) {
+        free(held);
+        free(list);
+        lc_walk_free(&w);
+        return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+    }
+    for (size_t i = 0; i < w.n; i++)
+        for (int j = 0; j < w.order[i]->n_in; j++)
+            held[lc_walk_index(&w, w.order[i]->in[j])]++;
+    for (size_t r = 0; r < n; r++) {
+        long i = lc_walk_index(&w, outs[r]);
+        held[i] = -1;   /* forced already */
+        list[r] = outs[r];
+    }
+    size_t m = n;
+    for (size_t i = 0; i < w.n; i++) {
+        struct lc_node *x = w.order[i];
+        if (held[i] >= 0 && lc_keep_kind(x) && atomic_load(&x->refcount) > held[i])
+            list[m++] = x;
+    }
+    free(held);
+    lc_walk_free(&w);
+    if (m == n) {
+        free(list);
+        return LC_OK;
+    }
+    *all = list;
+    *n_all = m;
+    return LC_OK;
+}
