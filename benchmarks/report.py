@@ -1,0 +1,155 @@
+"""The suite's report (benchmarks/run.py): the machine description, the markdown table, the PNG
+chart."""
+import datetime
+import os
+import platform
+import subprocess
+import sys
+
+import numpy as np
+
+import lazycl as lc
+
+from timing import Cell
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# ---- machine description --------------------------------------------------------------------
+
+def machine_info(dev):
+    cpu = platform.processor()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE,
+                                capture_output=True, text=True, timeout=10).stdout.strip()
+    except Exception:  # noqa: BLE001
+        commit = ""
+    return {
+        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        "host": platform.node(), "cpu": cpu, "cpu_count": os.cpu_count(),
+        "python": sys.version.split()[0], "numpy": np.__version__, "lazycl": lc.__version__,
+        "git_commit": commit,
+        "device": {
+            "filter": dev.filter_string, "name": dev.name, "type": dev.type,
+            "platform": dev.platform_name, "platform_version": dev.platform_version,
+            "driver": dev.driver_version, "vendor": dev.vendor, "compute_units": dev.compute_units,
+            "global_mem": dev.global_mem, "opencl_c": dev.opencl_c_version,
+            "takes_spirv": dev.takes_spirv,
+        },
+    }
+
+
+def device_kind(dev):
+    parts = dev.filter_string.split(":")
+    return f"{parts[1]}-{parts[0]}" if len(parts) >= 2 else dev.filter_string.replace(":", "-")
+
+
+def fmt_cell(c, base):
+    if c is None:
+        return "—"
+    if c.status == "error":
+        return "error"
+    if c.status == "skip":
+        return "—"
+    if c.status == "slow":
+        return f"~{c.ms:.0f} (1 run)"
+    tag = ""
+    if c.status == "WRONG":
+        tag = f"**WRONG** ({c.err:.2g})" if c.err == c.err else "**WRONG**"
+        if not c.times:
+            return tag
+        tag += " "
+    ms = c.ms
+    s = f"{ms:.3g}" if ms < 100 else f"{ms:.0f}"
+    if base and base.status == "ok" and base.ms:
+        s += f" (x{ms / base.ms:.2g})"
+    return tag + s
+
+
+def render_md(doc, dev, systems):
+    m = doc["machine"]
+    bw = doc["bandwidth"]
+    out = [f"# lazycl benchmarks — {dev.filter_string}, {m['date']}", "",
+           f"- device: {m['device']['name']} ({m['device']['platform']}, driver {m['device']['driver']}, "
+           f"{m['device']['compute_units']} CU)",
+           f"- host: {m['cpu']} x{m['cpu_count']}; Python {m['python']}, NumPy {m['numpy']}, "
+           f"lazycl {m['lazycl']} ({m['git_commit']})",
+           f"- copy bandwidth (this run, start / end): {bw['d2d_GBps']:.1f} / {doc['bandwidth_end']['d2d_GBps']:.1f} GB/s "
+           f"clEnqueueCopyBuffer, {bw['d2d_kernel_GBps']:.1f} / {doc['bandwidth_end']['d2d_kernel_GBps']:.1f} GB/s "
+           f"copy kernel (ceilings use the best, {doc['bandwidth_ceiling_GBps']:.1f} GB/s); h2d {bw['h2d_GBps']:.1f}, d2h "
+           f"{bw['d2h_GBps']:.1f} GB/s; launch+finish {bw['launch_us']:.0f} µs",
+           f"- N = {doc['n']}, median of ≥ {doc['reps']} runs after warm-up. Cells: ms (x ratio to "
+           "lazycl device-resident; >1 = slower than lazycl). `lazycl e2e` = NumPy in → NumPy out. "
+           "`ceiling` = bytes that must move / copy bandwidth.", ""]
+    hdr = ["workload"] + systems + ["lazycl/hand", "ceiling ms", "% of ceiling", "kernels", "buffers"]
+    out.append("| " + " | ".join(hdr) + " |")
+    out.append("|" + "---|" * len(hdr))
+    for r in doc["results"]:
+        cells = {k: Cell(v["status"], v["times_s"], v["max_rel_err"], v["note"]) for k, v in r["cells"].items()}
+        base = cells.get("lazycl")
+        row = [r["label"]] + [fmt_cell(cells.get(s), base) for s in systems]
+        row.append(f"{r['lazycl_over_hand']:.2f}" if "lazycl_over_hand" in r else "—")
+        row.append(f"{r['bandwidth_ceiling_ms']:.3g}")
+        row.append(f"{r['pct_of_bandwidth_ceiling']:.0f}%" if "pct_of_bandwidth_ceiling" in r else "—")
+        st = r["lazycl_stats"]
+        row.append(str(st.get("launches", "?")))
+        row.append(str(st.get("buffers_allocated", 0) + st.get("pool_hits", 0)) if "launches" in st else "?")
+        out.append("| " + " | ".join(row) + " |")
+    o = doc["graph_overhead"]
+    out += ["", f"Graph building from Python: {o['us_per_node']:.2f} µs per node (a NumPy eager op on "
+            f"1e3 floats: {o['numpy_us_per_op_1e3']:.2f} µs). A 10-op chain forced: {o['launches']} "
+            f"kernel launch, {o['buffers']} buffer (allocated {o['buffers_allocated']} + pool hits "
+            f"{o['pool_hits']}) — {'OK' if o['buffers'] == 1 and o['launches'] == 1 else 'EXPECTED 1 and 1'}.",
+            "", "Per-call time of that chain on 1e3 floats: build {build_us:.0f} µs, `compute()` (plan-cache "
+            "lookup, launch, and the wait for the device) {compute_return_us:.0f} µs, a `finish()` after it "
+            "{finish_us:.0f} µs more (the queue is idle by then); `lc.explain` (fusion + codegen only) "
+            "{explain_us:.0f} µs; the same kernel hand-written, launch + finish: {hand_launch_finish_us:.0f} µs "
+            "(taken in turns with `compute()`).".format(**o["chain10_1e3_split"]),
+            "", "`kernels` = lazycl launches per forced result; `buffers` = buffers_allocated + "
+            "pool_hits per forced result (scratch included).", ""]
+    notes = []
+    for r in doc["results"]:
+        if r.get("note"):
+            notes.append(f"- {r['label']}: {r['note']}")
+        for k, v in r["cells"].items():
+            if v["status"] in ("WRONG", "error", "skip", "slow") and v["note"]:
+                notes.append(f"- {r['label']} / {k}: {v['status']} — {v['note']}")
+    for k, v in doc["peer_notes"].items():
+        notes.append(f"- peer {k}: {v}")
+    notes.append(f"- numexpr: {doc['numexpr']}")
+    out += ["Notes:", ""] + notes
+    return "\n".join(out) + "\n"
+
+
+def write_chart(doc, systems, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except Exception as e:  # noqa: BLE001
+        return f"(no chart: matplotlib not importable — {type(e).__name__})"
+    rows = [r for r in doc["results"] if r["cells"].get("lazycl", {}).get("status") == "ok"]
+    fig, ax = plt.subplots(figsize=(max(8, 1.3 * len(rows)), 5))
+    width = 0.8 / max(1, len(systems))
+    for j, s in enumerate(systems):
+        vals = []
+        for r in rows:
+            c, b = r["cells"].get(s), r["cells"]["lazycl"]
+            vals.append(c["median_ms"] / b["median_ms"] if c and c["status"] == "ok" else 0)
+        ax.bar([i + j * width for i in range(len(rows))], vals, width, label=s)
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(rows))])
+    ax.set_xticklabels([r["workload"] for r in rows], rotation=30)
+    ax.set_yscale("log")
+    ax.axhline(1, color="k", lw=0.5)
+    ax.set_ylabel("time / lazycl time (lower is faster)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return f"![chart]({os.path.basename(path)})"
