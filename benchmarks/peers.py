@@ -6,12 +6,18 @@ import numpy as np
 import lazycl as lc
 
 from numba_impls import numba_impls
+from selection import argpartition_top_k
 from workloads import f_cumsum, f_matmul, f_standardize
 
 # ---- namespaces --------------------------------------------------------------------------------
 
 class NS:
+    """The names a workload calls, from module `mod` unless overridden; ns.mod is the module
+    itself (for code written against a whole NumPy-like module, as the sparse PCA)."""
+
     def __init__(self, mod, **over):
+        self.mod = mod
+        self.top_k = getattr(mod, "top_k", None)
         self.exp, self.sqrt, self.log1p = mod.exp, mod.sqrt, mod.log1p
         self.sum, self.max, self.cumsum = mod.sum, mod.max, mod.cumsum
         self.bincount = getattr(mod, "bincount", None)
@@ -38,6 +44,22 @@ def _noop(r):
     pass
 
 
+def each(f):
+    """f applied to a result, or to each array of a tuple of results (top_k's (values, indices),
+    the sparse PCA's (opt_x, value, column)); Python numbers are left as they are."""
+    def g(r):
+        if isinstance(r, (tuple, list)):
+            return tuple(v if isinstance(v, (int, float)) else f(v) for v in r)
+        return f(r)
+    return g
+
+
+def fn_for(w, peer, mod):
+    """The workload's function for this peer: its own spelling (w.impl) where it has one."""
+    make = w.impl.get(peer)
+    return make(mod) if make else w.fn
+
+
 def build_peers(args, gpu):
     """Systems beyond lazycl / NumPy / numexpr / hand-written: name -> (factory or None, note)."""
     peers = {}
@@ -58,7 +80,7 @@ def build_peers(args, gpu):
     if dask and "dask" not in skip:
         try:
             import dask.array as da
-            dns = NS(da)
+            dns = NS(da, top_k=lambda x, k: (da.topk(x, k), da.argtopk(x, k)))
             peers["dask"] = ("dask " + v, lambda w: _dask_system(da, dns, w))
         except Exception as e:  # noqa: BLE001
             notes["dask"] = f"dask.array unavailable: {e}"
@@ -73,7 +95,7 @@ def build_peers(args, gpu):
             jax.random.fold_in(jax.random.PRNGKey(0), tok[0]), (n,), dtype=jnp.float32))
         jns = NS(jnp, bincount=lambda i, weights=None, minlength=0:
                  jnp.bincount(i, weights, minlength=minlength, length=minlength),
-                 randn=jrand, randn_mat=jrand)
+                 randn=jrand, randn_mat=jrand, top_k=jax.lax.top_k)
         peers["jax"] = (f"jax {v} jit ({jax.default_backend()})", lambda w: _jax_system(jax, jns, w))
     else:
         notes["jax"] = v if not jax else "skipped"
@@ -88,7 +110,7 @@ def build_peers(args, gpu):
         cupy, v = detect("cupy")
         if cupy and "cupy" not in skip:
             crand = (lambda n, tok: cupy.random.standard_normal(n, dtype=cupy.float32))
-            cns = NS(cupy, randn=crand, randn_mat=crand)
+            cns = NS(cupy, randn=crand, randn_mat=crand, top_k=argpartition_top_k(cupy))
             peers["cupy"] = ("cupy " + v, lambda w: _cupy_system(cupy, cns, w, False))
             if "cupy.fuse" not in skip:
                 peers["cupy.fuse"] = ("cupy.fuse", lambda w: _cupy_system(cupy, cns, w, True))
@@ -104,7 +126,8 @@ def build_peers(args, gpu):
         tns = NS(torch, cumsum=lambda x: torch.cumsum(x, 0),
                  std0=lambda X: X.std(0, correction=0), randn=trand, randn_mat=trand,
                  sort=lambda x: torch.sort(x).values,
-                 argsort=lambda x: torch.argsort(x, stable=True))
+                 argsort=lambda x: torch.argsort(x, stable=True),
+                 top_k=lambda x, k: tuple(torch.topk(x, k)))
         peers["torch"] = (f"torch {v} eager ({tdev})", lambda w: _torch_system(torch, tns, tdev, w, False))
         if "torch.compile" not in skip:
             peers["torch.compile"] = (f"torch.compile ({tdev})",
@@ -128,24 +151,34 @@ def build_peers(args, gpu):
 # Each *_system returns (prepare, run, sync, to_np) or raises/returns a string (skip note).
 
 def _numba_system(impl, w):
-    key = w.numba
+    """w.numba names the function in numba_impls, or is (name, extra arguments after the
+    inputs); writes into the inputs run on fresh copies as NumPy's (each run the same)."""
+    key, extra = (w.numba, ()) if isinstance(w.numba, str) or w.numba is None else w.numba
     if key is None:
         return "not expressed"
     f = impl[key]
-    return (lambda: w.inputs, lambda st: f(*st), _noop, lambda r: r)
+    prep = (lambda: [a.copy() for a in w.inputs]) if w.mutates else (lambda: w.inputs)
+    return (prep, lambda st: f(*st, *extra), _noop, each(np.asarray))
 
 
 def _dask_system(da, dns, w):
+    import dask
+
     def prep():
         return [da.from_array(a, chunks=max(1, a.shape[0] // 8)) if a.ndim == 1 else
                 da.from_array(a, chunks=(max(1, a.shape[0] // 8), a.shape[1])) for a in w.inputs]
-    return (prep, lambda st: w.fn(dns, *st).compute(), _noop, lambda r: r)
+
+    def run(st):
+        r = w.fn(dns, *st)
+        return dask.compute(*r) if isinstance(r, tuple) else r.compute()
+    return (prep, run, _noop, each(np.asarray))
 
 
 def _jax_system(jax, jns, w):
-    f = jax.jit(lambda *a: w.fn(jns, *a))
+    fn = fn_for(w, "jax", jax)
+    f = jax.jit(lambda *a: fn(jns, *a))
     return (lambda: [jax.device_put(a) for a in w.inputs], lambda st: f(*st),
-            lambda r: r.block_until_ready(), lambda r: np.asarray(r))
+            lambda r: jax.block_until_ready(r), each(np.asarray))
 
 
 def _cupy_system(cp, cns, w, fuse):
@@ -162,22 +195,25 @@ def _cupy_system(cp, cns, w, fuse):
                 return w.fn(cns, x)
             f = cp.fuse(fused1, kernel_name="fused_" + w.name.replace("-", "_"))
     else:
+        fn = fn_for(w, "cupy", cp)
+
         def f(*a):
-            return w.fn(cns, *a)
+            return fn(cns, *a)
     return (lambda: [cp.asarray(a) for a in w.inputs], lambda st: f(*st),
-            lambda r: cp.cuda.Device().synchronize(), lambda r: cp.asnumpy(r))
+            lambda r: cp.cuda.Device().synchronize(), each(cp.asnumpy))
 
 
 def _torch_system(torch, tns, tdev, w, compiled):
+    fn = fn_for(w, "torch", torch)
+
     def base(*a):
-        return w.fn(tns, *a)
+        return fn(tns, *a)
     f = torch.compile(base) if compiled else base
     sync = (lambda r: torch.cuda.synchronize()) if tdev == "cuda" else _noop
     def prep():
         ts = [torch.from_numpy(a).to(tdev) for a in w.inputs]
         return [t.clone() for t in ts] if w.mutates and tdev == "cpu" else ts
-    return (prep, lambda st: f(*st), sync,
-            lambda r: r.detach().cpu().numpy())
+    return (prep, lambda st: f(*st), sync, each(lambda r: r.detach().cpu().numpy()))
 
 
 def _pyopencl_system(args, w):

@@ -16,16 +16,64 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # ---- machine description --------------------------------------------------------------------
 
+# Every peer's package (distribution names; CuPy's wheels carry the CUDA version in theirs).
+PACKAGES = ("numpy", "numexpr", "numba", "llvmlite", "scipy", "dask", "distributed", "jax",
+            "jaxlib", "jax-cuda12-plugin", "pyopencl", "pyclblast", "cupy", "cupy-cuda12x",
+            "cupy-cuda13x", "cupy-cuda11x", "torch", "triton", "dpnp", "matplotlib", "tqdm")
+
+
+def package_versions():
+    """name -> version of every peer's package installed here (the others are left out)."""
+    import importlib.metadata as md
+    out = {}
+    for name in PACKAGES:
+        try:
+            out[name] = md.version(name)
+        except md.PackageNotFoundError:
+            pass
+    return out
+
+
+def _read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def _os_name():
+    for line in _read("/etc/os-release").splitlines():
+        if line.startswith("PRETTY_NAME="):
+            return line.split("=", 1)[1].strip().strip('"')
+    return platform.system()
+
+
+def _gpus():
+    """nvidia-smi's name, driver and memory of each NVIDIA GPU (none: [])."""
+    try:
+        r = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,memory.total",
+                            "--format=csv,noheader"], capture_output=True, text=True, timeout=20)
+        return [line.strip() for line in r.stdout.splitlines() if line.strip()]
+    except Exception:  # noqa: BLE001
+        return []
+
+
 def machine_info(dev):
     cpu = platform.processor()
+    for line in _read("/proc/cpuinfo").splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    mem = 0
+    for line in _read("/proc/meminfo").splitlines():
+        if line.startswith("MemTotal:"):
+            mem = int(line.split()[1]) * 1024
+            break
     try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
+        usable = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        usable = os.cpu_count()
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE,
                                 capture_output=True, text=True, timeout=10).stdout.strip()
@@ -33,9 +81,11 @@ def machine_info(dev):
         commit = ""
     return {
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
-        "host": platform.node(), "cpu": cpu, "cpu_count": os.cpu_count(),
+        "host": platform.node(), "cpu": cpu, "cpu_count": os.cpu_count(), "cpus_usable": usable,
+        "memory_bytes": mem, "os": _os_name(), "kernel": platform.release(),
+        "machine": platform.machine(), "nvidia_gpus": _gpus(),
         "python": sys.version.split()[0], "numpy": np.__version__, "lazycl": lc.__version__,
-        "git_commit": commit,
+        "git_commit": commit, "packages": package_versions(),
         "device": {
             "filter": dev.filter_string, "name": dev.name, "type": dev.type,
             "platform": dev.platform_name, "platform_version": dev.platform_version,
@@ -79,8 +129,11 @@ def render_md(doc, dev, systems):
     out = [f"# lazycl benchmarks — {dev.filter_string}, {m['date']}", "",
            f"- device: {m['device']['name']} ({m['device']['platform']}, driver {m['device']['driver']}, "
            f"{m['device']['compute_units']} CU)",
-           f"- host: {m['cpu']} x{m['cpu_count']}; Python {m['python']}, NumPy {m['numpy']}, "
-           f"lazycl {m['lazycl']} ({m['git_commit']})",
+           f"- host: {m['cpu']} x{m['cpu_count']} ({m.get('cpus_usable', m['cpu_count'])} usable), "
+           f"{m.get('memory_bytes', 0) / 2**30:.0f} GiB, {m.get('os', '?')} (Linux {m.get('kernel', '?')}); "
+           f"Python {m['python']}, NumPy {m['numpy']}, lazycl {m['lazycl']} ({m['git_commit']})"
+           + (f"; GPU: {'; '.join(m['nvidia_gpus'])}" if m.get("nvidia_gpus") else ""),
+           "- packages: " + (", ".join(f"{k} {v}" for k, v in m.get("packages", {}).items()) or "—"),
            f"- copy bandwidth (this run, start / end): {bw['d2d_GBps']:.1f} / {doc['bandwidth_end']['d2d_GBps']:.1f} GB/s "
            f"clEnqueueCopyBuffer, {bw['d2d_kernel_GBps']:.1f} / {doc['bandwidth_end']['d2d_kernel_GBps']:.1f} GB/s "
            f"copy kernel (ceilings use the best, {doc['bandwidth_ceiling_GBps']:.1f} GB/s); h2d {bw['h2d_GBps']:.1f}, d2h "
@@ -129,27 +182,76 @@ def render_md(doc, dev, systems):
 
 
 def write_chart(doc, systems, path):
+    """The PNG: per row, each system's time over lazycl's (device-resident) on a log axis, a line
+    at 1 (above it: slower than lazycl). Cells that are not a checked, timed result are left out."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except Exception as e:  # noqa: BLE001
-        return f"(no chart: matplotlib not importable — {type(e).__name__})"
+        return f"(no chart: matplotlib not importable — {type(e).__name__}; `make bench` installs it)"
     rows = [r for r in doc["results"] if r["cells"].get("lazycl", {}).get("status") == "ok"]
-    fig, ax = plt.subplots(figsize=(max(8, 1.3 * len(rows)), 5))
-    width = 0.8 / max(1, len(systems))
-    for j, s in enumerate(systems):
-        vals = []
-        for r in rows:
+    peers = [s for s in systems if s != "lazycl"
+             and any(r["cells"].get(s, {}).get("status") == "ok" for r in rows)]
+    if not rows or not peers:
+        return "(no chart: no row with a checked lazycl time and a peer beside it)"
+    fig, ax = plt.subplots(figsize=(min(40, max(8, 0.35 * len(rows) * len(peers) + 2)), 5.5))
+    width = 0.85 / len(peers)
+    cmap = plt.get_cmap("tab20")
+    for j, s in enumerate(peers):
+        xs, vals = [], []
+        for i, r in enumerate(rows):
             c, b = r["cells"].get(s), r["cells"]["lazycl"]
-            vals.append(c["median_ms"] / b["median_ms"] if c and c["status"] == "ok" else 0)
-        ax.bar([i + j * width for i in range(len(rows))], vals, width, label=s)
-    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(rows))])
-    ax.set_xticklabels([r["workload"] for r in rows], rotation=30)
+            if c and c["status"] == "ok" and c["median_ms"] and b["median_ms"]:
+                xs.append(i + (j - (len(peers) - 1) / 2) * width)
+                vals.append(c["median_ms"] / b["median_ms"])
+        ax.bar(xs, vals, width, label=s, color=cmap(j % 20))
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels([r["workload"] for r in rows], rotation=35, ha="right", fontsize=8)
     ax.set_yscale("log")
-    ax.axhline(1, color="k", lw=0.5)
-    ax.set_ylabel("time / lazycl time (lower is faster)")
-    ax.legend(fontsize=7)
+    ax.axhline(1, color="k", lw=0.8)
+    ax.set_xlim(-0.6, len(rows) - 0.4)
+    ax.set_ylabel("peer time / lazycl time (> 1: lazycl faster)")
+    m = doc["machine"]
+    ax.set_title(f"lazycl {m['lazycl']} on {m['device']['name']} ({m['device']['platform']}), "
+                 f"{m['date'][:10]}", fontsize=9)
+    ax.legend(fontsize=7, ncol=min(len(peers), 6), loc="upper left", bbox_to_anchor=(0, -0.28))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
+    plt.close(fig)
     return f"![chart]({os.path.basename(path)})"
+
+
+class Progress:
+    """A progress bar over the rows (tqdm, on a terminal), else one plain line as each row
+    starts; write() prints a line without breaking the bar."""
+
+    def __init__(self, total, plain=False):
+        self.total, self.i, self.bar = total, 0, None
+        if not plain and sys.stderr.isatty():
+            try:
+                from tqdm import tqdm
+                self.bar = tqdm(total=total, unit="row", dynamic_ncols=True)
+            except Exception:  # noqa: BLE001
+                self.bar = None
+
+    def start(self, label):
+        self.i += 1
+        if self.bar is not None:
+            self.bar.set_description(label[:40])
+        else:
+            print(f"[{self.i}/{self.total}] {label} ...", flush=True)
+
+    def write(self, line):
+        if self.bar is not None:
+            self.bar.write(line)
+        else:
+            print(line, flush=True)
+
+    def done(self):
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()

@@ -57,23 +57,57 @@ import kernels  # noqa: E402
 import timing  # noqa: E402
 from overhead import graph_overhead  # noqa: E402
 from peers import NS, _noop, build_peers, detect, release_memory  # noqa: E402
-from report import device_kind, fmt_cell, machine_info, render_md, write_chart  # noqa: E402
+from report import Progress, device_kind, fmt_cell, machine_info, render_md, write_chart  # noqa: E402
+from selection import argpartition_top_k  # noqa: E402
 from timing import Cell, Timer, setup_system, time_interleaved  # noqa: E402
 from workloads import build_workloads  # noqa: E402
 
+ROWS = ("axpy chain transc l2 softmax standardize cumsum gather compaction bincount jacobi_2d "
+        "slicewrite sort argsort sort_rows topk topk_rows matmul matmul_relu matmul_norm random "
+        "randn sparse_pca sparse_pca_loop small dask_standardize").split()
+
+
+def lc_force(r):
+    """A lazycl result forced on the device: one array, or the arrays of a tuple at once."""
+    if isinstance(r, tuple):
+        arrs = [v for v in r if isinstance(v, lc.Array)]
+        done = lc.compute(*arrs) if arrs else ()
+        done = iter(done if isinstance(done, (tuple, list)) else (done,))
+        return tuple(next(done) if isinstance(v, lc.Array) else v for v in r)
+    return r.compute()
+
+
+def lc_numpy(r):
+    """A lazycl result as NumPy (each array of a tuple)."""
+    if isinstance(r, tuple):
+        return tuple(np.asarray(v) if isinstance(v, lc.Array) else v for v in r)
+    return np.asarray(r)
+
+
+def first_array(r):
+    return next((v for v in r if isinstance(v, lc.Array)), None) if isinstance(r, tuple) else r
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     ap.add_argument("--device", default=None, help="lazycl device filter (default: lazycl's default)")
     ap.add_argument("--n", type=int, default=None, help="elements (default 2^24 CPU, 2^28 GPU)")
     ap.add_argument("--side", type=int, default=None, help="standardize matrix side (4096 CPU, 16384 GPU)")
     ap.add_argument("--quick", action="store_true", help="a fast smoke run (N = 2^20, 3 reps)")
-    ap.add_argument("--only", default=None, help="comma-separated workloads")
+    ap.add_argument("--only", default=None, help="comma-separated rows: " + ",".join(ROWS))
     ap.add_argument("--reps", type=int, default=7, help="timed runs per cell (at least)")
     ap.add_argument("--skip", default="", help="comma-separated peers to leave out (e.g. torch.compile)")
     ap.add_argument("--max-run-s", type=float, default=3.0,
                     help="report a system whose single run takes longer from that run alone")
     ap.add_argument("--dask-log2n", type=int, default=None,
                     help="log2 of the dask_standardize row's elements (26 CPU, 28 GPU, 20 quick)")
+    ap.add_argument("--spca-p", type=int, default=None,
+                    help="the sparse_pca row's p (default 100000; 2000 with --quick)")
+    ap.add_argument("--spca-S", type=int, default=None,
+                    help="the sparse_pca row's directions S (default 4096; 256 with --quick)")
+    ap.add_argument("--no-progress", action="store_true",
+                    help="plain lines instead of a progress bar (the default without a terminal "
+                         "or without tqdm)")
     ap.add_argument("--tag", default="", help="a suffix for the result files' names")
     ap.add_argument("--out", default=os.path.join(HERE, "results"), help="results directory")
     args = ap.parse_args(argv)
@@ -87,6 +121,10 @@ def main(argv=None):
     budget = 0.05 if args.quick else 1.0          # seconds per fast cell (more reps when fast)
     small = [1000, 100000] if args.quick else [1000, 10000, 20000, 50000, 100000, 1000000]
     only = set(args.only.split(",")) if args.only else None
+    if only and only - set(ROWS):
+        ap.error(f"unknown rows {sorted(only - set(ROWS))}; the rows: {', '.join(ROWS)}")
+    spca = (args.spca_p or (2000 if args.quick else 100000),
+            args.spca_S or (256 if args.quick else 4096))
 
     info = machine_info(dev)
     print(f"lazycl benchmarks on {dev.filter_string}: {dev.name} ({dev.platform_name}, driver "
@@ -117,11 +155,16 @@ def main(argv=None):
              randn_mat=lambda n, tok: lc.copy(lrng.standard_normal(n, dtype=np.float32)))
     nrand = (lambda n, tok: nrng.standard_normal(n, dtype=np.float32))
     npns = NS(np, randn=nrand, randn_mat=nrand,
-              argsort=lambda x: np.argsort(x, kind="stable"))
-    wls = build_workloads(n, side, small, only)
+              argsort=lambda x: np.argsort(x, kind="stable"), top_k=argpartition_top_k(np))
+    wls = build_workloads(n, side, small, only, spca)
+    cluster_row = ((only is None or "dask_standardize" in only)
+                   and "dask_standardize" not in args.skip.split(","))
+    progress = Progress(len(wls) + cluster_row, plain=args.no_progress)
+    say = progress.write
 
     results = []
     for w in wls:
+        progress.start(w.label)
         t_w = time.perf_counter()
         ref = w.ref if w.ref is not None else np.asarray(
             w.fn(npns, *[a.astype(np.float64) if a.dtype.kind == "f" else a for a in w.inputs]),
@@ -137,19 +180,19 @@ def main(argv=None):
         np_in = (lambda: [a.copy() for a in w.inputs]) if w.mutates else (lambda: w.inputs)
 
         cells["lazycl"] = setup_system(
-            lambda: lc_in, lambda st: w.fn(lns, *st).compute(), lambda r: queue.finish(),
-            lambda r: np.asarray(r), ref, w.tol)
+            lambda: lc_in, lambda st: lc_force(w.fn(lns, *st)), lambda r: queue.finish(),
+            lc_numpy, ref, w.tol)
         # kernels and buffers per forced result
         stats = {}
         try:
             lc.reset_stats()
-            r = w.fn(lns, *lc_in).compute()
+            r = lc_force(w.fn(lns, *lc_in))
             queue.finish()
             s = lc.stats()
             del r
             stats = {"launches": s["launches"], "buffers_allocated": s["buffers_allocated"],
                      "pool_hits": s["pool_hits"], "kernels_compiled": s["kernels_compiled"]}
-            stats["plan"] = str(lc.explain(w.fn(lns, *lc_in)))
+            stats["plan"] = str(lc.explain(first_array(w.fn(lns, *lc_in))))
         except Exception as e:  # noqa: BLE001
             stats = {"error": str(e)}
         row_note = ""
@@ -162,7 +205,7 @@ def main(argv=None):
 
         cells["lazycl e2e"] = setup_system(
             lambda: w.inputs,
-            lambda st: np.asarray(w.fn(lns, *[lc.asarray(a, device=dev) for a in st])),
+            lambda st: lc_numpy(w.fn(lns, *[lc.asarray(a, device=dev) for a in st])),
             _noop, lambda r: r, ref, w.tol)
         cells["numpy"] = setup_system(np_in, lambda st: w.fn(npns, *st), _noop,
                                     lambda r: r, ref, w.tol)
@@ -216,16 +259,18 @@ def main(argv=None):
                 row["lazycl_over_hand"] = base.ms / h.ms
         results.append(row)
         line = "  ".join(f"{k}={fmt_cell(c, base)}" for k, c in cells.items())
-        print(f"{w.label:<26} {line}  kernels={stats.get('launches')}  [{row['wall_s']:.1f} s]", flush=True)
+        say(f"{w.label:<26} {line}  kernels={stats.get('launches')}  [{row['wall_s']:.1f} s]")
         for k, c in cells.items():
             if c.status in ("WRONG", "error"):
-                print(f"    {k}: {c.status} {c.note}")
+                say(f"    {k}: {c.status} {c.note}")
         if row_note:
-            print(f"    note: {row_note}")
+            say(f"    note: {row_note}")
+        progress.done()
 
-    if (only is None or "dask_standardize" in only) and "dask_standardize" not in args.skip.split(","):
+    if cluster_row:
         # the cluster row (benchmarks/cluster.py): its own LocalClusters, built apart
         import cluster
+        progress.start("dask_standardize")
         t_w = time.perf_counter()
         log2n = args.dask_log2n or (20 if args.quick else (28 if gpu else 26))
         row = cluster.dask_standardize_row(dev, lc, Cell, log2n, reps)
@@ -234,9 +279,11 @@ def main(argv=None):
         cells = {k: Cell(v["status"], v["times_s"], v["max_rel_err"], v["note"])
                  for k, v in row["cells"].items()}
         line = "  ".join(f"{k}={fmt_cell(c, cells.get('lazycl'))}" for k, c in cells.items())
-        print(f"{row['label']:<26} {line}  [{row['wall_s']:.1f} s]", flush=True)
+        say(f"{row['label']:<26} {line}  [{row['wall_s']:.1f} s]")
         if row["note"]:
-            print(f"    note: {row['note']}")
+            say(f"    note: {row['note']}")
+        progress.done()
+    progress.close()
 
     bw_end = _lazycl._runtime_bench(dev, 4 * min(n, 1 << 28), 5)
     bw_gbps = max(bw_gbps, bw_end["d2d_GBps"], bw_end["d2d_kernel_GBps"])

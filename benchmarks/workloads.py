@@ -9,6 +9,8 @@ import numpy as np
 import lazycl as lc
 
 import kernels
+from selection import (TOPK, f_spca, f_spca_loop, f_topk, spca_bytes, spca_check, spca_flops,
+                       spca_inputs, spca_jax, spca_loop_inputs, spca_torch, topk_check)
 
 # ---- workloads -----------------------------------------------------------------------------
 #
@@ -205,7 +207,8 @@ def ne_standardize(ne, X):
 class Workload:
     def __init__(self, name, fn, inputs, out_elems, tol, expr, ne=None, hand=None, fuse=False,
                  numba=None, label=None, mutates=False, nbytes=None, peers_skip=None,
-                 stats=None, ref=None):
+                 stats=None, ref=None, impl=None):
+        self.impl = impl or {}        # peer name -> fn(ns, *inputs) where w.fn does not fit it
         self.ref = ref                # a callable checking the result, where no reference is
         self.name = name
         self.fn = fn
@@ -246,7 +249,7 @@ HAND_CHAIN = hand_map("chain", ["x", "y"], "(x * 1.5f + y) * (x - y) / (1.0f + x
 HAND_TRANSC = hand_map("transc", ["x", "y"], "exp(-x * x) * sqrt(y + 1.0f) + log1p(x)")
 
 
-def build_workloads(n, side, small_sizes, only):
+def build_workloads(n, side, small_sizes, only, spca=(100000, 4096)):
     rng = np.random.default_rng(12345)
 
     def u(*shape):
@@ -284,11 +287,11 @@ def build_workloads(n, side, small_sizes, only):
     if want("gather"):
         idx = rng.integers(0, n, n, dtype=np.int64)
         wl.append(Workload("gather", f_gather, [u(n), idx], n, (0, 0), "x[idx], idx uniform over N",
-                           hand=kernels.setup_gather))
+                           hand=kernels.setup_gather, numba="gather"))
     if want("compaction"):
         wl.append(Workload("compaction", f_compaction, [u(n)], n // 2, (0, 0),
                            "x[x > 0.5], x uniform float32 (a data-dependent length)",
-                           hand=lambda ctx, a: kernels.setup_compaction(ctx, *a),
+                           hand=lambda ctx, a: kernels.setup_compaction(ctx, *a), numba="compaction",
                            peers_skip={"jax": "data-dependent shape: no jit",
                                        "pyopencl": "no boolean-mask indexing"}))
     if want("bincount"):
@@ -299,7 +302,7 @@ def build_workloads(n, side, small_sizes, only):
                            f"bincount(idx, weights=x, minlength={BINS}), idx int64 uniform over "
                            f"{BINS} bins, x float32",
                            hand=lambda ctx, a: kernels.setup_bincount(ctx, *a, BINS),
-                           nbytes=12 * n + 8 * BINS,
+                           nbytes=12 * n + 8 * BINS, numba="bincount",
                            peers_skip={"pyopencl": "no bincount in pyopencl.array"}))
     if want("jacobi_2d"):
         JA, JB = jacobi_init(JACOBI_N)
@@ -310,6 +313,7 @@ def build_workloads(n, side, small_sizes, only):
                            "stencil of A); A[1:-1,1:-1] = (same of B), float64",
                            hand=lambda ctx, a: kernels.setup_jacobi(ctx, *a, JACOBI_STEPS),
                            mutates=True, nbytes=JACOBI_STEPS * 2 * 8 * (JACOBI_N ** 2 + m * m),
+                           numba=("jacobi_2d", (JACOBI_STEPS,)),
                            peers_skip={"jax": nomut, "dask": "setitem would grow the graph every run",
                                        "pyopencl": "no 2-d slice assignment here"},
                            stats=jacobi_stats, label=f"jacobi_2d {JACOBI_N}^2 x{JACOBI_STEPS}"))
@@ -326,55 +330,101 @@ def build_workloads(n, side, small_sizes, only):
                                f"{ln} of {n} elements",
                                hand=(lambda st, sp: lambda ctx, a: kernels.setup_slicewrite(
                                    ctx, *a, st, sp))(start, step),
+                               numba=("slicewrite", (start, n if stop is None else stop, step)),
                                mutates=True, nbytes=8 * ln,
                                peers_skip={"jax": "immutable arrays (no in-place slice assignment)",
                                            "dask": "setitem would grow the graph every run",
                                            "pyopencl": "not wired for writes"},
                                label=f"slicewrite x[{start}:{'' if stop is None else stop}:{step}] "
                                      f"({ln} el.)" if tag != "full" else f"slicewrite full x[:] ({ln} el.)"))
-    no_sort = {"pyopencl": "no sort in pyopencl.array", "numba": "not expressed",
-               "dask": "dask.array has no sort"}
+    no_sort = {"pyopencl": "no sort in pyopencl.array", "dask": "dask.array has no sort"}
     if want("sort"):
         wl.append(Workload("sort", f_sort, [u(n)], n, (0, 0), "sort(x), x uniform float32",
-                           hand=kernels.setup_none, peers_skip=no_sort))
+                           hand=kernels.setup_none, peers_skip=no_sort, numba="sort"))
     if want("argsort"):
         wl.append(Workload("argsort", f_argsort, [u(n)], n, (0, 0),
                            "argsort(x), stable, x uniform float32 (distinct values)",
-                           hand=kernels.setup_none, peers_skip=no_sort, nbytes=4 * n + 8 * n))
+                           hand=kernels.setup_none, peers_skip=no_sort, nbytes=4 * n + 8 * n,
+                           numba="argsort"))
     if want("sort_rows"):
         wl.append(Workload("sort_rows", f_sort_rows, [u(side, side)], side * side, (0, 0),
                            f"sort of {side}x{side} float32 along the last axis",
-                           hand=kernels.setup_none, peers_skip=no_sort))
+                           hand=kernels.setup_none, peers_skip=no_sort, numba="sort_rows"))
+    no_topk = {"pyopencl": "no top-k or sort in pyopencl.array"}
+    if want("topk"):
+        wl.append(Workload("topk", f_topk, [u(n)], 2 * TOPK, (0, 0),
+                           f"top_k(x, {TOPK}): values and indices, x uniform float32",
+                           hand=kernels.setup_none, peers_skip=no_topk, numba="topk",
+                           ref=None, nbytes=4 * n + 12 * TOPK, label=f"top_k {TOPK} of N"))
+        wl[-1].ref = topk_check(wl[-1].inputs[0], TOPK)
+    if want("topk_rows"):
+        wl.append(Workload("topk_rows", f_topk, [u(side, side)], 2 * TOPK * side, (0, 0),
+                           f"top_k(X, {TOPK}) along the last axis of {side}x{side} float32: "
+                           "values and indices per row", hand=kernels.setup_none,
+                           peers_skip=no_topk, numba="topk_rows", nbytes=4 * side * side +
+                           12 * TOPK * side, label=f"top_k {TOPK} per row {side}^2"))
+        wl[-1].ref = topk_check(wl[-1].inputs[0], TOPK)
     mm = side // 2
-    no_mm = {"pyopencl": "no matmul in pyopencl.array", "numba": "not expressed"}
+    no_mm = {"pyopencl": "no matmul in pyopencl.array"}
     flops = 2 * mm ** 3
     if want("matmul"):
         wl.append(Workload("matmul", f_matmul, [u(mm, mm) - 0.5, u(mm, mm) - 0.5], mm * mm,
                            (1e-4, 1e-4), f"A @ B, {mm}x{mm} float32 ({flops / 1e9:.0f} GFLOP)",
-                           hand=kernels.setup_none, peers_skip=no_mm, label=f"matmul {mm}^2"))
+                           hand=kernels.setup_none, peers_skip=no_mm, label=f"matmul {mm}^2",
+                           numba="matmul"))
     if want("matmul_relu"):
         wl.append(Workload("matmul_relu", f_matmul_relu, [u(mm, mm) - 0.5, u(mm, mm) - 0.5, u(mm)],
                            mm * mm, (1e-4, 1e-4), f"relu(A @ B + b), {mm}x{mm} float32",
-                           hand=kernels.setup_none, peers_skip=no_mm,
+                           hand=kernels.setup_none, peers_skip=no_mm, numba="matmul_relu",
                            label=f"relu(A @ B + b) {mm}^2"))
     if want("matmul_norm"):
         wl.append(Workload("matmul_norm", f_matmul_norm, [u(100000, 3) - 0.5, u(3, 4096) - 0.5],
                            4096, (1e-4, 1e-5), "sqrt(sum((Vd @ C) ** 2, axis=0)), Vd 100000x3, "
                            "C 3x4096 float32 (the sparse PCA's column norms)",
-                           hand=kernels.setup_none, peers_skip=no_mm,
+                           hand=kernels.setup_none, peers_skip=no_mm, numba="matmul_norm",
                            label="norm(Vd @ C, axis=0)"))
     tok = np.zeros(1, np.int32)
     no_rng = {"pyopencl": "no random module in pyopencl.array here",
-              "dask": "not wired (dask.array.random)", "numba": "not expressed"}
+              "dask": "not wired (dask.array.random)"}
     if want("random"):
         wl.append(Workload("random", make_random(n), [tok], 1, (5e-3, 0),
                            "mean(standard_normal(N, float32) ** 2), each system's generator",
-                           nbytes=4, peers_skip=no_rng, hand=kernels.setup_none))
+                           nbytes=4, peers_skip=no_rng, hand=kernels.setup_none,
+                           numba=("random", (n,))))
     if want("randn"):
         wl.append(Workload("randn", make_randn(n), [tok], n, (0, 0),
                            "standard_normal(N, float32) materialized, each system's generator",
                            nbytes=4 * n, peers_skip=no_rng, ref=normal_check(n),
-                           hand=kernels.setup_none))
+                           hand=kernels.setup_none, numba=("randn", (n,))))
+    if want("sparse_pca"):
+        # The batched form: every direction at once (float32); checked against float64 NumPy.
+        p, S = spca
+        Vd, C = spca_inputs(rng, p, S, np.float32)
+        wl.append(Workload("sparse_pca", f_spca, [Vd, C], p, (1e-4, 0),
+                           f"the seed's spca, batched: A = Vd @ C, top_k {10} of |A| per column, "
+                           f"their norms, the best column scattered into opt_x; p={p}, d=3, k=10, "
+                           f"S={S} float32 ({spca_flops(p, S) / 1e9:.1f} GFLOP)",
+                           hand=kernels.setup_none, numba=("spca", (True,)),
+                           nbytes=spca_bytes(p, S, 4), ref=spca_check(Vd, C, 1e-4),
+                           peers_skip={"pyopencl": "no matmul or selection in pyopencl.array",
+                                       "dask": "int(argmax) and a scatter mid-way: no one graph",
+                                       "cupy.fuse": "not elementwise"},
+                           impl={"jax": spca_jax, "torch": spca_torch},
+                           label=f"sparse_pca p={p} S={S}"))
+    if want("sparse_pca_loop"):
+        # The seed's loop form (float64, 512 directions), run as written: NumPy and lazycl run
+        # the same function; a module whose API differs cannot.
+        Vd, C = spca_loop_inputs(rng)
+        p, S = Vd.shape[0], C.shape[1]
+        other = "the seed's NumPy loop does not run unchanged in it (see the sparse_pca row)"
+        wl.append(Workload("sparse_pca_loop", f_spca_loop, [Vd, C], p, (1e-12, 1e-12),
+                           f"the seed's spca loop, one direction at a time (argsort, norm, a "
+                           f"data-dependent branch, a scatter); p={p}, d=3, k=10, {S} directions, "
+                           "float64", hand=kernels.setup_none, numba="spca_loop",
+                           nbytes=spca_bytes(p, S, 8),
+                           peers_skip={"pyopencl": other, "dask": other, "jax": other,
+                                       "torch": other, "cupy.fuse": "not elementwise"},
+                           label=f"sparse_pca loop p={p} {S} dirs"))
     if want("small"):
         for s in small_sizes:
             wl.append(Workload(f"small-{s:.0e}".replace("+0", ""), f_chain, [u(s), u(s)], s,
