@@ -89,6 +89,8 @@ def build_peers(args, gpu):
 
     jax, v = detect("jax")
     if jax and "jax" not in skip:
+        # float64 rows (jacobi_2d) stay float64 and int64 indices int64, as in NumPy
+        jax.config.update("jax_enable_x64", True)
         import jax.numpy as jnp
         # jnp.bincount under jit needs a static length (the bins: no index reaches it here)
         jrand = (lambda n, tok: jax.random.normal(
@@ -103,6 +105,9 @@ def build_peers(args, gpu):
     pyopencl, v = detect("pyopencl")
     if pyopencl and "pyopencl" not in skip:
         peers["pyopencl"] = ("pyopencl " + v + " (eager arrays)", lambda w: _pyopencl_system(args, w))
+        if "pyopencl.kernel" not in skip:
+            peers["pyopencl.kernel"] = ("pyopencl ElementwiseKernel / ReductionKernel",
+                                        lambda w: _pyopencl_kernel_system(args, w))
     else:
         notes["pyopencl"] = v if not pyopencl else "skipped"
 
@@ -216,17 +221,81 @@ def _torch_system(torch, tns, tdev, w, compiled):
     return (prep, lambda st: f(*st), sync, each(lambda r: r.detach().cpu().numpy()))
 
 
-def _pyopencl_system(args, w):
+def _cl_queue(args):
+    """A PyOpenCL context and queue on lazycl's device (found by name), or a string why not."""
     import pyopencl as cl
+    name = (lc.Device(args.device) if args.device else lc.default_device()).name
+    devs = [d for p in cl.get_platforms() for d in p.get_devices() if d.name == name]
+    if not devs:
+        return f"pyopencl does not list {name}"
+    ctx = cl.Context(devs[:1])
+    return ctx, cl.CommandQueue(ctx)
+
+
+def _pyopencl_system(args, w):
     import pyopencl.array as cla
     import pyopencl.clmath as clm
     if w.fn in (f_standardize, f_cumsum):
         return "pyopencl arrays have no axis reductions / scans here"
-    ctx = cl.create_some_context(interactive=False)
-    q = cl.CommandQueue(ctx)
+    cq = _cl_queue(args)
+    if isinstance(cq, str):
+        return cq
+    ctx, q = cq
     pns = NS(np, exp=clm.exp, sqrt=clm.sqrt, log1p=clm.log1p, sum=cla.sum, max=cla.max)
     return (lambda: [cla.to_device(q, a) for a in w.inputs], lambda st: w.fn(pns, *st),
             lambda r: q.finish(), lambda r: r.get())
+
+
+# PyOpenCL's kernel builders, as a PyOpenCL user writes them: one ElementwiseKernel per map, a
+# ReductionKernel for a map fused into a sum (softmax: max, sum of exp, then the divide).
+CL_MAPS = {"f_axpy": "out[i] = 2.5f * x[i] + y[i]",
+           "f_chain": "out[i] = (x[i] * 1.5f + y[i]) * (x[i] - y[i]) / (1.0f + x[i] * x[i])",
+           "f_transc": "out[i] = exp(-x[i] * x[i]) * sqrt(y[i] + 1.0f) + log1p(x[i])"}
+
+
+def _pyopencl_kernel_system(args, w):
+    import pyopencl.array as cla
+    from pyopencl.elementwise import ElementwiseKernel
+    from pyopencl.reduction import ReductionKernel
+    name = getattr(w.fn, "__name__", "")
+    if name not in CL_MAPS and name not in ("f_l2", "f_softmax"):
+        return "not written with PyOpenCL's kernel builders (maps and sums only)"
+    cq = _cl_queue(args)
+    if isinstance(cq, str):
+        return cq
+    ctx, q = cq
+    if name in CL_MAPS:
+        k = ElementwiseKernel(ctx, "float *out, const float *x, const float *y", CL_MAPS[name],
+                              "pcl_" + name[2:])
+
+        def run(st):
+            out = cla.empty_like(st[0])
+            k(out, st[0], st[1])
+            return out
+    elif name == "f_l2":
+        k = ReductionKernel(ctx, np.float32, neutral="0", reduce_expr="a + b",
+                            map_expr="(x[i] - y[i]) * (x[i] - y[i])",
+                            arguments="const float *x, const float *y")
+
+        def run(st):
+            return k(st[0], st[1])
+    else:
+        kmax = ReductionKernel(ctx, np.float32, neutral="-INFINITY", reduce_expr="fmax(a, b)",
+                               map_expr="x[i]", arguments="const float *x")
+        ksum = ReductionKernel(ctx, np.float32, neutral="0", reduce_expr="a + b",
+                               map_expr="exp(x[i] - m[0])", arguments="const float *x, const float *m")
+        kdiv = ElementwiseKernel(ctx, "float *out, const float *x, const float *m, const float *s",
+                                 "out[i] = exp(x[i] - m[0]) / s[0]", "pcl_softmax_div")
+
+        def run(st):
+            x = st[0]
+            m = kmax(x)
+            s = ksum(x, m)
+            out = cla.empty_like(x)
+            kdiv(out, x, m, s)
+            return out
+    return (lambda: [cla.to_device(q, a) for a in w.inputs], run, lambda r: q.finish(),
+            lambda r: r.get())
 
 
 def _clblast_system(args, w):
@@ -234,14 +303,11 @@ def _clblast_system(args, w):
     if w.fn is not f_matmul:
         return "CLBlast runs the plain product only"
     import pyclblast
-    import pyopencl as cl
     import pyopencl.array as cla
-    name = lc.default_device().name
-    devs = [d for p in cl.get_platforms() for d in p.get_devices() if d.name == name]
-    if not devs:
-        return f"pyopencl does not list {name}"
-    ctx = cl.Context(devs[:1])
-    q = cl.CommandQueue(ctx)
+    cq = _cl_queue(args)
+    if isinstance(cq, str):
+        return cq
+    ctx, q = cq
 
     def run(st):
         a, b = st

@@ -192,7 +192,7 @@ def write_chart(doc, systems, path):
         return f"(no chart: matplotlib not importable — {type(e).__name__}; `make bench` installs it)"
     rows = [r for r in doc["results"] if r["cells"].get("lazycl", {}).get("status") == "ok"]
     peers = [s for s in systems if s != "lazycl"
-             and any(r["cells"].get(s, {}).get("status") == "ok" for r in rows)]
+             and any(r["cells"].get(s, {}).get("status") in ("ok", "slow") for r in rows)]
     if not rows or not peers:
         return "(no chart: no row with a checked lazycl time and a peer beside it)"
     fig, ax = plt.subplots(figsize=(min(40, max(8, 0.35 * len(rows) * len(peers) + 2)), 5.5))
@@ -202,10 +202,11 @@ def write_chart(doc, systems, path):
         xs, vals = [], []
         for i, r in enumerate(rows):
             c, b = r["cells"].get(s), r["cells"]["lazycl"]
-            if c and c["status"] == "ok" and c["median_ms"] and b["median_ms"]:
+            if c and c["status"] in ("ok", "slow") and c["median_ms"] and b["median_ms"]:
                 xs.append(i + (j - (len(peers) - 1) / 2) * width)
                 vals.append(c["median_ms"] / b["median_ms"])
-        ax.bar(xs, vals, width, label=s, color=cmap(j % 20))
+        # each bar from the line at 1 to its ratio: up when slower than lazycl, down when faster
+        ax.bar(xs, [v - 1 for v in vals], width, bottom=1, label=s, color=cmap(j % 20))
     ax.set_xticks(range(len(rows)))
     ax.set_xticklabels([r["workload"] for r in rows], rotation=35, ha="right", fontsize=8)
     ax.set_yscale("log")
