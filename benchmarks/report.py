@@ -232,7 +232,11 @@ class Progress:
         if not plain and sys.stderr.isatty():
             try:
                 from tqdm import tqdm
-                self.bar = tqdm(total=total, unit="row", dynamic_ncols=True)
+                import shutil
+                # a terminal of no size (a bare pty) would hide the bar: 80 x 24 then
+                size = shutil.get_terminal_size()
+                self.bar = tqdm(total=total, unit="row", ncols=size.columns or 80,
+                                nrows=size.lines or 24)
             except Exception:  # noqa: BLE001
                 self.bar = None
 

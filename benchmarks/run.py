@@ -15,9 +15,18 @@ slicewrite (x[1000:1000+L] = y for L = 2^10, 2^16, 2^20, x[::256] = y, x[::16] =
 x[:] = y, into an N-element x: the time should follow the slice). The writes mutate their inputs:
 each system checks its result on fresh copies, then is timed on the same arrays again.
 
+Selection: topk (top_k(x, 16), values and indices, of N and per row of the side x side matrix;
+NumPy: argpartition + a sort of the 16), sparse_pca (examples/sparse_pca.py's batched form, p =
+100000, d = 3, k = 10, S = 4096 float32; --spca-p / --spca-S) and sparse_pca_loop (the seed's
+loop, p = 1000, 512 directions, float64). A lazycl error (e.g. out of device memory) is the
+cell's status "error" with its message; the suite goes on.
+
 Systems: lazycl device-resident (inputs on the device, `.compute()` + queue.finish() timed),
 lazycl end-to-end (NumPy in, np.asarray out), NumPy, numexpr, the hand-written kernel, and where
-installed Numba, Dask, JAX (jit), PyOpenCL, CuPy (eager, fuse), PyTorch (eager, compile).
+installed Numba (@njit(parallel=True)), Dask, JAX (jit), PyOpenCL (eager arrays; its
+ElementwiseKernel / ReductionKernel as `pyopencl.kernel`), CLBlast (pyclblast) for the product,
+CuPy (eager, fuse), PyTorch (eager, compile). `make bench` installs the CPU peers
+(scripts/deps.sh bench); a peer that is missing is a note, its cells "—".
 
 Every result is checked against a float64 NumPy reference before it is timed; a result off by
 more than the workload's tolerance is reported as WRONG, with its time beside it (NumPy's own
