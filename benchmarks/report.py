@@ -195,7 +195,7 @@ def write_chart(doc, systems, path):
              and any(r["cells"].get(s, {}).get("status") in ("ok", "slow") for r in rows)]
     if not rows or not peers:
         return "(no chart: no row with a checked lazycl time and a peer beside it)"
-    fig, ax = plt.subplots(figsize=(min(40, max(8, 0.35 * len(rows) * len(peers) + 2)), 5.5))
+    fig, ax = plt.subplots(figsize=(min(30, max(8, 0.12 * len(rows) * len(peers) + 3)), 6))
     width = 0.85 / len(peers)
     cmap = plt.get_cmap("tab20")
     for j, s in enumerate(peers):
