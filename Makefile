@@ -8,7 +8,9 @@
 #   valgrind  the C tests under valgrind memcheck       in build/valgrind
 #   pytest    the Python tests against the installed package
 #   test      deps build ctest asan valgrind pytest
-#   bench     deps build, then the benchmark suite
+#   bench     deps build, the benchmark peers (bench-deps), then the benchmark suite
+#   bench-deps install the benchmark suite's peers that are missing (numba, jax, pyopencl,
+#             pyclblast, matplotlib, tqdm: pyproject's `bench` extra); one that fails is left out
 #   array-api the array API conformance suite (data-apis/array-api-tests, in $(ARRAY_API_TESTS))
 #             in full against the installed lazycl on $(ARRAY_API_DEVICE), then its pass rate and
 #             failures (docs/array-api.md); `pytest` runs a CI-sized part of it
@@ -63,13 +65,17 @@ ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:check_initializat
             UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 VALGRIND := valgrind;-q;--error-exitcode=1;--leak-check=full
 
-.PHONY: all deps build ctest asan valgrind pytest test bench array-api clean distclean
+.PHONY: all deps bench-deps build ctest asan valgrind pytest test bench array-api clean distclean
 
 all: build
 
 deps:
 	@PYTHON="$(PY)" bash scripts/deps.sh
 	@PYTHON="$(PY)" bash scripts/intel-opencl.sh
+
+# The benchmark suite's peers: never part of `deps` (CI's `make test` stays lean).
+bench-deps: deps
+	@PYTHON="$(PY)" bash scripts/deps.sh bench
 
 # Reinstall when a source changed, the list of sources changed, the interpreter
 # changed, or the lazycl installed in it is not this checkout's (pip records
@@ -121,7 +127,7 @@ test: deps build ctest asan valgrind pytest
 
 # The ceilings of every device (copy bandwidth, host transfers, launch latency), then the
 # fusion suite on the default device (LAZYCL_DEVICE, or BENCH_ARGS="--device pocl:cpu").
-bench: deps build
+bench: deps bench-deps build
 	"$(PY)" benchmarks/ceilings.py
 	"$(PY)" benchmarks/run.py $(BENCH_ARGS)
 

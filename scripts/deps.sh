@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
 # deps.sh: install the system and Python packages lazycl builds and tests with (`make deps`).
 #
+#   bash scripts/deps.sh          what the build and the tests need (`make deps`, `make test`)
+#   bash scripts/deps.sh bench    that, and the benchmark suite's peers (`make bench`; or BENCH=1):
+#                                 numba, jax (CPU), pyopencl, pyclblast (built against Debian's
+#                                 libclblast-dev), matplotlib for the chart, tqdm for the progress
+#                                 bar: pyproject.toml's `bench` extra. A peer that fails to install
+#                                 is warned about and left out (its column says "not installed").
+#
 # Idempotent: each package is checked first and only what is missing is
 # installed, so on a machine that has everything it installs nothing and asks
 # no registry. System packages come from apt-get when run as root (with one
@@ -10,6 +17,11 @@
 set -euo pipefail
 
 PYTHON=${PYTHON:-python3}
+case "${1:-}" in
+    bench) BENCH=1 ;;
+    "") BENCH=${BENCH:-0} ;;
+    *) printf 'usage: %s [bench]\n' "$0" >&2; exit 2 ;;
+esac
 
 # What the build, the tests and the SPIR-V path need from Debian.
 APT_PKGS=(cmake gcc
@@ -30,7 +42,20 @@ PY_PKGS=("numpy numpy 1.26"
          "dask dask 2024.1"
          "distributed distributed 2024.1")
 
+# The benchmark suite's peers (pyproject.toml's `bench` extra), only with `bench`: none of them
+# is needed to build or test lazycl. pyclblast has no wheel: pip builds it against CLBlast's
+# headers (libclblast-dev). Mako: PyOpenCL's reductions and kernel builders need it.
+APT_BENCH=(libclblast-dev)
+PY_BENCH=("numba numba"
+          "jax jax[cpu]"
+          "pyopencl pyopencl"
+          "mako mako"
+          "pyclblast pyclblast"
+          "matplotlib matplotlib"
+          "tqdm tqdm")
+
 say() { printf 'deps: %s\n' "$*"; }
+warn() { printf 'deps: warning: %s\n' "$*" >&2; }
 die() { printf 'deps: %s\n' "$*" >&2; exit 1; }
 
 # ---- the interpreter --------------------------------------------------------------
@@ -85,7 +110,8 @@ fi
 # ---- Python packages ----------------------------------------------------------------
 
 # Prints one pip requirement per missing (or too old) package; imports nothing.
-py_missing=$("$PYTHON" - "${PY_PKGS[@]}" <<'EOF'
+py_missing() {
+    "$PYTHON" - "$@" <<'EOF'
 import importlib.metadata as md
 import importlib.util
 import re
@@ -97,6 +123,7 @@ def vtuple(v):
 for spec in sys.argv[1:]:
     mod, dist, *minv = spec.split()
     req = dist + (">=" + minv[0] if minv else "")
+    dist = dist.split("[")[0]
     if importlib.util.find_spec(mod) is None:
         print(req)
         continue
@@ -109,7 +136,9 @@ for spec in sys.argv[1:]:
         if vtuple(have) < vtuple(minv[0]):
             print(req)
 EOF
-)
+}
+
+py_missing=$(py_missing "${PY_PKGS[@]}")
 
 if [ -n "$py_missing" ]; then
     say "installing Python packages into $PY_EXE: ${py_missing//$'\n'/ }"
@@ -120,6 +149,41 @@ if [ -n "$py_missing" ]; then
         printf '    python3 -m venv .venv && make PYTHON=.venv/bin/python test\n\n' >&2
         exit 1
     fi
+fi
+
+# ---- the benchmark peers (bench) ---------------------------------------------------------------
+
+if [ "$BENCH" = 1 ]; then
+    # CLBlast's headers for pyclblast's build: asked for, never required (without them only the
+    # clblast column is lost).
+    installed=" $(dpkg-query -W -f='${Package}=${db:Status-Status} ' "${APT_BENCH[@]}" 2>/dev/null || true)"
+    missing=()
+    for p in "${APT_BENCH[@]}"; do
+        case "$installed" in *" $p=installed "*) ;; *) missing+=("$p") ;; esac
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+            say "installing system packages for the benchmark peers: ${missing[*]}"
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" \
+                || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+                         --no-install-recommends "${missing[@]}"; } \
+                || warn "could not install ${missing[*]}: pyclblast may not build (the clblast column is left out)"
+        else
+            warn "missing ${missing[*]} (pyclblast builds against it); as root: apt-get install ${missing[*]}"
+        fi
+    fi
+    bench_missing=$(py_missing "${PY_BENCH[@]}")
+    failed=()
+    # one at a time: a peer that fails (no wheel, no compiler) leaves the others installed
+    while IFS= read -r req; do
+        [ -n "$req" ] || continue
+        say "installing benchmark peer $req into $PY_EXE"
+        "$PYTHON" -m pip install --disable-pip-version-check -q "$req" || failed+=("$req")
+    done <<< "$bench_missing"
+    if [ ${#failed[@]} -gt 0 ]; then
+        warn "could not install ${failed[*]}: the benchmark runs without them (their columns say \"not installed\")"
+    fi
+    say "benchmark peers: $([ -z "$bench_missing" ] && echo "all present" || echo "installed what was missing")"
 fi
 
 say "ok (system and Python packages present for $PY_EXE)"
