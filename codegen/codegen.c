@@ -79,6 +79,12 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
     const struct lc_schedule *sched = lc_schedule_for(&g);
     int rc = sched ? sched->gen(&g, out, &body) : -1;
     const char *kind = sched ? sched->family : "?";
+    /* A float product's size, by which the engine decides to autotune (engine/autotune.c). */
+    if (rc == 0 && !strcmp(kind, "gemm") && lc_dtype_is_float(k->reds[0].in_dtype)) {
+        out->gemm_work = 1;
+        for (int d = 0; d < g.nd; d++)
+            out->gemm_work *= g.shape[d];
+    }
     struct lc_sb src = {0};
     if (rc == 0 && !body.oom) {
         if (g.f64)

@@ -86,7 +86,8 @@ struct lc_target {
     int64_t gemm_min;           /* M and N at least this (else the generic reduction) */
     int gemm_vec;               /* float tiles read 4 values at a time (4) or 1 */
     int64_t gemm_min_k;         /* ... and K at least this */
-    int gemm_blas;              /* plain float products call CLBlast (LAZYCL_GEMM=clblast) */
+    int gemm_blas;              /* plain float products call CLBlast: 0 no, 1 asked
+                                   (LAZYCL_GEMM=clblast), 2 the autotuner found it faster */
     int gemm_simd_rows;         /* CPUs: rows per item (0: no vector product schedule) */
     int gemm_simd_width;        /* ... columns per vector (explicit vectors, on every CPU) */
     int gemm_simd_vectors;      /* ... and vectors of `simd` columns per item */
@@ -97,6 +98,13 @@ struct lc_target {
 /* Describe a device of kind `kind` from its facts. */
 void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
                     unsigned compute_units, size_t max_work_group, const char *device_name);
+/* The GEMM tile candidates of t's kind that the autotuner times (engine/autotune.c): how
+ * many (0: no product schedule to tune); candidate 0 is lc_target_init's default. */
+int lc_target_gemm_count(const struct lc_target *t);
+/* Put candidate i's tile sizes into t; -1 (t unchanged) when there is no candidate i. */
+int lc_target_gemm_set(struct lc_target *t, int i);
+/* t's GEMM tile sizes in words ("4 rows x 2 vectors of 8, groups of 16, panels of 256"). */
+void lc_target_gemm_name(const struct lc_target *t, char *out, size_t n);
 /* The kind to shape kernels for on a device: a GPU (or accelerator), PoCL's
  * CPU driver, or another CPU; LAZYCL_SCHEDULE=gpu|cpu shapes them as for a
  * GPU or a generic CPU instead (tests run the GPU schedules on CPU devices). */
@@ -155,6 +163,7 @@ struct lc_kcode {
                                 it in the tail of an output's buffer */
     size_t zero_bytes;       /* its first zero_bytes must be zero before the first launch */
     char schedule[128];      /* the schedule chosen (no sizes: it is in the source) */
+    int64_t gemm_work;       /* a float product (a gemm schedule): batch * M * N * K; else 0 */
 };
 
 /* Generate the code of plan kernel `k`. On failure nothing is held. */

@@ -522,7 +522,7 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
 const struct lc_schedule lc_sched_gemm_simd = {LC_KERNEL_REDUCE, "gemm", lc_gemm_simd_fits,
                                                lc_gen_gemm_simd};
 
-/* ---- CLBlast (LAZYCL_GEMM=clblast): plain float products -------------------------------- */
+/* ---- CLBlast (LAZYCL_GEMM=clblast, or where the autotuner found it faster): plain float products */
 
 /* A product CLBlast's row-major GEMM computes as it is: float32 or float64 operands read
  * straight from buffers (no producer, no gather), each with a unit stride along one of its
@@ -616,8 +616,9 @@ static int lc_gen_gemm_blas(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     lc_sb_printf(sb, "/* CLBlast %cGEMM, row-major: C = %s @ %s (no OpenCL C of lazycl's) */\n",
                  m.dt == LC_FLOAT64 ? 'D' : 'S', l->blas_trans_a ? "A^T" : "A",
                  l->blas_trans_b ? "B^T" : "B");
-    snprintf(c->schedule, sizeof c->schedule, "gemm: CLBlast %cgemm (LAZYCL_GEMM=clblast)",
-             m.dt == LC_FLOAT64 ? 'd' : 's');
+    snprintf(c->schedule, sizeof c->schedule, "gemm: CLBlast %cgemm (%s)",
+             m.dt == LC_FLOAT64 ? 'd' : 's',
+             g->t->gemm_blas == 1 ? "LAZYCL_GEMM=clblast" : "autotuned: faster here");
     return 0;
 }
 

@@ -8,6 +8,7 @@
  */
 #include "codegen/cg.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,7 +78,7 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
     /* Products: 128 x 128 outputs per group of 16 x 16 items (8 x 8 each), K in steps of 4
      * (H100 SGEMM 8192^2, TFLOP/s: steps of 2/4/8/16/32 gave 32.6/40.1/38.4/30.4/24.3; blocks
      * of 128x64 36.9 and 64x64 31.7 at 8; fewer registers for the next step's values keep
-     * more groups resident). */
+     * more groups resident). The autotuner may pick another of lc_gemm_gpu_tiles below. */
     t->gemm_tiles = gpu && mwg >= 256;
     t->gemm_group = 16;
     t->gemm_tile_m = t->gemm_tile_n = 128;
@@ -90,9 +91,56 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
     t->gemm_simd_width = 8;
     t->gemm_simd_vectors = 2;
     /* ... 16 items share a 256-row panel (measured on 2 cores, 2048^2: WG 8/16/32 gave
-     * 65/95/79 GFLOP/s, KC 128/256/512 91/95/95, RM x RV 4x2 95, 6x2 89-105, 8x2 76, 2x4 71) */
+     * 65/95/79 GFLOP/s, KC 128/256/512 91/95/95, RM x RV 4x2 95, 6x2 89-105, 8x2 76, 2x4 71;
+     * the autotuner may pick another of lc_gemm_cpu_blocks below) */
     t->gemm_simd_group = 16;
     t->gemm_simd_kc = 256;
+}
+
+/* The GEMM tile candidates the autotuner times (engine/autotune.c) on a device of each kind;
+ * the first of each list is the default lc_target_init sets. GPUs: the H100 sweep's best (K
+ * in steps of 4) and its neighbours (steps of 8; blocks of 128x64 and 64x64 at 8), all in
+ * groups of 16 x 16 items. CPUs: the 2-core sweep's 4 rows x 2 vectors per item in groups of
+ * 16 with panels of 256, and its neighbours (6 x 2; panels of 128; groups of 8). Panels
+ * longer than 256 are left out: they sum more values in one float32 run. */
+static const int lc_gemm_gpu_tiles[][3] = {{128, 128, 4}, {128, 128, 8}, {128, 64, 8}, {64, 64, 8}};
+static const int lc_gemm_cpu_blocks[][4] = {{4, 2, 16, 256}, {6, 2, 16, 256}, {4, 2, 16, 128},
+                                            {4, 2, 8, 256}};
+#define LC_COUNT(a) ((int)(sizeof a / sizeof *a))
+
+int lc_target_gemm_count(const struct lc_target *t)
+{
+    if (t->kind == LC_TARGET_GPU)
+        return t->gemm_tiles ? LC_COUNT(lc_gemm_gpu_tiles) : 0;
+    return t->gemm_simd_rows ? LC_COUNT(lc_gemm_cpu_blocks) : 0;
+}
+
+int lc_target_gemm_set(struct lc_target *t, int i)
+{
+    if (i < 0 || i >= lc_target_gemm_count(t))
+        return -1;
+    if (t->kind == LC_TARGET_GPU) {
+        t->gemm_tile_m = lc_gemm_gpu_tiles[i][0];
+        t->gemm_tile_n = lc_gemm_gpu_tiles[i][1];
+        t->gemm_tile_k = lc_gemm_gpu_tiles[i][2];
+    } else {
+        t->gemm_simd_rows = lc_gemm_cpu_blocks[i][0];
+        t->gemm_simd_vectors = lc_gemm_cpu_blocks[i][1];
+        t->gemm_simd_group = lc_gemm_cpu_blocks[i][2];
+        t->gemm_simd_kc = lc_gemm_cpu_blocks[i][3];
+    }
+    return 0;
+}
+
+void lc_target_gemm_name(const struct lc_target *t, char *out, size_t n)
+{
+    if (t->kind == LC_TARGET_GPU)
+        snprintf(out, n, "tiles %dx%d, %d along K, groups of %dx%d", t->gemm_tile_m,
+                 t->gemm_tile_n, t->gemm_tile_k, t->gemm_group, t->gemm_group);
+    else
+        snprintf(out, n, "%d rows x %d vectors of %d, groups of %d, panels of %d",
+                 t->gemm_simd_rows, t->gemm_simd_vectors, t->gemm_simd_width,
+                 t->gemm_simd_group, t->gemm_simd_kc);
 }
 
 enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
@@ -111,7 +159,7 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
     X(map_vec4_rows)      /* map.c: four elements of a row per item, 16-byte accesses */   \
     X(map_vec4)           /* map.c: four elements of a 1-d run per item */                 \
     X(map_items)          /* map.c: one item per element */                                \
-    X(gemm_blas)          /* gemm.c: plain float products through CLBlast (when asked) */  \
+    X(gemm_blas)          /* gemm.c: plain float products through CLBlast (asked or tuned) */\
     X(gemm_tiles)         /* gemm.c: products in register-blocked local-memory tiles */   \
     X(gemm_simd)          /* gemm.c: products in register blocks of rows x vectors (SIMD) */ \
     X(reduce_colblock)    /* reduce_split.c: SIMD blocks of outputs x row chunks */        \

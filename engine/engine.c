@@ -2,6 +2,7 @@
 #include "engine/engine.h"
 
 #include "codegen/codegen.h"
+#include "engine/autotune.h"
 #include "engine/plancache.h"
 #include "fusion/fusion.h"
 
@@ -87,10 +88,17 @@ static void lc_target_of(lc_device_t d, struct lc_target *t)
     int pocl = strstr(di->platform_name, "Portable Computing Language") || strstr(di->vendor, "pocl");
     lc_target_init(t, lc_target_kind_of(gpu, pocl), di->fp64, di->compute_units,
                    di->max_work_group, di->name);
-    /* Plain products through CLBlast only when asked: lazycl's own GEMM kernels were faster on
-     * every device measured (docs/api.md). */
-    const char *gemm = getenv("LAZYCL_GEMM");
-    t->gemm_blas = gemm && !strcmp(gemm, "clblast");
+    /* GEMM tiles and CLBlast: as tuned for this device, or as the environment says. */
+    lc_autotune_apply(d, t);
+}
+
+/* The largest float product (batch * M * N * K) among x's kernels; 0 when none. */
+static int64_t lc_gemm_work(const struct lc_xplan *x)
+{
+    int64_t w = 0;
+    for (int k = 0; k < x->n_kernels; k++)
+        w = x->kernels[k].code.gemm_work > w ? x->kernels[k].code.gemm_work : w;
+    return w;
 }
 
 const char *lc_engine_schedule_kind(lc_device_t d)
@@ -170,7 +178,24 @@ static lc_status lc_engine_force_locked(lc_queue_t q, struct lc_node *const *out
     lc_stats_count_plan(!made);
     if (made) {
         st = lc_engine_plan(outs, n, flags, &sig, d, &t, debug, &x, e);
-        if (x)
+        /* The first sizeable float product on a device not tuned yet: tune it, then plan
+         * again where the tuned target differs (engine/autotune.h). */
+        if (st == LC_OK && lc_autotune_due(d, &t, lc_gemm_work(x))) {
+            struct lc_target t2;
+            lc_autotune_run(q, &t);
+            lc_target_of(d, &t2);
+            if (memcmp(&t2, &t, sizeof t) != 0) {
+                lc_xplan_free(x);
+                x = NULL;
+                t = t2;
+                key = lc_plancache_key(&sig, d, &t);
+                x = lc_plancache_find(key, &sig, d, &t);
+                made = !x;
+                if (made)
+                    st = lc_engine_plan(outs, n, flags, &sig, d, &t, debug, &x, e);
+            }
+        }
+        if (made && x)
             x->key = key;
     } else if (debug >= 3) {
         fprintf(stderr, "[lazycl] plan cache hit: %d kernel%s\n", x->n_kernels,
@@ -219,22 +244,41 @@ static char *lc_engine_explain_locked(lc_queue_t q, struct lc_node *const *outs,
     if (lc_fuse(outs, n, 0, &plan, e) != LC_OK)
         return NULL;
     struct lc_target t;
-    lc_target_of(lc_queue_device(q), &t);
+    lc_device_t d = lc_queue_device(q);
+    lc_target_of(d, &t);
     struct lc_sb sb = {0};
     char *desc = lc_plan_describe(&plan);
     lc_sb_printf(&sb, "%s", desc ? desc : "");
-    free(desc);
     for (int k = 0; k < plan.n_kernels; k++) {
         struct lc_kcode code;
         if (lc_codegen(&plan, k, &t, &code, e) != LC_OK) {
+            free(desc);
             lc_sb_free(&sb);
             lc_plan_free(&plan);
             return NULL;
         }
-        lc_sb_printf(&sb, "\n--- kernel %d: %s (%d launch%s)\n%s", k, code.launches[0].name,
-                     code.n_launches, code.n_launches == 1 ? "" : "es", code.source);
+        /* Say what forcing would run: a sizeable product tunes its device first, as there. */
+        if (lc_autotune_due(d, &t, code.gemm_work)) {
+            lc_kcode_free(&code);
+            lc_autotune_run(q, &t);
+            lc_target_of(d, &t);
+            lc_sb_free(&sb);
+            memset(&sb, 0, sizeof sb);
+            lc_sb_printf(&sb, "%s", desc ? desc : "");
+            k = -1;
+            continue;
+        }
+        lc_sb_printf(&sb, "\n--- kernel %d: %s (%d launch%s)\n", k, code.launches[0].name,
+                     code.n_launches, code.n_launches == 1 ? "" : "es");
+        if (!strncmp(code.schedule, "gemm", 4)) {
+            char line[4600];
+            lc_autotune_describe(d, &t, code.launches[0].blas, line, sizeof line);
+            lc_sb_printf(&sb, "--- %s\n", line);
+        }
+        lc_sb_printf(&sb, "%s", code.source);
         lc_kcode_free(&code);
     }
+    free(desc);
     lc_plan_free(&plan);
     if (sb.oom) {
         lc_sb_free(&sb);

@@ -466,7 +466,8 @@ static PyObject *py_stats(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(ignored))
         dict_set_u64(d, "bytes_to_device", s.bytes_to_device) < 0 ||
         dict_set_u64(d, "bytes_from_device", s.bytes_from_device) < 0 ||
         dict_set_u64(d, "plan_hits", s.plan_hits) < 0 ||
-        dict_set_u64(d, "plan_misses", s.plan_misses) < 0) {
+        dict_set_u64(d, "plan_misses", s.plan_misses) < 0 ||
+        dict_set_u64(d, "gemm_tunings", s.gemm_tunings) < 0) {
         Py_DECREF(d);
         return NULL;
     }

@@ -116,7 +116,8 @@ int lc_cl_is_oom(cl_int rc);
 struct lc_stats_atomic {
     atomic_ullong kernels_compiled, memory_cache_hits, disk_cache_hits, launches;
     atomic_ullong buffers_allocated, pool_hits, bytes_in_use, bytes_cached, peak_bytes;
-    atomic_ullong bytes_to_device, bytes_from_device, spirv_builds, plan_hits, plan_misses;
+    atomic_ullong bytes_to_device, bytes_from_device, spirv_builds, plan_hits, plan_misses,
+        gemm_tunings;
 };
 extern struct lc_stats_atomic lc_stats_g;
 

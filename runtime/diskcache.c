@@ -225,3 +225,92 @@ void lc_disk_store(struct lc_device *d, struct lc_cache_key key, cl_program prog
     }
     LC_LOG(2, "disk cache: stored %s (%zu bytes)", path, n);
 }
+
+/* ---- small text records (the GEMM autotuner's, engine/autotune.c) ------------------- */
+
+#define RECORD_MAX_BYTES ((size_t)1 << 16)
+
+/* <dir>/<sub>/<name>, the subdirectory made; 0 when the disk cache is off or unusable. */
+static int record_path(const char *sub, const char *name, char *path, size_t n)
+{
+    char dir[4096], subdir[4200];
+    if (!cache_dir(dir, sizeof dir))
+        return 0;
+    if (snprintf(subdir, sizeof subdir, "%s/%s", dir, sub) >= (int)sizeof subdir)
+        return 0;
+    if (mkdir(subdir, 0700) != 0 && errno != EEXIST) {
+        LC_LOG(1, "disk cache: cannot create %s: %s", subdir, strerror(errno));
+        return 0;
+    }
+    return snprintf(path, n, "%s/%s", subdir, name) < (int)n;
+}
+
+char *lc_disk_record_read(const char *sub, const char *name, char *path, size_t path_n)
+{
+    if (!record_path(sub, name, path, path_n))
+        return NULL;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ELOOP)
+            discard(path, "a symbolic link");
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+        (st.st_mode & (S_IWGRP | S_IWOTH)) || (size_t)st.st_size > RECORD_MAX_BYTES) {
+        close(fd);
+        discard(path, "not a regular file of ours, writable by others, or too large");
+        return NULL;
+    }
+    size_t n = (size_t)st.st_size, got = 0;
+    char *text = malloc(n + 1);
+    while (text && got < n) {
+        ssize_t r = read(fd, text + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (text)
+        text[got] = '\0';
+    return text;
+}
+
+int lc_disk_record_write(const char *sub, const char *name, const char *text, char *path,
+                         size_t path_n)
+{
+    char tmp[4400];
+    if (!record_path(sub, name, path, path_n))
+        return -1;
+    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);   /* mode 0600 */
+    if (fd < 0) {
+        LC_LOG(1, "disk cache: cannot create a temp file for %s: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t n = strlen(text), done = 0;
+    while (done < n) {
+        ssize_t w = write(fd, text + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        done += (size_t)w;
+    }
+    int ok = done == n;
+    ok &= close(fd) == 0;
+    if (!ok || rename(tmp, path) != 0) {
+        LC_LOG(1, "disk cache: cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    LC_LOG(2, "disk cache: stored %s (%zu bytes)", path, n);
+    return 0;
+}
+
+void lc_disk_record_discard(const char *path, const char *why)
+{
+    discard(path, why);
+}

@@ -230,6 +230,19 @@ int lc_blas_available(void);
 lc_status lc_blas_gemm(lc_queue_t q, const struct lc_blas_gemm *g, lc_buffer_t a, lc_buffer_t b,
                        lc_buffer_t c, struct lc_error *e);
 
+/* ---- small text records in the disk cache (runtime/diskcache.c) --------------------- */
+
+/* The text of record <cache dir>/<sub>/<name> (malloc'd, NUL-terminated), its path in `path`;
+ * NULL when there is none, the disk cache is off, or the file is not a regular file of ours,
+ * is writable by others or is over 64 KiB (then it is deleted). The caller checks the text. */
+char *lc_disk_record_read(const char *sub, const char *name, char *path, size_t path_n);
+/* Write record <sub>/<name> (a temp file renamed into place); its path in `path`. 0 on success,
+ * -1 (logged at LAZYCL_DEBUG=1) when the disk cache is off or the write failed. */
+int lc_disk_record_write(const char *sub, const char *name, const char *text, char *path,
+                         size_t path_n);
+/* Delete a record found unusable, saying why at LAZYCL_DEBUG=1. */
+void lc_disk_record_discard(const char *path, const char *why);
+
 /* The device's preferred work-group size multiple for this kernel. */
 size_t lc_kernel_wg_multiple(lc_kernel_t k);
 size_t lc_kernel_max_wg(lc_kernel_t k);
@@ -291,6 +304,7 @@ struct lc_stats {
     uint64_t spirv_builds;         /* of kernels_compiled, those built through SPIR-V */
     uint64_t plan_hits;            /* forces that reused a cached plan (engine/plancache.c) */
     uint64_t plan_misses;          /* forces that fused and generated code */
+    uint64_t gemm_tunings;         /* GEMM autotunes run (engine/autotune.c) */
 };
 void lc_stats_get(struct lc_stats *out);
 /* Zero the counters; bytes_in_use and bytes_cached are levels and stay;
@@ -298,6 +312,8 @@ void lc_stats_get(struct lc_stats *out);
 void lc_stats_reset(void);
 /* Count one force: `hit` when it reused a cached plan. */
 void lc_stats_count_plan(int hit);
+/* Count one GEMM autotune (engine/autotune.c). */
+void lc_stats_count_tuning(void);
 
 /* ---- debugging ------------------------------------------------------------------- */
 

@@ -32,6 +32,12 @@ void lc_stats_get(struct lc_stats *out)
     out->spirv_builds = LD(spirv_builds);
     out->plan_hits = LD(plan_hits);
     out->plan_misses = LD(plan_misses);
+    out->gemm_tunings = LD(gemm_tunings);
+}
+
+void lc_stats_count_tuning(void)
+{
+    LC_STAT_ADD(gemm_tunings, 1);
 }
 
 void lc_stats_count_plan(int hit)
@@ -57,5 +63,6 @@ void lc_stats_reset(void)
     Z(spirv_builds);
     Z(plan_hits);
     Z(plan_misses);
+    Z(gemm_tunings);
     atomic_store_explicit(&lc_stats_g.peak_bytes, LD(bytes_in_use), memory_order_relaxed);
 }

@@ -76,6 +76,16 @@ int main(void)
     CHECK(lc_plancache_key(&s, A, &T1) != lc_plancache_key(&s, B, &T1));
     CHECK(lc_plancache_key(&s, A, &T1) != lc_plancache_key(&s, A, &T2));
     CHECK(lc_plancache_key(&s, A, &T1) == lc_plancache_key(&s, A, &T1));
+    /* ... and so do the GEMM tiles the autotuner picked, and its CLBlast choice. */
+    struct lc_target T3 = T1, T4 = T1;
+    CHECK(lc_target_gemm_set(&T3, 1) == 0);
+    T4.gemm_blas = 2;
+    CHECK(lc_plancache_key(&s, A, &T1) != lc_plancache_key(&s, A, &T3));
+    CHECK(lc_plancache_key(&s, A, &T1) != lc_plancache_key(&s, A, &T4));
+    struct lc_xplan *p6 = shell(w4, 2, A, &T1, 11);
+    lc_plancache_add(p6);
+    CHECK(find(w4, 2, A, &T1, 11) == p6 && find(w4, 2, A, &T3, 11) == NULL &&
+          find(w4, 2, A, &T4, 11) == NULL);
     lc_plancache_clear();
     CHECK(find(w2, 3, B, &T2, 5) == NULL);
     printf("%d passed, %d failed\n", passed, failed);
