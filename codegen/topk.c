@@ -51,19 +51,28 @@ static int lc_topk_row_contiguous(const struct lc_cg *g)
 }
 
 #define LC_TOPK_PARAMS                                                                      \
-    "const long M, const long P, const long L, const long G, const int fin, "             \
+    "const long M, const long P, const long L, const long G, const int fin, const int kk, " \
     "const long ksrc, const long isrc, const long kdst, const long idst"
 
 /* The helpers: the order and the insertion into a sorted list of KK. */
+static int lc_topk_room(int k)
+{
+    int r = 8;
+    while (r < k)
+        r *= 2;
+    return r;
+}
+
 static void lc_topk_helpers(struct lc_sb *sb, const char *K, int KK, int largest)
 {
-    lc_sb_printf(sb, "#define KK %d\n", KK);
+    lc_sb_printf(sb, "#define KB %d   /* the lists' room: k rounded up (one kernel serves several k) */\n"
+                     "#define KK ((int)kk)\n", lc_topk_room(KK));
     lc_sb_printf(sb, "#define TK_NONE %s\n", largest ? "(-1L)" : "LONG_MAX");
     lc_sb_printf(sb, "#define TK_BETTER(ka, ia, kb, ib) ((ka) > (kb) || ((ka) == (kb) && (ia) %s (ib)))\n\n",
                  largest ? ">" : "<");
     lc_sb_printf(sb,
         "/* (key, i) into the sorted list (tk, ti), which it beats at its last place. */\n"
-        "static inline void lc_tk_push(%s *tk, long *ti, const %s key, const long i)\n{\n"
+        "static inline void lc_tk_push(%s *tk, long *ti, const %s key, const long i, const int kk)\n{\n"
         "    int j = KK - 1;\n"
         "#pragma unroll 1\n"
         "    while (j > 0 && TK_BETTER(key, i, tk[j - 1], ti[j - 1])) {\n"
@@ -142,7 +151,7 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     lc_sb_printf(sb, "    if (m >= M || q >= P) return;\n");
     if (nr > 0)
         lc_unravel(sb, 0, nr, "m", "    ");
-    lc_sb_printf(sb, "    %s tk[KK];\n    long ti[KK];\n#pragma unroll 1\n"
+    lc_sb_printf(sb, "    %s tk[KB];\n    long ti[KB];\n#pragma unroll 1\n"
                      "    for (int j = 0; j < KK; j++) {\n        tk[j] = 0;\n        ti[j] = TK_NONE;\n    }\n"
                      "    %s thk = 0;\n    long thi = TK_NONE;\n", K, K);
     if (inter)
@@ -160,7 +169,7 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     if (!largest)
         lc_sb_printf(sb, "        key_ = ~key_ & %s;\n", key.all);
     lc_sb_printf(sb, "        if (TK_BETTER(key_, i%d, thk, thi)) {\n"
-                     "            lc_tk_push(tk, ti, key_, i%d);\n"
+                     "            lc_tk_push(tk, ti, key_, i%d, kk);\n"
                      "            thk = tk[KK - 1];\n            thi = ti[KK - 1];\n        }\n    }\n",
                  nr, nr);
     lc_topk_finish(g, sb, K, 0);
@@ -173,14 +182,14 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                      "    const long m = g_ / P, q = g_ %% P;\n    if (m >= M) return;\n"
                      "    __global const %s *kc = (__global const %s *)(s + ksrc) + m * L;\n"
                      "    __global const long *ic = (__global const long *)(s + isrc) + m * L;\n"
-                     "    %s tk[KK];\n    long ti[KK];\n#pragma unroll 1\n"
+                     "    %s tk[KB];\n    long ti[KB];\n#pragma unroll 1\n"
                      "    for (int j = 0; j < KK; j++) {\n        tk[j] = 0;\n        ti[j] = TK_NONE;\n    }\n"
                      "    %s thk = 0;\n    long thi = TK_NONE;\n"
                      "    const long end = min(L, (q + 1) * G);\n"
                      "#pragma unroll 1\n    for (long j = q * G; j < end; j++) {\n"
                      "        const %s key_ = kc[j];\n        const long i_ = ic[j];\n"
                      "        if (TK_BETTER(key_, i_, thk, thi)) {\n"
-                     "            lc_tk_push(tk, ti, key_, i_);\n"
+                     "            lc_tk_push(tk, ti, key_, i_, kk);\n"
                      "            thk = tk[KK - 1];\n            thi = ti[KK - 1];\n        }\n    }\n",
                  K, K, K, K, K);
     lc_topk_finish(g, sb, K, 1);
@@ -195,8 +204,9 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         if (lc_sort_params(g, l, NULL, LC_TOPK_PARAMS) < 0 || lc_add_i64(l, M) < 0 ||
             lc_add_i64(l, Pst) < 0 || lc_add_i64(l, L) < 0 || lc_add_i64(l, G) < 0)
             return -1;
-        union lc_scalar fin = {.i = Pst == 1};
+        union lc_scalar fin = {.i = Pst == 1}, kk = {.i = KK};
         if (lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT32, fin) < 0 ||
+            lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT32, kk) < 0 ||
             lc_add_i64(l, (int64_t)src[0]) < 0 || lc_add_i64(l, (int64_t)src[1]) < 0 ||
             lc_add_i64(l, (int64_t)dst[0]) < 0 || lc_add_i64(l, (int64_t)dst[1]) < 0)
             return -1;
