@@ -172,6 +172,9 @@ size_t lc_red_fsize(struct lc_cg *g, const struct lc_reduction *r, int f);
 int lc_shifted(const struct lc_cg *g, int s);
 /* The largest (max) or smallest value of dtype dt, as OpenCL C. */
 const char *lc_limit(int dt, int max);
+/* Declare and initialize the state <pre> of slot s. */
+void lc_red_init_state(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
+                       const char *ind);
 void lc_red_update(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
                    const char *v, const char *idx, const char *ind);
 void lc_red_combine(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
@@ -187,6 +190,54 @@ void lc_init_all(struct lc_cg *g, struct lc_sb *sb, const char *prefix, const ch
 void lc_fold_all(struct lc_cg *g, struct lc_sb *sb, const char *idx, const char *ind);
 /* The helper functions the states need, emitted once before the kernels. */
 void lc_red_helpers(struct lc_cg *g, struct lc_sb *sb);
+
+/* ---- gemm_post.c: a product's post-reductions in the GEMM schedules -------------------- */
+
+struct lc_gpost {
+    unsigned mask;        /* post-reduced dims among the collapsed kept dims */
+    int dm, dn;           /* the product's M and N dims */
+    int pm, pn;           /* M, N post-reduced */
+    int64_t MB, NB;       /* the schedule's blocks along M and N */
+    int64_t T, NO;        /* partials per output; outputs */
+};
+
+/* Has the kernel post-reductions? */
+int lc_gpost_has(const struct lc_cg *g);
+/* Fill gp for a schedule of MB x NB blocks (gp->mask 0: no post-reductions); 0 when the
+ * schedule cannot run them (neither M nor N post-reduced, an op without partials). */
+int lc_gpost_init(struct lc_cg *g, int dm, int dn, int64_t MB, int64_t NB, struct lc_gpost *gp);
+/* Local memory for `points` states of every post slot, and whether it fits. */
+size_t lc_gpost_local_bytes(struct lc_cg *g, int64_t points);
+int lc_gpost_local_ok(struct lc_cg *g, int64_t points);
+/* The scratch and size parameters (either launch); sets c->scratch_bytes. */
+int lc_gpost_params(struct lc_cg *g, struct lc_kcode *c, struct lc_launch *l, struct lc_sb *sb,
+                    const struct lc_gpost *gp);
+/* __local pl<s>_<f>[points] (at kernel scope). */
+void lc_gpost_local(struct lc_cg *g, struct lc_sb *sb, int64_t points);
+/* scratch, and the batch parts pob_ (outputs) and ptb_ (partials), once i0.. of the batch
+ * dims are declared. */
+void lc_gpost_head(struct lc_cg *g, struct lc_sb *sb, const struct lc_gpost *gp, const char *ind);
+/* States p<s>: declare; fold the phase-1 values in; into pl<s>_<f>[at]; declared and
+ * combined from pl[at] for u_ in [0, count); stored as the partial of block (mb, nb) at the
+ * current i<dm> / i<dn> (those not post-reduced). */
+void lc_gpost_init_states(struct lc_cg *g, struct lc_sb *sb, const char *ind);
+void lc_gpost_fold(struct lc_cg *g, struct lc_sb *sb, const char *ind);
+void lc_gpost_to_local(struct lc_cg *g, struct lc_sb *sb, const char *at, const char *ind);
+void lc_gpost_from_local(struct lc_cg *g, struct lc_sb *sb, int64_t count, const char *at,
+                         const char *ind);
+void lc_gpost_store(struct lc_cg *g, struct lc_sb *sb, const struct lc_gpost *gp,
+                    const char *mb, const char *nb, const char *ind);
+/* The post epilogues of the two GEMM schedules (after their K loops) and the local points
+ * each needs (see gemm.c for the geometry). */
+void lc_gpost_tiles_epilogue(struct lc_cg *g, struct lc_sb *sb, const struct lc_gpost *gp,
+                             int G, int TM, int TN, int V);
+int64_t lc_gpost_tiles_points(const struct lc_gpost *gp, int G, int TM, int TN);
+void lc_gpost_simd_epilogue(struct lc_cg *g, struct lc_sb *sb, const struct lc_gpost *gp,
+                            int W, int RM, int RV, int WG);
+int64_t lc_gpost_simd_points(const struct lc_gpost *gp, int W, int RV, int WG);
+/* The second launch: one item per output combines its partials, runs phase 2, stores. */
+int lc_gpost_combine(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb,
+                     const struct lc_gpost *gp);
 
 /* ---- reduce.c, shared with reduce_split.c ------------------------------------------ */
 

@@ -33,13 +33,15 @@ void lc_kcode_free(struct lc_kcode *c)
     memset(c, 0, sizeof *c);
 }
 
-lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
-                     struct lc_kcode *out, struct lc_error *e)
+/* Kernel ki's collapsed index space into g (g->acc and g->ostr allocated: the caller
+ * frees them, also on failure). */
+static lc_status lc_cg_setup(struct lc_cg *gp, const struct lc_plan *p, int ki,
+                             const struct lc_target *t, struct lc_error *e)
 {
     const struct lc_kernel *k = &p->kernels[ki];
     struct lc_cg g;
     memset(&g, 0, sizeof g);
-    memset(out, 0, sizeof *out);
+    memset(gp, 0, sizeof *gp);
     g.p = p;
     g.k = k;
     g.t = t;
@@ -65,15 +67,40 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
             g.f64 = 1;
     g.acc = malloc((size_t)(k->n_access ? k->n_access : 1) * sizeof *g.acc);
     g.ostr = malloc((size_t)(k->n_outputs ? k->n_outputs : 1) * sizeof *g.ostr);
-    if (!g.acc || !g.ostr) {
-        free(g.acc);
-        free(g.ostr);
+    *gp = g;
+    if (!g.acc || !g.ostr)
         return lc_error_set(e, LC_ERR_NOMEM, "out of host memory generating a kernel");
-    }
     memcpy(g.acc, k->access, (size_t)k->n_access * sizeof *g.acc);
     for (int o = 0; o < k->n_outputs; o++)
         memcpy(g.ostr[o], k->outputs[o].strides, sizeof g.ostr[o]);
     lc_collapse(&g);
+    *gp = g;
+    return LC_OK;
+}
+
+int lc_codegen_fits(const struct lc_plan *p, int ki, const struct lc_target *t)
+{
+    struct lc_cg g;
+    struct lc_error e;
+    memset(&e, 0, sizeof e);
+    int ok = lc_cg_setup(&g, p, ki, t, &e) == LC_OK && lc_schedule_for(&g) != NULL;
+    free(g.acc);
+    free(g.ostr);
+    return ok;
+}
+
+lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
+                     struct lc_kcode *out, struct lc_error *e)
+{
+    const struct lc_kernel *k = &p->kernels[ki];
+    struct lc_cg g;
+    memset(out, 0, sizeof *out);
+    lc_status st0 = lc_cg_setup(&g, p, ki, t, e);
+    if (st0 != LC_OK) {
+        free(g.acc);
+        free(g.ostr);
+        return st0;
+    }
 
     struct lc_sb body = {0};
     const struct lc_schedule *sched = lc_schedule_for(&g);

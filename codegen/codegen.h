@@ -170,6 +170,9 @@ struct lc_kcode {
 lc_status lc_codegen(const struct lc_plan *plan, int k, const struct lc_target *t,
                      struct lc_kcode *out, struct lc_error *e);
 void lc_kcode_free(struct lc_kcode *c);
+/* Does some schedule take plan kernel `k` on target t? (Every kernel but one with
+ * post-reductions, which only the GEMM schedules take, for some shapes: fusion.h.) */
+int lc_codegen_fits(const struct lc_plan *plan, int k, const struct lc_target *t);
 
 /* ---- internal: expressions (codegen/expr.c) --------------------------------------- */
 

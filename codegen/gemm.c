@@ -80,7 +80,11 @@ static int lc_gemm_match(struct lc_cg *g, struct lc_gemm *m)
     const struct lc_kernel *k = g->k;
     const struct lc_target *t = g->t;
     memset(m, 0, sizeof *m);
-    if (k->n_reds != 1 || k->reds[0].op != LC_OP_SUM || g->nk < 2 || g->nd != g->nk + 1)
+    int n_post = 0;
+    for (int s = 0; s < k->n_reds; s++)
+        n_post += k->reds[s].post;
+    if (k->n_reds - n_post != 1 || k->reds[0].post || k->reds[0].op != LC_OP_SUM || g->nk < 2 ||
+        g->nd != g->nk + 1)
         return 0;
     m->dm = g->nk - 2;
     m->dn = g->nk - 1;
@@ -138,13 +142,27 @@ static int lc_gemm_match(struct lc_cg *g, struct lc_gemm *m)
     return ok;
 }
 
+/* The post-reductions of a product (gemm_post.c) in blocks of TM x TN outputs. */
+static int lc_gemm_post(struct lc_cg *g, const struct lc_gemm *m, int TM, int TN,
+                        struct lc_gpost *gp)
+{
+    return lc_gpost_init(g, m->dm, m->dn, (g->shape[m->dm] + TM - 1) / TM,
+                         (g->shape[m->dn] + TN - 1) / TN, gp);
+}
+
 static int lc_gemm_fits(struct lc_cg *g)
 {
     struct lc_gemm m;
-    if (!g->t->gemm_tiles)
+    struct lc_gpost gp;
+    const struct lc_target *t = g->t;
+    if (!t->gemm_tiles)
         return 0;
     int ok = lc_gemm_match(g, &m);
     free(m.side);
+    if (ok && lc_gpost_has(g))
+        ok = lc_gemm_post(g, &m, t->gemm_tile_m, t->gemm_tile_n, &gp) &&
+             lc_gpost_local_ok(g, lc_gpost_tiles_points(&gp, t->gemm_group, t->gemm_tile_m,
+                                                        t->gemm_tile_n));
     return ok;
 }
 
@@ -235,8 +253,11 @@ static int lc_gen_gemm(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         free(m.side);
         return -1;
     }
+    struct lc_gpost gp;
+    lc_gemm_post(g, &m, TM, TN, &gp);
     lc_sb_printf(sb, "__kernel __attribute__((reqd_work_group_size(%d, %d, 1)))\nvoid @K@(", G, G);
-    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0) {
+    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0 ||
+        (gp.mask && lc_gpost_params(g, c, l, sb, &gp) < 0)) {
         free(m.side);
         return -1;
     }
@@ -251,8 +272,12 @@ static int lc_gen_gemm(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                      "    const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * %d + tx;\n"
                      "    const long bm_ = (long)get_group_id(1) * %d, bn_ = (long)get_group_id(0) * %d;\n",
                  TV, TK, (TM + V) / V, TV, TK, (TN + V) / V, G, TM, TN);
+    if (gp.mask)
+        lc_gpost_local(g, sb, lc_gpost_tiles_points(&gp, G, TM, TN));
     if (m.dm > 0)
         lc_unravel(sb, 0, m.dm, "(long)get_group_id(2)", "    ");
+    if (gp.mask)
+        lc_gpost_head(g, sb, &gp, "    ");
     lc_sb_printf(sb, "    %s acc[%d][%d];\n"
                      "    #pragma unroll\n"
                      "    for (int i = 0; i < %d; i++)\n"
@@ -302,8 +327,13 @@ static int lc_gen_gemm(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     lc_sb_printf(sb, "                }\n"
                      "        }\n"
                      "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "    }\n"
-                     "    #pragma unroll\n"
+                     "    }\n");
+    if (gp.mask) {
+        /* Reductions of the epilogue's values: partials, combined by a second launch. */
+        lc_gpost_tiles_epilogue(g, sb, &gp, G, TM, TN, V);
+        lc_sb_printf(sb, "}\n");
+    } else {
+    lc_sb_printf(sb, "    #pragma unroll\n"
                      "    for (int i = 0; i < %d; i++) {\n"
                      "        #pragma unroll\n"
                      "        for (int q = 0; q < %d; q++) {\n"
@@ -325,6 +355,7 @@ static int lc_gen_gemm(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         lc_sb_printf(sb, "                        }\n                    }\n");
     }
     lc_sb_printf(sb, "                }\n            }\n        }\n    }\n}\n");
+    }
     int64_t batch = 1;
     for (int d = 0; d < m.dm; d++)
         batch *= g->shape[d];
@@ -336,10 +367,11 @@ static int lc_gen_gemm(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     l->local[0] = l->local[1] = (size_t)G;
     l->local[2] = 1;
     snprintf(c->schedule, sizeof c->schedule,
-             "gemm: %dx%d tiles of %d along K in local memory, %dx%d per item, %d-wide reads", TM,
-             TN, TK, RM, RN, V);
+             "gemm: %dx%d tiles of %d along K in local memory, %dx%d per item, %d-wide reads%s", TM,
+             TN, TK, RM, RN, V, gp.mask ? ", post-reduction partials" : "");
     free(m.side);
-    return 0;
+    /* After the launch above is complete: a new launch may move it. */
+    return gp.mask ? lc_gpost_combine(g, c, sb, &gp) : 0;
 }
 
 const struct lc_schedule lc_sched_gemm_tiles = {LC_KERNEL_REDUCE, "gemm", lc_gemm_fits,
@@ -364,11 +396,30 @@ static int lc_gemm_simd_match(struct lc_cg *g, struct lc_gemm *m)
     return ok;
 }
 
+/* The simd schedule's column vectors per item (doubles take two registers a vector). */
+static int lc_gemm_simd_rv(const struct lc_target *t, int dt)
+{
+    int RV = t->gemm_simd_vectors;
+    return lc_dtype_size(dt) == 8 && RV > 1 ? RV / 2 : RV;
+}
+
+static int lc_gemm_simd_post(struct lc_cg *g, const struct lc_gemm *m, struct lc_gpost *gp)
+{
+    const struct lc_target *t = g->t;
+    int64_t rows = (int64_t)t->gemm_simd_group * t->gemm_simd_rows;
+    int64_t cols = (int64_t)t->gemm_simd_width * lc_gemm_simd_rv(t, m->dt);
+    return lc_gpost_init(g, m->dm, m->dn, (g->shape[m->dm] + rows - 1) / rows,
+                         (g->shape[m->dn] + cols - 1) / cols, gp);
+}
+
 static int lc_gemm_simd_fits(struct lc_cg *g)
 {
     struct lc_gemm m;
+    struct lc_gpost gp;
     int ok = lc_gemm_simd_match(g, &m);
     free(m.side);
+    if (ok && lc_gpost_has(g))
+        ok = lc_gemm_simd_post(g, &m, &gp);
     return ok;
 }
 
@@ -393,9 +444,7 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     struct lc_gemm m;
     if (!lc_gemm_simd_match(g, &m))
         return -1;
-    int W = t->gemm_simd_width, RM = t->gemm_simd_rows, RV = t->gemm_simd_vectors;
-    if (lc_dtype_size(m.dt) == 8 && RV > 1)
-        RV /= 2;   /* vectors of doubles take two registers */
+    int W = t->gemm_simd_width, RM = t->gemm_simd_rows, RV = lc_gemm_simd_rv(t, m.dt);
     int CW = W * RV, WG = t->gemm_simd_group, KC = t->gemm_simd_kc;
     int dm = m.dm, dn = m.dn, dk = m.dk;
     const char *T = lc_T(m.dt);
@@ -408,23 +457,34 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
         free(m.side);
         return -1;
     }
+    struct lc_gpost gp;
+    lc_gemm_simd_post(g, &m, &gp);
     lc_sb_printf(sb, "__kernel __attribute__((reqd_work_group_size(%d, 1, 1)))\nvoid @K@(", WG);
     if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0 ||
         lc_add_i64(l, MG) < 0 || lc_add_i64(l, NB) < 0) {
         free(m.side);
         return -1;
     }
-    lc_sb_printf(sb, ", const long MG, const long NB)\n{\n"
+    lc_sb_printf(sb, ", const long MG, const long NB");
+    if (gp.mask && lc_gpost_params(g, c, l, sb, &gp) < 0) {
+        free(m.side);
+        return -1;
+    }
+    lc_sb_printf(sb, ")\n{\n"
                      "    __local %s%d Bp[%d][%d];\n"
                      "    const long q_ = get_group_id(0);\n"
                      "    const int lid = get_local_id(0);\n"
                      "    const long bm_ = (q_ %% MG) * %d + lid * %d, bn_ = (q_ / MG %% NB) * %d;\n"
                      "    const int nfull_ = bn_ + %d <= n%d;\n",
                  T, W, KC, RV, WG * RM, RM, CW, CW, dn);
+    if (gp.mask)
+        lc_gpost_local(g, sb, lc_gpost_simd_points(&gp, W, RV, WG));
     if (dm > 0) {
         lc_sb_printf(sb, "    const long z_ = q_ / MG / NB;\n");
         lc_unravel(sb, 0, dm, "z_", "    ");
     }
+    if (gp.mask)
+        lc_gpost_head(g, sb, &gp, "    ");
     /* Each panel's sums start from zero and are then added to the totals: the rounding error
      * grows with KC + K / KC, not with K (float32 products as accurate as BLAS's). */
     lc_sb_printf(sb, "    %s%d acc[%d][%d], tot[%d][%d];\n", T, W, RM, RV, RM, RV);
@@ -490,8 +550,13 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
         for (int v = 0; v < RV; v++)
             lc_sb_printf(sb, "        tot[%d][%d] += acc[%d][%d];\n", r, v, r, v);
     lc_sb_printf(sb, "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "    }\n"
-                     "    for (int i = 0; i < %d; i++) {\n"
+                     "    }\n");
+    if (gp.mask) {
+        /* Reductions of the epilogue's values: partials, combined by a second launch. */
+        lc_gpost_simd_epilogue(g, sb, &gp, W, RM, RV, WG);
+        lc_sb_printf(sb, "}\n");
+    } else {
+    lc_sb_printf(sb, "    for (int i = 0; i < %d; i++) {\n"
                      "        const long i%d = bm_ + i;\n"
                      "        if (i%d >= n%d)\n"
                      "            break;\n"
@@ -507,6 +572,7 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
         lc_sb_printf(sb, "                }\n            }\n");
     }
     lc_sb_printf(sb, "        }\n    }\n}\n");
+    }
     l->work_dim = 1;
     l->use_local = 1;
     l->local[0] = (size_t)WG;
@@ -514,9 +580,11 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     l->global[0] = (size_t)(MG * NB * batch * WG);
     snprintf(c->schedule, sizeof c->schedule,
              "gemm: %d rows x %d columns per item (%d-wide vectors), panels of %d along K in "
-             "local memory", RM, CW, W, KC);
+             "local memory%s", RM, CW, W, KC,
+             gp.mask ? ", post-reduction partials" : "");
     free(m.side);
-    return 0;
+    /* After the launch above is complete: a new launch may move it. */
+    return gp.mask ? lc_gpost_combine(g, c, sb, &gp) : 0;
 }
 
 const struct lc_schedule lc_sched_gemm_simd = {LC_KERNEL_REDUCE, "gemm", lc_gemm_simd_fits,
@@ -532,7 +600,7 @@ static int lc_gemm_blas_plain(struct lc_cg *g, struct lc_launch *l)
 {
     const struct lc_kernel *k = g->k;
     struct lc_gemm m;
-    if (!g->t->gemm_blas || !lc_gemm_match(g, &m))
+    if (!g->t->gemm_blas || g->k->post_axes || !lc_gemm_match(g, &m))
         return 0;
     free(m.side);
     int dm = m.dm, dn = m.dn, dk = m.dk;

@@ -46,11 +46,12 @@ int lc_red_nfields(const struct lc_reduction *r)
  * element) rather than Welford's running mean? Exact in double for float32
  * data and free of a division per element; partials with the same K combine
  * by addition. Only on targets that ask for it (shifted_variance: GPUs,
- * whose fp64 divide is slow); g->shifted is set from there. */
+ * whose fp64 divide is slow); g->shifted is set from there. Post-reductions (gemm_post.c)
+ * keep Welford's: their K would be a value of the product's epilogue. */
 int lc_shifted(const struct lc_cg *g, int s)
 {
     const struct lc_reduction *r = &g->k->reds[s];
-    return g->shifted && r->op == LC_OP_MEANVAR && r->in_dtype == LC_FLOAT32;
+    return g->shifted && r->op == LC_OP_MEANVAR && r->in_dtype == LC_FLOAT32 && !r->post;
 }
 
 /* Type of field f of slot r. */
@@ -94,8 +95,8 @@ const char *lc_limit(int dt, int max)
 }
 
 /* Declare and initialize the state of slot s with prefix `pre` (e.g. "s0"). */
-static void lc_red_init(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
-                        const char *ind)
+void lc_red_init_state(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
+                       const char *ind)
 {
     const struct lc_reduction *r = &g->k->reds[s];
     const char *A = lc_red_acc(g, r);
@@ -358,7 +359,7 @@ void lc_init_all(struct lc_cg *g, struct lc_sb *sb, const char *prefix, const ch
     for (int s = 0; s < g->k->n_reds; s++) {
         char pre[16];
         snprintf(pre, sizeof pre, "%s%d", prefix, s);
-        lc_red_init(g, sb, s, pre, ind);
+        lc_red_init_state(g, sb, s, pre, ind);
     }
 }
 

@@ -182,11 +182,24 @@ LC_SCHEDULES(LC_DECLARE)
 #define LC_ENTRY(name) &lc_sched_##name,
 static const struct lc_schedule *const lc_schedules[] = {LC_SCHEDULES(LC_ENTRY)};
 
+/* The schedules that take kernels with post-reductions (fusion.h's post_axes); such a
+ * kernel takes one of these or none (the engine then fuses without them). */
+#define LC_POST_SCHEDULES(X) X(gemm_tiles) X(gemm_simd)
+
+static int lc_takes_post(const struct lc_schedule *s)
+{
+#define LC_IS(name) if (s == &lc_sched_##name) return 1;
+    LC_POST_SCHEDULES(LC_IS)
+#undef LC_IS
+    return 0;
+}
+
 const struct lc_schedule *lc_schedule_for(struct lc_cg *g)
 {
     for (size_t i = 0; i < sizeof lc_schedules / sizeof *lc_schedules; i++) {
         const struct lc_schedule *s = lc_schedules[i];
-        if (s->kind == g->k->kind && (!s->fits || s->fits(g)))
+        if (s->kind == g->k->kind && (!g->k->post_axes || lc_takes_post(s)) &&
+            (!s->fits || s->fits(g)))
             return s;
     }
     return NULL;

@@ -125,6 +125,25 @@ lc_status lc_engine_force(lc_queue_t q, struct lc_node *const *outs, size_t n, u
     return st;
 }
 
+/* Fuse for target t: reductions over a product's epilogue join its kernel
+ * (LC_FUSE_PRODUCT_POST) when every such kernel has a schedule on t, else the plan is
+ * made again without them (the product is then written and reduced by a kernel of its
+ * own). */
+static lc_status lc_engine_fuse(struct lc_node *const *outs, size_t n, unsigned flags,
+                                const struct lc_target *t, struct lc_plan *plan,
+                                struct lc_error *e)
+{
+    lc_status st = lc_fuse(outs, n, flags | LC_FUSE_PRODUCT_POST, plan, e);
+    if (st != LC_OK)
+        return st;
+    for (int k = 0; k < plan->n_kernels; k++)
+        if (plan->kernels[k].post_axes && !lc_codegen_fits(plan, k, t)) {
+            lc_plan_free(plan);
+            return lc_fuse(outs, n, flags, plan, e);
+        }
+    return LC_OK;
+}
+
 /* Plan a graph not seen before: fuse it, then generate and build its kernels. */
 static lc_status lc_engine_plan(struct lc_node *const *outs, size_t n, unsigned flags,
                                 const struct lc_graph_sig *sig, lc_device_t d,
@@ -132,7 +151,7 @@ static lc_status lc_engine_plan(struct lc_node *const *outs, size_t n, unsigned 
                                 struct lc_error *e)
 {
     struct lc_plan plan;
-    lc_status st = lc_fuse(outs, n, flags, &plan, e);
+    lc_status st = lc_engine_fuse(outs, n, flags, t, &plan, e);
     if (st != LC_OK)
         return st;
     if (debug >= 3) {
@@ -241,11 +260,11 @@ static char *lc_engine_explain_locked(lc_queue_t q, struct lc_node *const *outs,
                                       struct lc_error *e)
 {
     struct lc_plan plan;
-    if (lc_fuse(outs, n, 0, &plan, e) != LC_OK)
-        return NULL;
     struct lc_target t;
     lc_device_t d = lc_queue_device(q);
     lc_target_of(d, &t);
+    if (lc_engine_fuse(outs, n, 0, &t, &plan, e) != LC_OK)
+        return NULL;
     struct lc_sb sb = {0};
     char *desc = lc_plan_describe(&plan);
     lc_sb_printf(&sb, "%s", desc ? desc : "");

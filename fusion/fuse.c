@@ -200,6 +200,16 @@ static int lc_plan_input_for(struct lc_fuse *f, struct lc_storage *s)
     return id;
 }
 
+/* Strides over the kept dims but those in `post` as strides over all nkept kept dims, 0
+ * along the post-reduced ones. */
+static void lc_post_expand(int64_t *st, int nkept, uint32_t post)
+{
+    int64_t in[LC_MAXDIM];
+    memcpy(in, st, sizeof in);
+    for (int d = 0, j = 0; d < nkept; d++)
+        st[d] = (post & (1u << d)) ? 0 : in[j++];
+}
+
 /* A load of leaf or materialized node `idx` seen through `stack`: from the
  * buffer a kernel wrote it to (`temp`), or from the leaf itself. */
 static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int phase, int temp)
@@ -258,7 +268,9 @@ static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int pha
     memcpy(a.dyn_stride, L.dyn_stride, sizeof a.dyn_stride);
     if (phase) /* the epilogue's root may add or drop unit dims: index the kept dims */
         lc_units_restride(L.ndim, L.shape, L.strides, f->epi_nk, f->epi_kept, a.strides);
-    else
+    if (phase == 2)
+        lc_post_expand(a.strides, f->epi_nkept, f->epi_post);
+    else if (!phase)
         memcpy(a.strides, L.strides, sizeof a.strides);
     if (LC_GROW(k->access, k->n_access, k->cap_access) < 0)
         goto nomem;
@@ -300,20 +312,21 @@ static int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, i
     struct lc_kernel *k = &f->plan->kernels[kid];
     const struct lc_node *n = f->topo[idx];
     struct lc_nodeinfo *ni = &f->info[idx];
-    uint64_t key = ((uint64_t)(uint32_t)idx << 32) | ((uint64_t)(uint32_t)stack << 1) |
+    uint64_t key = ((uint64_t)(uint32_t)idx << 32) | ((uint64_t)(uint32_t)stack << 2) |
                    (uint64_t)phase;
     int x;
     if (lc_map_get(&f->memo[kid], key, &x))
         return x;
-    if (lc_op_kind(n->op) == LC_KIND_REDUCE && ni->kernel == kid && phase == 1 &&
-        lc_stack_reshapes_only(f, stack)) {
+    if (lc_op_kind(n->op) == LC_KIND_REDUCE && ni->kernel == kid && ni->slot >= 0 &&
+        phase == 1 + k->reds[ni->slot].post && lc_stack_reshapes_only(f, stack)) {
         /* Reshapes keep C order, and the epilogue's root is the kept space but
-         * for unit dims (lc_deps, lc_plan_once): the value at this index. */
+         * for unit dims (lc_deps, lc_plan_once): the value at this index (a
+         * post-reduction's in phase 2, over the dims it keeps). */
         x = lc_new_expr(f, k, LC_EXPR_REDUCED, n->dtype, n->dtype, n);
         if (x < 0)
             return -2;
         k->exprs[x].slot = ni->slot;
-        k->exprs[x].epilogue = 1;
+        k->exprs[x].epilogue = phase;
     } else if (lc_node_is_leaf(n) || (ni->mat && !top)) {
         /* A leaf copied by this kernel (top) reads itself; a materialized
          * node reads the buffer its kernel wrote. */
@@ -535,6 +548,101 @@ static int lc_add_output(struct lc_fuse *f, int kid, int idx, int expr, int ndim
     return 0;
 }
 
+/* The kept dims of reduce kernel c's input space rs, less those in `post`. */
+static int lc_kept_dims(const struct lc_redspace *rs, uint32_t post, int64_t *kept)
+{
+    int nk = 0, j = 0;
+    for (int d = 0; d < rs->ndim; d++)
+        if (!(rs->axes & (1u << d)) && !(post & (1u << j++)))
+            kept[nk++] = rs->shape[d];
+    return nk;
+}
+
+static int lc_post_op(int op)
+{
+    switch (op) {
+    case LC_OP_SUM: case LC_OP_PROD: case LC_OP_RMIN: case LC_OP_RMAX: case LC_OP_NANMIN:
+    case LC_OP_NANMAX: case LC_OP_MEANVAR: case LC_OP_ANY: case LC_OP_ALL:
+        return 1;
+    default:
+        return 0;   /* argmin/argmax need the index, sumexp reads a max of its own */
+    }
+}
+
+/* Does nothing but reduce node `idx` read the values its fused input computes from the
+ * product of kernel `kid`? Every node of that input, down to materialized nodes and
+ * leaves, and the product's reduce node, must have all their consumers inside it and be
+ * neither forced nor kept. 1 yes, 0 no, -1 out of memory. */
+static int lc_post_closed(struct lc_fuse *f, int idx, int kid)
+{
+    struct lc_map cnt = {0};
+    int *st = NULL, top = 0, cap = 0, ok = 1;
+    if (LC_GROW(st, top, cap) < 0)
+        goto nomem;
+    st[top++] = lc_idx(f, f->topo[idx]->in[0]);
+    while (top) {
+        int c = st[--top], seen = 0;
+        lc_map_get(&cnt, (uint64_t)c, &seen);
+        if (lc_map_put(&cnt, (uint64_t)c, seen + 1) < 0)
+            goto nomem;
+        const struct lc_node *n = f->topo[c];
+        if (seen || f->info[c].mat || lc_node_is_leaf(n))
+            continue;
+        for (int j = 0; j < n->n_in; j++) {
+            if (LC_GROW(st, top, cap) < 0)
+                goto nomem;
+            st[top++] = lc_idx(f, n->in[j]);
+        }
+    }
+    for (size_t i = 0; i < cnt.cap && ok; i++) {
+        if (!cnt.keys[i])
+            continue;
+        int c = (int)(cnt.keys[i] - 1);
+        const struct lc_nodeinfo *ci = &f->info[c];
+        if (lc_node_is_leaf(f->topo[c]) || (ci->mat && ci->kernel != kid))
+            continue;
+        if (cnt.vals[i] != ci->consumers || ci->forced || ci->keep || ci->alias >= 0)
+            ok = 0;
+    }
+    free(st);
+    lc_map_free(&cnt);
+    return ok;
+nomem:
+    free(st);
+    lc_map_free(&cnt);
+    lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory planning kernels");
+    return -1;
+}
+
+/* With LC_FUSE_PRODUCT_POST: the kernel reduce node `idx` joins as a post-reduction (see
+ * fusion.h), -1 none, -2 on error. */
+static int lc_post_kernel(struct lc_fuse *f, int idx, const struct lc_redspace *rs)
+{
+    const struct lc_node *n = f->topo[idx];
+    if (!(f->flags & LC_FUSE_PRODUCT_POST) || !lc_post_op(n->op) || !n->p.red.axes ||
+        lc_dtype_is_complex(n->in[0]->dtype))
+        return -1;
+    int max_dep, epi;
+    if (lc_deps(f, idx, &max_dep, &epi) < 0)
+        return -2;
+    if (epi < 0 || max_dep > epi)
+        return -1;
+    const struct lc_kernel *k = &f->plan->kernels[epi];
+    if (k->kind != LC_KERNEL_REDUCE || k->post_axes || k->n_reds != 1 ||
+        k->reds[0].op != LC_OP_SUM || k->exprs[k->reds[0].expr].op != LC_OP_MUL)
+        return -1;
+    uint32_t axes = rs[epi].axes;
+    if (!axes || (axes & (axes - 1)))
+        return -1;                       /* one contracted dim */
+    int64_t kept[LC_MAXDIM];
+    int nk = lc_kept_dims(&rs[epi], 0, kept);
+    if (nk < 2 || !lc_same_dims(nk, kept, n->in[0]->ndim, n->in[0]->shape) ||
+        !(n->p.red.axes & (3u << (nk - 2))))
+        return -1;                       /* over the product's dims, M or N among the reduced */
+    int closed = lc_post_closed(f, idx, epi);
+    return closed < 0 ? -2 : closed ? epi : -1;
+}
+
 /* Store node `idx` in its own kernel `kid`: its value, predicate and the
  * place it writes. A read of the destination anywhere but at that place
  * asks for the value (then the predicate) to be materialized first (-3). */
@@ -615,8 +723,21 @@ static int lc_plan_once(struct lc_fuse *f)
         }
         if (kind == LC_KIND_REDUCE) {
             const struct lc_node *in = n->in[0];
+            int post = lc_post_kernel(f, (int)i, rs);
+            if (post == -2) {
+                rc = -2;
+                break;
+            }
+            if (post >= 0) {
+                /* Folded over the product's epilogue values: phase 1 of its kernel. */
+                kid = post;
+                p->kernels[kid].post_axes = n->p.red.axes;
+                f->epi_nk = f->epi_nkept = lc_kept_dims(&rs[kid], 0, f->epi_kept);
+                f->epi_post = 0;
+            }
             for (int c = max_dep + 1; c < p->n_kernels && kid < 0; c++)
-                if (p->kernels[c].kind == LC_KERNEL_REDUCE && rs[c].axes == n->p.red.axes &&
+                if (p->kernels[c].kind == LC_KERNEL_REDUCE && !p->kernels[c].post_axes &&
+                    rs[c].axes == n->p.red.axes &&
                     lc_same_dims(rs[c].ndim, rs[c].shape, in->ndim, in->shape))
                     kid = c;
             if (kid < 0 && (kid = lc_new_space_kernel(f, LC_KERNEL_REDUCE, n, &rs, &cap_rs)) < 0) {
@@ -624,7 +745,7 @@ static int lc_plan_once(struct lc_fuse *f)
                 break;
             }
             ni->kernel = kid;
-            int x = lc_build(f, kid, lc_idx(f, in), 0, 0, 0);
+            int x = lc_build(f, kid, lc_idx(f, in), 0, post >= 0, 0);
             if (x < 0) {
                 rc = x;
                 break;
@@ -644,6 +765,7 @@ static int lc_plan_once(struct lc_fuse *f)
             red->ddof = n->p.red.ddof;
             red->kind = n->p.red.kind;
             red->flat_index = in->ndim > 1 && n->ndim == 0;
+            red->post = post >= 0;
             red->node = n;
             ni->slot = k->n_reds++;
             continue;
@@ -671,21 +793,21 @@ static int lc_plan_once(struct lc_fuse *f)
         /* An elementwise (or view, or copied leaf) root. */
         if (epi >= 0 && max_dep <= epi && p->kernels[epi].kind == LC_KERNEL_REDUCE) {
             /* An epilogue needs the output shape to be the kept shape. */
-            const struct lc_redspace *r = &rs[epi];
+            /* With post-reductions: the kept dims they leave, in phase 2. */
+            uint32_t post = p->kernels[epi].post_axes;
             int64_t kept[LC_MAXDIM];
-            int nk = 0;
-            for (int d = 0; d < r->ndim; d++)
-                if (!(r->axes & (1u << d)))
-                    kept[nk++] = r->shape[d];
+            int nk = lc_kept_dims(&rs[epi], post, kept);
             if (lc_same_but_units(nk, kept, n->ndim, n->shape)) {
                 kid = epi;
                 f->epi_nk = nk;
                 memcpy(f->epi_kept, kept, sizeof kept);
+                f->epi_post = post;
+                f->epi_nkept = lc_kept_dims(&rs[epi], 0, kept);
             }
         }
         int phase = 0;
         if (kid >= 0) {
-            phase = 1;
+            phase = p->kernels[kid].post_axes ? 2 : 1;
         } else {
             for (int c = max_dep + 1; c < p->n_kernels && kid < 0; c++)
                 if (p->kernels[c].kind == LC_KERNEL_MAP &&
@@ -718,28 +840,34 @@ static int lc_plan_once(struct lc_fuse *f)
         if (!ni->forced && !ni->keep && ni->buffer < 0)
             continue;
         int x = root_expr[i];
+        struct lc_kernel *k = &p->kernels[ni->kernel];
         if (lc_op_kind(n->op) == LC_KIND_REDUCE) {
-            struct lc_kernel *k = &p->kernels[ni->kernel];
             x = lc_new_expr(f, k, LC_EXPR_REDUCED, n->dtype, n->dtype, n);
             if (x < 0) {
                 rc = -2;
                 break;
             }
+            k = &p->kernels[ni->kernel];
             k->exprs[x].slot = ni->slot;
-            k->exprs[x].epilogue = 1;
+            k->exprs[x].epilogue = 1 + k->reds[ni->slot].post;
         }
         int64_t kept[LC_MAXDIM];
         int nk = 0;
-        if (p->kernels[ni->kernel].kind == LC_KERNEL_REDUCE) {
-            for (int d = 0; d < rs[ni->kernel].ndim; d++)
-                if (!(rs[ni->kernel].axes & (1u << d)))
-                    kept[nk++] = rs[ni->kernel].shape[d];
+        if (k->kind == LC_KERNEL_REDUCE) {
+            nk = lc_kept_dims(&rs[ni->kernel], k->post_axes, kept);
         } else {
             nk = n->ndim;
             memcpy(kept, n->shape, sizeof kept);
         }
-        if (lc_add_output(f, ni->kernel, (int)i, x, nk, kept) < 0)
+        if (lc_add_output(f, ni->kernel, (int)i, x, nk, kept) < 0) {
             rc = -2;
+            break;
+        }
+        if (k->post_axes) {
+            k = &p->kernels[ni->kernel];
+            lc_post_expand(k->outputs[k->n_outputs - 1].strides,
+                           lc_kept_dims(&rs[ni->kernel], 0, kept), k->post_axes);
+        }
     }
 
     /* Reduce and scan kernels: order dims as [kept..., reduced...] (scans:
@@ -789,6 +917,7 @@ lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, unsigned flags,
     memset(&f, 0, sizeof f);
     f.e = e;
     f.plan = plan;
+    f.flags = flags;
     memset(plan, 0, sizeof *plan);
     f.topo = lc_graph_topo(outs, n_outs, &f.n, e);
     if (!f.topo)

@@ -70,7 +70,9 @@ struct lc_access {
     enum lc_access_kind kind;
     int source;
     int dtype;
-    int epilogue;                  /* reduce kernels: indexed by output dims */
+    int epilogue;                  /* reduce kernels: 1 indexed by output (kept) dims; 2 (kernels
+                                      with post-reductions) by the kept dims too, stride 0
+                                      along the post-reduced ones */
     int64_t offset;
     int64_t strides[LC_MAXDIM];
     union lc_scalar value, step;
@@ -97,7 +99,8 @@ struct lc_expr {
     int n_in;
     int access;                    /* loads */
     int slot;                      /* LC_EXPR_REDUCED: which reduction */
-    int epilogue;                  /* reduce kernels: 1 when evaluated per output */
+    int epilogue;                  /* reduce kernels: 1 when evaluated per output (kept index);
+                                      2 after the post-reductions (per final output) */
     int64_t size;                  /* LC_EXPR_INDEX: the extent checked against */
     int axis;                      /* LC_EXPR_INDEX: the axis an error names */
     const struct lc_node *node;    /* the node it computes (for comments) */
@@ -111,12 +114,17 @@ struct lc_reduction {
     int in_dtype;                  /* dtype of the reduced values */
     int ddof, kind;                /* MEANVAR */
     int flat_index;                /* ARGMIN/ARGMAX over every axis: flat index */
+    int post;                      /* a post-reduction: folds the epilogue value `expr` over the
+                                      kernel's post_axes (kernels whose first reduction is a
+                                      product's sum; see lc_kernel) */
     const struct lc_node *node;
 };
 
 /* An output: the value of `expr` written contiguously to plan buffer
  * `buffer`. For reduce kernels, outputs are epilogue values (per output),
- * written over the kept dims (the node's shape may add or drop unit dims). */
+ * written over the kept dims (the node's shape may add or drop unit dims);
+ * with post-reductions, over the kept dims but the post-reduced ones, its
+ * strides 0 along those. */
 struct lc_output {
     int expr;
     int buffer;
@@ -142,6 +150,13 @@ struct lc_kernel {
     struct lc_reduction *reds;
     int n_reds, cap_reds;
     int scan_op;                   /* SCAN: CUMSUM ... */
+    /* REDUCE with post-reductions (lc_fuse's LC_FUSE_PRODUCT_POST): reds[0] is a sum of
+     * x * y over the reduced dims (a product), the epilogue (phase 1) computes its
+     * elementwise consumers per kept index, the post-reductions (reds[1..], post set) fold
+     * them over the kept dims in post_axes, and phase 2 computes the consumers of those,
+     * per output of the remaining kept dims: (A @ B).sum(0), norm(A @ B, axis=0) are one
+     * kernel that never writes the product. Every output is a phase-2 value. */
+    uint32_t post_axes;            /* bit d: kept dim d is post-reduced (0: no post stage) */
     /* STORE: value expr `store_value` written (where expr `store_pred` is
      * true, when >= 0) at the place access `store_access` reads, assigned
      * (store_combine 0) or folded in atomically (ADD, MUL, MINIMUM, MAXIMUM).
@@ -179,6 +194,14 @@ enum lc_fuse_flag {
     /* Forced outputs that are leaves but not contiguous buffers (views,
      * constants, aranges) are copied into contiguous buffers too. */
     LC_FUSE_COPY_LEAVES = 1,
+    /* A reduction (sum, prod, min, max, nanmin, nanmax, mean/var, any, all) whose input is
+     * elementwise over the sums of a reduce kernel with one sum reduction over one axis of a
+     * product x * y, keeping at least two dims and reducing at least one of the last two,
+     * joins that kernel as a post-reduction, when nothing else reads the product or the
+     * values between (lc_kernel's post_axes). Codegen takes such kernels only in the GEMM
+     * schedules: the engine asks lc_codegen_fits and fuses again without this flag when a
+     * kernel of the plan has no schedule. */
+    LC_FUSE_PRODUCT_POST = 2,
 };
 
 /* Cut the sub-DAG under `outs` into kernels. Reads the graph; fills `plan`.

@@ -59,6 +59,10 @@ struct lc_fuse {
     int fail_node;             /* a node to materialize before trying again, or -1 */
     int epi_nk;                /* building an epilogue: the reduce kernel's kept dims */
     int64_t epi_kept[LC_MAXDIM];
+    uint32_t epi_post;         /* ... phase 2: the kernel's post_axes, over epi_nkept kept dims
+                                  (accesses get stride 0 along those) */
+    int epi_nkept;
+    unsigned flags;            /* lc_fuse's flags */
     struct lc_plan *plan;
     struct lc_error *e;
 };

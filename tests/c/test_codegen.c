@@ -31,10 +31,21 @@ static char *plan_code(struct lc_node *const *outs, size_t n, const struct lc_ta
 {
     struct lc_plan p;
     struct lc_error e = {0};
-    if (lc_fuse(outs, n, 0, &p, &e) != LC_OK) {
+    /* As the engine fuses: reductions of a product's epilogue in its kernel where a schedule
+     * takes them. */
+    if (lc_fuse(outs, n, LC_FUSE_PRODUCT_POST, &p, &e) != LC_OK) {
         fprintf(stderr, "  lc_fuse: %s\n", e.msg);
         return NULL;
     }
+    for (int k = 0; k < p.n_kernels; k++)
+        if (p.kernels[k].post_axes && !lc_codegen_fits(&p, k, t)) {
+            lc_plan_free(&p);
+            if (lc_fuse(outs, n, 0, &p, &e) != LC_OK) {
+                fprintf(stderr, "  lc_fuse: %s\n", e.msg);
+                return NULL;
+            }
+            break;
+        }
     struct lc_sb sb = {0};
     for (int k = 0; k < p.n_kernels; k++) {
         struct lc_kcode c;
@@ -390,7 +401,7 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             lc_node_release(y);
         }
         return 1;
-    default: /* a long softmax (CPUs: split sums of exp with blocked maxima) */
+    case 23: /* a long softmax (CPUs: split sums of exp with blocked maxima) */
         {
             int64_t s4[1] = {20000 * scale};
             x = leaf(LC_FLOAT32, 1, s4);
@@ -398,6 +409,27 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             struct lc_node *sum = R(LC_OP_SUM, ref(e), 1, 0);
             outs[0] = B(LC_OP_DIV, e, sum);
             lc_node_release(x);
+        }
+        return 1;
+    default: /* sqrt(sum(relu(x @ y + bias)**2, axis=0)): the column norms of a product's
+                epilogue as its post-reduction (GPUs, PoCL and generic CPUs: per-block partials
+                and a combining launch; the product is never written) */
+        {
+            int64_t sa[2] = {96 * scale, 80 * scale}, sy[2] = {80 * scale, 72 * scale};
+            int64_t sbias[1] = {72 * scale}, perm[2] = {1, 0};
+            int64_t a3[3] = {96 * scale, 1, 80 * scale}, b3[3] = {1, 72 * scale, 80 * scale};
+            x = leaf(LC_FLOAT32, 2, sa);
+            y = leaf(LC_FLOAT32, 2, sy);
+            struct lc_node *bias = leaf(LC_FLOAT32, 1, sbias);
+            struct lc_node *xa = lc_node_reshape(x, 3, a3, &err);
+            struct lc_node *yt = lc_node_permute(y, perm, &err);
+            struct lc_node *yb = lc_node_reshape(yt, 3, b3, &err);
+            struct lc_node *p = R(LC_OP_SUM, B(LC_OP_MUL, xa, yb), 4, 0);
+            struct lc_node *r = B(LC_OP_MAXIMUM, B(LC_OP_ADD, p, bias), scalar(0.0));
+            outs[0] = U(LC_OP_SQRT, R(LC_OP_SUM, B(LC_OP_MUL, ref(r), r), 1, 0));
+            lc_node_release(x);
+            lc_node_release(yt);
+            lc_node_release(y);
         }
         return 1;
     }
@@ -408,7 +440,7 @@ static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", 
                               "long_sum", "long_argmax", "row_sum_short", "map_rows",
                               "map_strided", "map_4d", "long_cummax", "gather_rowsum",
                               "scatter_add", "scatter_add_wide", "sort_square", "argsort_rows",
-                              "gemm_relu", "long_softmax"};
+                              "gemm_relu", "long_softmax", "gemm_colnorm"};
 
 int main(void)
 {

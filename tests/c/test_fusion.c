@@ -461,6 +461,78 @@ static void test_keepdims_epilogue(void)
     lc_node_release(x);
 }
 
+/* Fuse with `flags`: the kernel count (-1 on failure); the plan stays in *p. */
+static int fuse_flags(struct lc_plan *p, struct lc_node *const *outs, size_t n, unsigned flags)
+{
+    struct lc_error e = {0};
+    if (lc_fuse(outs, n, flags, p, &e) != LC_OK) {
+        fprintf(stderr, "  lc_fuse: %s\n", e.msg);
+        lc_error_clear(&e);
+        return -1;
+    }
+    return p->n_kernels;
+}
+
+/* The product x @ y of [M, K] and [K, N] leaves as lazycl builds it: sum over K of the
+ * broadcast [M, 1, K] * [1, N, K]. */
+static struct lc_node *product(struct lc_node *x, struct lc_node *y)
+{
+    int64_t a3[3] = {x->shape[0], 1, x->shape[1]}, b3[3] = {1, y->shape[1], y->shape[0]};
+    int64_t perm[2] = {1, 0};
+    struct lc_node *xa = lc_node_reshape(x, 3, a3, &err);
+    struct lc_node *yt = lc_node_permute(y, perm, &err);
+    struct lc_node *yb = lc_node_reshape(yt, 3, b3, &err);
+    lc_node_release(yt);
+    return R(LC_OP_SUM, B(LC_OP_MUL, xa, yb), 4, 0);
+}
+
+/* Reductions over a product's epilogue join its kernel (LC_FUSE_PRODUCT_POST): one kernel,
+ * no buffer for the product; not when the product or a value between is read elsewhere,
+ * nor through a transpose, nor without the flag. */
+static void test_product_post(void)
+{
+    int64_t sx[2] = {96, 80}, sy[2] = {80, 72};
+    struct lc_node *x = leaf(LC_FLOAT32, 2, sx), *y = leaf(LC_FLOAT32, 2, sy);
+    struct lc_plan p;
+    /* sqrt(sum(relu(x @ y)**2, axis=0)) */
+    struct lc_node *r = B(LC_OP_MAXIMUM, product(x, y), scalar(0.0));
+    struct lc_node *nrm = U(LC_OP_SQRT, R(LC_OP_SUM, B(LC_OP_MUL, ref(r), ref(r)), 1, 0));
+    CHECK(fuse_flags(&p, &nrm, 1, LC_FUSE_PRODUCT_POST) == 1);
+    CHECK(p.n_kernels == 1 && p.kernels[0].post_axes == 1 && p.kernels[0].n_reds == 2 &&
+          p.kernels[0].reds[1].post && p.n_buffers == 1 && p.buffers[0].size == 72);
+    lc_plan_free(&p);
+    CHECK(fuse_flags(&p, &nrm, 1, 0) == 2);
+    CHECK(p.n_buffers == 2 && p.buffers[0].size == 96 * 72);
+    lc_plan_free(&p);
+    /* The epilogue forced as well: the product's values are written, the reduction reads them. */
+    struct lc_node *both[2] = {nrm, r};
+    CHECK(fuse_flags(&p, both, 2, LC_FUSE_PRODUCT_POST) == 2);
+    CHECK(!p.kernels[0].post_axes);
+    lc_plan_free(&p);
+    lc_node_release(nrm);
+    /* Row maxima, and both axes at once (a sum of everything). */
+    struct lc_node *mx = R(LC_OP_RMAX, ref(r), 2, 0);
+    CHECK(fuse_flags(&p, &mx, 1, LC_FUSE_PRODUCT_POST) == 1);
+    CHECK(p.kernels[0].post_axes == 2 && p.buffers[0].size == 96);
+    lc_plan_free(&p);
+    lc_node_release(mx);
+    struct lc_node *all = R(LC_OP_SUM, ref(r), 3, 0);
+    CHECK(fuse_flags(&p, &all, 1, LC_FUSE_PRODUCT_POST) == 1);
+    CHECK(p.kernels[0].post_axes == 3 && p.buffers[0].size == 1);
+    lc_plan_free(&p);
+    lc_node_release(all);
+    /* Through a transpose (a view other than a reshape): two kernels. */
+    int64_t perm[2] = {1, 0};
+    struct lc_node *rt = lc_node_permute(r, perm, &err);
+    struct lc_node *st = R(LC_OP_SUM, rt, 1, 0);
+    CHECK(fuse_flags(&p, &st, 1, LC_FUSE_PRODUCT_POST) == 2);
+    lc_plan_free(&p);
+    lc_node_release(st);
+    lc_node_release(r);
+    lc_node_release(x);
+    lc_node_release(y);
+}
+
 int main(void)
 {
     test_map_map();
@@ -473,6 +545,7 @@ int main(void)
     test_reshape_takes_buffer();
     test_reshape_of_pending_takes_buffer();
     test_keepdims_epilogue();
+    test_product_post();
     printf("%d passed, %d failed, %d xfailed\n", passed, failed, xfailed);
     return failed != 0;
 }
