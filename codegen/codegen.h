@@ -75,6 +75,8 @@ struct lc_target {
     int64_t sort_items;         /* items a sort's rows are cut into (chunks of >= 1024) */
     int sort_digit_bits;        /* bits per radix digit (4 or 8) */
     int sort_tiles;             /* sorts in work-group tiles of local memory (sort_tile.c) */
+    int64_t sort_row_max;       /* rows of at most this many elements are sorted by one item
+                                   each, in one launch (sort_row.c; 0: never) */
     /* Matrix products (gemm.c). */
     int gemm_tiles;             /* products in register-blocked tiles of local memory */
     int gemm_group;             /* items per work-group side (gemm_group^2 items) */
