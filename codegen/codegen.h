@@ -119,6 +119,9 @@ enum lc_cgarg_from {
     LC_FROM_STRUCTURE, /* sizes, strides, offsets: fixed by the structure */
     LC_FROM_VALUE,     /* access `access`'s leaf value, cast to `dtype` */
     LC_FROM_STEP,      /* access `access`'s leaf step (IOTA), cast to `dtype` */
+    LC_FROM_OFFSET,    /* access `access`'s leaf offset plus `value` (the views' shift, fixed
+                          by the structure): int64. A plan serves every offset of a buffer or
+                          arange leaf (slices of one array in a loop) */
 };
 
 struct lc_cgarg {
@@ -127,7 +130,7 @@ struct lc_cgarg {
     int dtype;
     union lc_scalar value;
     enum lc_cgarg_from from;
-    int access;        /* LC_FROM_VALUE / LC_FROM_STEP: the kernel's access */
+    int access;        /* LC_FROM_VALUE / _STEP / _OFFSET: the kernel's access */
 };
 
 struct lc_launch {
