@@ -159,6 +159,22 @@ def test_overlapping_writes_keep_their_offsets_apart(dev):
         check(np.asarray(x), ref)
 
 
+def test_scatter_adds_into_slices_rebind_their_span(dev):
+    """A scatter-add into a small target (privatized copies on CPUs, a local copy per group on
+    GPUs) places its span by the target's offset, bound at each run: np.add.at into x[o:o+100]
+    at several offsets reuses one plan and adds in the right places."""
+    idx = np.random.default_rng(0).integers(0, 100, 20000)
+    i = lazycl.asarray(idx, device=dev)
+    h = np.zeros(400, np.float32)
+    x = lazycl.asarray(h.copy(), device=dev)
+    lazycl.reset_stats()
+    for o in (0, 16, 32, 48, 160):
+        np.add.at(x[o:o + 100], i, 1.0)
+        np.add.at(h[o:o + 100], idx, 1.0)
+        np.testing.assert_array_equal(np.asarray(x), h, err_msg=str(o))
+    assert lazycl.stats()["plan_hits"] >= 4
+
+
 def test_pending_versus_realized_input(dev):
     x = lazycl.asarray(A, device=dev)
     p = x + 1                       # pending
