@@ -67,6 +67,9 @@ int64_t lc_reduced_count(const struct lc_cg *g);
 int lc_add_arg(struct lc_launch *l, enum lc_cgarg_kind kind, int index, int dtype,
                union lc_scalar v);
 int lc_add_i64(struct lc_launch *l, int64_t x);
+/* Append `off`, a place in access a's storage: bound at each run as the access's leaf offset
+ * plus off's distance from it (leaves' offsets are not part of a plan's structure). */
+int lc_add_offset(struct lc_launch *l, const struct lc_access *x, int a, int64_t off);
 /* Append a launch named by `suffix` (completed with the kernel name later). */
 struct lc_launch *lc_new_launch(struct lc_kcode *c, const char *suffix);
 size_t lc_round_up(size_t x, size_t m);

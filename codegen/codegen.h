@@ -77,6 +77,8 @@ struct lc_target {
     int sort_tiles;             /* sorts in work-group tiles of local memory (sort_tile.c) */
     int64_t topk_items;         /* items a top-k selection's rows are cut into (topk.c) */
     int topk_coalesce;          /* rows read along the axis: neighbouring items interleave */
+    int64_t sort_row_max;       /* rows of at most this many elements are sorted by one item
+                                   each, in one launch (sort_row.c; 0: never) */
     /* Matrix products (gemm.c). */
     int gemm_tiles;             /* products in register-blocked tiles of local memory */
     int gemm_group;             /* items per work-group side (gemm_group^2 items) */
@@ -127,6 +129,9 @@ enum lc_cgarg_from {
     LC_FROM_STRUCTURE, /* sizes, strides, offsets: fixed by the structure */
     LC_FROM_VALUE,     /* access `access`'s leaf value, cast to `dtype` */
     LC_FROM_STEP,      /* access `access`'s leaf step (IOTA), cast to `dtype` */
+    LC_FROM_OFFSET,    /* access `access`'s leaf offset plus `value` (the views' shift, fixed
+                          by the structure): int64. A plan serves every offset of a buffer or
+                          arange leaf (slices of one array in a loop) */
 };
 
 struct lc_cgarg {
@@ -135,7 +140,7 @@ struct lc_cgarg {
     int dtype;
     union lc_scalar value;
     enum lc_cgarg_from from;
-    int access;        /* LC_FROM_VALUE / LC_FROM_STEP: the kernel's access */
+    int access;        /* LC_FROM_VALUE / _STEP / _OFFSET: the kernel's access */
 };
 
 struct lc_launch {

@@ -144,6 +144,15 @@ static int lc_add_leaf_arg(struct lc_launch *l, int a, enum lc_cgarg_from from, 
     return 0;
 }
 
+int lc_add_offset(struct lc_launch *l, const struct lc_access *x, int a, int64_t off)
+{
+    const struct lc_node *leaf = x->leaf;
+    if (!leaf || (leaf->op != LC_OP_BUFFER && leaf->op != LC_OP_IOTA))
+        return lc_add_i64(l, off);
+    union lc_scalar d = {.i = off - leaf->offset};
+    return lc_add_leaf_arg(l, a, LC_FROM_OFFSET, LC_INT64, d);
+}
+
 int lc_add_i64(struct lc_launch *l, int64_t x)
 {
     union lc_scalar v;
@@ -219,7 +228,7 @@ int lc_common_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb)
                 return -1;
         }
         lc_sb_printf(sb, ", const long a%d_o", a);
-        if (lc_add_i64(l, x->offset) < 0)
+        if (lc_add_offset(l, x, a, x->offset) < 0)
             return -1;
         for (int d = 0; d < cover; d++)
             if (lc_stclass(x->strides[d]) == LC_ST_ANY) {

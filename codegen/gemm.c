@@ -663,7 +663,8 @@ static int lc_gemm_blas_fits(struct lc_cg *g)
     return lc_gemm_blas_plain(g, &l);
 }
 
-/* No kernel: one launch the engine hands to CLBlast, with the buffers of A, B and C. */
+/* No kernel: one launch the engine hands to CLBlast, with the buffers of A, B and C, then the
+ * offsets of A and B (bound at each run: blas_off[0..1] are those of the plan's first graph). */
 static int lc_gen_gemm_blas(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
     const struct lc_kernel *k = g->k;
@@ -679,7 +680,9 @@ static int lc_gen_gemm_blas(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
                    m.dt, none) < 0 ||
         lc_add_arg(l, b->kind == LC_ACCESS_INPUT ? LC_CGARG_INPUT : LC_CGARG_TEMP, b->source,
                    m.dt, none) < 0 ||
-        lc_add_arg(l, LC_CGARG_TEMP, k->outputs[0].buffer, m.dt, none) < 0)
+        lc_add_arg(l, LC_CGARG_TEMP, k->outputs[0].buffer, m.dt, none) < 0 ||
+        lc_add_offset(l, a, k->exprs[m.x].access, a->offset) < 0 ||
+        lc_add_offset(l, b, k->exprs[m.y].access, b->offset) < 0)
         return -1;
     lc_sb_printf(sb, "/* CLBlast %cGEMM, row-major: C = %s @ %s (no OpenCL C of lazycl's) */\n",
                  m.dt == LC_FLOAT64 ? 'D' : 'S', l->blas_trans_a ? "A^T" : "A",

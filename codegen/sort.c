@@ -12,7 +12,8 @@
  * places (stable). The first count computes the key expression itself (the
  * fused producer) and writes the keys and the payload (the index for argsort,
  * the value's bits for a float sort, so -0.0 and NaN payloads survive); the
- * last move writes the outputs.
+ * last move writes the outputs. Short rows, and many rows (one item each), take
+ * sort_row.c instead: the same passes in one launch.
  */
 #include "codegen/cg.h"
 

@@ -188,13 +188,16 @@ static int lc_private_fits(struct lc_cg *g)
     return span <= g->t->store_private_max / G && span * G <= n;
 }
 
-/* Both launches' last arguments: the scratch holding the copies, and G, T, lo. */
-static int lc_private_args(struct lc_launch *l, int64_t G, int64_t span, int64_t lo)
+/* Both launches' last arguments: the scratch holding the copies, and G, T, lo (a place of
+ * the target's storage, bound from its leaf at each run). */
+static int lc_private_args(struct lc_cg *g, struct lc_launch *l, int64_t G, int64_t span,
+                           int64_t lo)
 {
     union lc_scalar none = {0};
+    int a = g->k->store_access;
     if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
         lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
-        lc_add_i64(l, G) < 0 || lc_add_i64(l, span) < 0 || lc_add_i64(l, lo) < 0)
+        lc_add_i64(l, G) < 0 || lc_add_i64(l, span) < 0 || lc_add_offset(l, &g->acc[a], a, lo) < 0)
         return -1;
     return 0;
 }
@@ -221,7 +224,7 @@ static int lc_private_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         return -1;
     lc_sb_printf(sb, ",\n    __global char *scratch_, const long sbase, const long G, const long T, "
                      "const long lo)\n{\n");
-    if (lc_private_args(l, G, span, lo) < 0)
+    if (lc_private_args(g, l, G, span, lo) < 0)
         return -1;
     lc_sb_printf(sb, "    const long g_ = get_global_id(0);\n"
                      "    __global %s *p_ = (__global %s *)(scratch_ + sbase) + g_ * T;\n"
@@ -249,7 +252,7 @@ static int lc_private_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         return -1;
     lc_sb_printf(sb, "__kernel void @K@_merge(__global %s *a%d, __global char *scratch_, "
                      "const long sbase,\n    const long G, const long T, const long lo)\n{\n", T, a);
-    if (lc_add_arg(l, LC_CGARG_INPUT, t->source, 0, none) < 0 || lc_private_args(l, G, span, lo) < 0)
+    if (lc_add_arg(l, LC_CGARG_INPUT, t->source, 0, none) < 0 || lc_private_args(g, l, G, span, lo) < 0)
         return -1;
     lc_sb_printf(sb, "    const long b_ = get_global_id(0);\n    if (b_ >= T)\n        return;\n"
                      "    __global const %s *p_ = (__global const %s *)(scratch_ + sbase) + b_;\n"

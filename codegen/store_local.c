@@ -66,7 +66,7 @@ static int lc_local_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     if (lc_common_params(g, l, sb) < 0)
         return -1;
     lc_sb_printf(sb, ", const long lo, const long T_)\n{\n");
-    if (lc_add_i64(l, lo) < 0 || lc_add_i64(l, span) < 0)
+    if (lc_add_offset(l, t, a, lo) < 0 || lc_add_i64(l, span) < 0)
         return -1;
     lc_sb_printf(sb, "    __local %s h_[%lld];\n    const long l_ = get_local_id(0);\n"
                      "    for (long b_ = l_; b_ < T_; b_ += %zu)\n        h_[b_] = %s;\n"

@@ -75,6 +75,13 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
      * unit, neighbouring items reading neighbouring elements. */
     t->topk_items = gpu ? cu * 1024 : cu * 8;
     t->topk_coalesce = gpu;
+    /* CPUs: a row of at most this many elements is sorted by one item in one launch (GPUs
+     * sort a row that fits a tile in one launch). Measured on PoCL (2 cores, shared), one
+     * float64 row, ms, one launch vs 24: 1000: 0.08/0.19, 4096: 0.13-0.21/0.19-0.52,
+     * 8192: 0.22-0.35/0.31-0.71, 16384: 0.41-0.64/0.56-0.97 (at 16384 and over, the chunks
+     * sort.c spreads over the cores win when both are free). Many rows take it too (one
+     * item per row either way): 16384 x 256 and 4096 x 4096 cost the same CPU time. */
+    t->sort_row_max = gpu ? 0 : 8192;
     /* Products: 128 x 128 outputs per group of 16 x 16 items (8 x 8 each), K in steps of 4
      * (H100 SGEMM 8192^2, TFLOP/s: steps of 2/4/8/16/32 gave 32.6/40.1/38.4/30.4/24.3; blocks
      * of 128x64 36.9 and 64x64 31.7 at 8; fewer registers for the next step's values keep
@@ -169,6 +176,7 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
     X(reduce_split)       /* reduce_split.c: groups per output, last group combines */     \
     X(topk_select)        /* topk.c: the k best of each row chunk, then merged (argtopk) */ \
     X(sort_tiles)         /* sort_tile.c: radix sort in work-group tiles (GPUs) */         \
+    X(sort_rows)          /* sort_row.c: one item per row, every digit in one launch (CPUs) */ \
     X(sort_radix)         /* sort.c: LSD radix sort along the last dim (sort, argsort) */  \
     X(scan_row)           /* scan.c: one item per row */                                   \
     X(scan_tiles)         /* scan.c: tiles per work-group, three launches */               \

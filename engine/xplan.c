@@ -242,6 +242,10 @@ static void lc_xrun_bind(struct lc_xrun *r, const struct lc_launch *l, lc_buffer
         case LC_CGARG_SCALAR:
             if (ca->from == LC_FROM_STRUCTURE) {
                 lc_scalar_arg(ca->dtype, ca->value, ca->value, arg);
+            } else if (ca->from == LC_FROM_OFFSET) {
+                /* A place in the leaf's storage: its offset now, plus the views' shift. */
+                union lc_scalar v = {.i = leaves[ca->index]->offset + ca->value.i};
+                lc_scalar_arg(LC_INT64, v, v, arg);
             } else {
                 const struct lc_node *leaf = leaves[ca->index];
                 union lc_scalar v = ca->from == LC_FROM_VALUE ? leaf->value : leaf->step;
@@ -277,7 +281,7 @@ static lc_status lc_xrun_launch(struct lc_xrun *r, int k, int li, int debug, str
         struct lc_blas_gemm g = {
             l->args[0].dtype == LC_FLOAT64, l->blas_trans_a, l->blas_trans_b,
             (size_t)l->blas_m, (size_t)l->blas_n, (size_t)l->blas_k,
-            (size_t)l->blas_off[0], (size_t)l->blas_lda, (size_t)l->blas_off[1],
+            (size_t)r->args[3].v.i64, (size_t)l->blas_lda, (size_t)r->args[4].v.i64,
             (size_t)l->blas_ldb, (size_t)l->blas_off[2], (size_t)l->blas_ldc};
         st = lc_blas_gemm(r->q, &g, r->args[0].v.buf, r->args[1].v.buf, r->args[2].v.buf, e);
     } else if (st == LC_OK) {

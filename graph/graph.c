@@ -172,7 +172,11 @@ void lc_node_seal(struct lc_node *n)
             break;
         if (n->op == LC_OP_RANDOM)
             buf[k++] = (uint64_t)(uint32_t)n->p.random.dist;
-        buf[k++] = (uint64_t)n->offset;
+        /* A buffer's or arange's offset is bound at each run (LC_FROM_OFFSET): skey keeps
+         * only its residue mod 16, which 4-wide aligned loads depend on; the offsets of
+         * leaves sharing a storage are compared in the signature (graph/signature.c). */
+        buf[k++] = n->op == LC_OP_BUFFER || n->op == LC_OP_IOTA ? (uint64_t)(n->offset & 15)
+                                                                : (uint64_t)n->offset;
         for (int i = 0; i < n->ndim; i++)
             buf[k++] = (uint64_t)n->strides[i];
         break;
@@ -212,6 +216,7 @@ void lc_node_seal(struct lc_node *n)
     if (lc_op_kind(n->op) == LC_KIND_SOURCE) {
         buf[k++] = n->value.u;
         buf[k++] = n->step.u;
+        buf[k++] = (uint64_t)n->offset;
     }
     n->hash = XXH3_64bits(buf, k * sizeof buf[0]);
 }

@@ -36,8 +36,14 @@ lc_status lc_graph_sig_make(struct lc_node *const *outs, size_t n_outs, unsigned
     if (st != LC_OK)
         return st;
     /* Per node: its skey, its inputs' places (sharing), and for a buffer leaf
-     * the place of the first leaf on the same storage (aliasing). Then the
-     * outputs' places and the flags. */
+     * the place of the first leaf on the same storage (aliasing) and, in a
+     * graph that writes (a store reads its target's storage in place or not,
+     * fusion/fuse.c), their offsets' difference. Where an array lies in its
+     * storage is not structure (LC_FROM_OFFSET): the slices C[:, i:i+1] of a
+     * loop share one plan. Then the outputs' places and the flags. */
+    int writes = 0;
+    for (size_t i = 0; i < s->walk.n; i++)
+        writes |= lc_op_kind(s->walk.order[i]->op) == LC_KIND_STORE;
     struct lc_ptrmap storage = {0};
     int oom = lc_sig_put(s, (uint64_t)s->walk.n) < 0;
     for (size_t i = 0; i < s->walk.n && !oom; i++) {
@@ -48,7 +54,10 @@ lc_status lc_graph_sig_make(struct lc_node *const *outs, size_t n_outs, unsigned
         if (n->op == LC_OP_BUFFER && !oom) {
             int added = lc_ptrmap_put(&storage, n->storage, (long)i);
             oom |= added < 0;
-            oom |= lc_sig_put(s, (uint64_t)lc_ptrmap_get(&storage, n->storage)) < 0;
+            long first = lc_ptrmap_get(&storage, n->storage);
+            oom |= lc_sig_put(s, (uint64_t)first) < 0;
+            if (writes && first >= 0 && (size_t)first != i)
+                oom |= lc_sig_put(s, (uint64_t)(n->offset - s->walk.order[first]->offset)) < 0;
         }
     }
     for (size_t r = 0; r < n_outs && !oom; r++)

@@ -1,10 +1,11 @@
 /* signature.h: the structure of the graph under a set of outputs, as a plan sees it.
  *
  * Two graphs with equal signatures fuse into the same plan and the same kernels:
- * the same ops, dtypes, shapes, views, leaf layouts (offsets and strides), the
- * same sharing of nodes, the same aliasing of storage between leaves, and the
- * same outputs in the same order. What a signature leaves out is bound when a
- * plan runs: the leaves' storage and the values of constants and aranges.
+ * the same ops, dtypes, shapes, views, leaf strides and offsets mod 16, the
+ * same sharing of nodes, the same aliasing of storage between leaves (with
+ * their offsets' differences, in a graph that writes), and the same outputs in
+ * the same order. What a signature leaves out is bound when a plan runs: the
+ * leaves' storage and offsets and the values of constants and aranges.
  *
  * `key` is computed from the outputs' skeys alone (each node's skey is made
  * when the node is built), so finding a candidate plan costs no walk; `words`

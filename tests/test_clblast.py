@@ -28,6 +28,11 @@ for dt, tol in [(np.float32, 1e-4), (np.float64, 1e-12)]:
         r = np.asarray(got)
         assert lc.stats()["launches"] == 1
         assert np.allclose(r, want, rtol=tol, atol=tol * 100), np.abs(r - want).max()
+    lc.reset_stats()
+    for o in (0, 16, 32):                         # one plan: the operands' offsets bound per run
+        r = np.asarray(A[o:o + 64] @ B)
+        assert np.allclose(r, a[o:o + 64] @ b, rtol=tol, atol=tol * 100), o
+    assert lc.stats()["plan_hits"] == 2, lc.stats()
     fused = lc.maximum(A @ B + 1, 0)              # an epilogue: lazycl's kernel
     assert "gemm engine: lazycl" in lc.explain(fused) and "gemm: CLBlast" not in lc.explain(fused)
     assert np.allclose(np.asarray(fused), np.maximum(a @ b + 1, 0), rtol=tol, atol=tol * 100)

@@ -136,10 +136,10 @@ def test_sort_in_place(dev):
 
 
 def test_key_computed_in_the_sort(dev):
-    """sort(x * x) reads x in the sort's first pass: no buffer for x * x, 3 launches per
-    8-bit digit (5 in GPU tiles: count, three for the scan, move), and only the sort's
-    scratch and its output are allocated."""
-    h = make("float32", (5000,), seed=4)
+    """sort(x * x) of a long row reads x in the sort's first pass: no buffer for x * x, 3
+    launches per 8-bit digit (5 in GPU tiles: count, three for the scan, move), and only the
+    sort's scratch and its output are allocated."""
+    h = make("float32", (20000,), seed=4)
     x = lz(h, dev)
     x.compute()
     per_digit = 5 if x.device.schedule == "gpu" else 3
@@ -159,6 +159,104 @@ def test_key_computed_in_the_sort(dev):
     lazycl.reset_stats()
     lazycl.argsort(lz(h, dev) > 0).compute()
     assert lazycl.stats()["launches"] == per_digit
+
+
+#: The CPU targets' sort_row_max (codegen/target.c): rows up to this long are sorted by one
+#: work-item each, in one launch (codegen/sort_row.c).
+ROW_MAX = 8192
+
+
+def cpu_schedule(dev):
+    return lazycl.asarray(np.zeros(1), device=dev).device.schedule != "gpu"
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_short_rows_match_numpy(dev, dtype):
+    """Rows of 1, 2, 3, 17, 1000 elements and both sides of the CPU's one-launch limit, with
+    NaN, +-inf, -0.0 and many ties: sort (bits, so -0.0 stays where it was), stable argsort,
+    descending, a pending key, negative strides."""
+    for n in (1, 2, 3, 17, 1000, ROW_MAX, ROW_MAX + 1):
+        rows = 3 if n <= 1000 else 1
+        h = special(dtype, (rows, n), seed=n)
+        x = lz(h, dev)
+        msg = f"n={n}"
+        np.testing.assert_array_equal(np.asarray(lazycl.argsort(x, axis=1)),
+                                      np.argsort(h, axis=1, kind="stable"), err_msg=msg)
+        want = np.sort(h, axis=1, kind="stable")
+        np.testing.assert_array_equal(np.asarray(lazycl.sort(x, axis=1)).view(np.uint8),
+                                      want.view(np.uint8), err_msg=msg)
+        d = ref_desc_argsort(h, 1)
+        np.testing.assert_array_equal(np.asarray(lazycl.argsort(x, axis=1, descending=True)), d,
+                                      err_msg=msg)
+        np.testing.assert_array_equal(
+            np.asarray(lazycl.sort(x, axis=1, descending=True)).view(np.uint8),
+            np.take_along_axis(h, d, 1).view(np.uint8), err_msg=msg)
+        # a pending key (computed inside the sort) over a reversed, strided view
+        if dtype != "bool":
+            v = h[::-1, ::-2]
+            k = v * 3 if dtype != "uint8" else v // 2
+            np.testing.assert_array_equal(
+                np.asarray(lazycl.argsort(x[::-1, ::-2] * 3 if dtype != "uint8" else x[::-1, ::-2] // 2, axis=1)),
+                np.argsort(k, axis=1, kind="stable"), err_msg=msg)
+    # along axis 0 of a column (the sparse PCA loop's argsort(a, axis=0))
+    h = special(dtype, (1000, 1), seed=7)
+    np.testing.assert_array_equal(np.asarray(lazycl.argsort(lz(h, dev), axis=0)),
+                                  np.argsort(h, axis=0, kind="stable"))
+
+
+def test_stability_of_short_rows(dev):
+    """Heavy ties in short rows: argsort is NumPy's stable one (ints, floats with -0.0/0.0
+    and NaNs, descending too)."""
+    rng = np.random.default_rng(11)
+    for dtype in ("int8", "uint16", "int64", "float32", "float64"):
+        h = rng.integers(0, 3, (40, 333)).astype(dtype)
+        if h.dtype.kind == "f":
+            h[h == 0] = -0.0
+            h[:, ::5] = 0.0
+            h[:, ::7] = np.nan
+        x = lz(h, dev)
+        np.testing.assert_array_equal(np.asarray(lazycl.argsort(x, axis=1)),
+                                      np.argsort(h, axis=1, kind="stable"), err_msg=dtype)
+        np.testing.assert_array_equal(np.asarray(lazycl.argsort(x, axis=1, descending=True)),
+                                      ref_desc_argsort(h, 1), err_msg=dtype)
+
+
+def test_short_row_sort_is_one_launch(dev):
+    """CPU devices: a row of at most ROW_MAX elements is sorted in one launch, its pending key
+    computed inside it (no buffer for the key: the output and the scratch only); so are many
+    rows (each one work-item); a longer single row takes the radix passes."""
+    if not cpu_schedule(dev):
+        pytest.skip("CPU schedules (the GPU tile schedule: test_short_rows_in_one_launch)")
+    h = make("float64", (1000,), seed=8)
+    x = lz(h, dev)
+    x.compute()
+    lazycl.argsort(x).compute()                 # compile first
+    for key, ref in ((lambda t: t, h), (lambda t: t * t + 1, h * h + 1)):
+        lazycl.reset_stats()
+        i = lazycl.argsort(key(x))
+        i.compute()
+        s = lazycl.stats()
+        assert s["launches"] == 1, s
+        # the output and the scratch (a plan found in the plan cache may keep its scratch)
+        assert 1 <= s["buffers_allocated"] + s["pool_hits"] <= 2, s
+        np.testing.assert_array_equal(np.asarray(i), np.argsort(ref, kind="stable"))
+    # many short rows, a pending descending key: one launch
+    hm = make("int16", (500, 64), seed=9)
+    xm = lz(hm, dev)
+    xm.compute()
+    lazycl.reset_stats()
+    r = lazycl.sort(xm - 3, axis=1, descending=True)
+    r.compute()
+    assert lazycl.stats()["launches"] == 1
+    np.testing.assert_array_equal(np.asarray(r), -np.sort(-(hm - 3), axis=1))
+    # the limit: ROW_MAX is one launch, ROW_MAX + 1 eight digits of three launches
+    for n, launches in ((ROW_MAX, 1), (ROW_MAX + 1, 24)):
+        hn = make("float64", (n,), seed=n)
+        xn = lz(hn, dev)
+        xn.compute()
+        lazycl.reset_stats()
+        lazycl.argsort(xn).compute()
+        assert lazycl.stats()["launches"] == launches, n
 
 
 def test_short_rows_in_one_launch(dev):

@@ -1,0 +1,152 @@
+/* sort_row.c: CPU sorts of rows in one launch, one work-item per row (sort, argsort).
+ *
+ * The same order-preserving keys as sort.c (lc_key_of, lc_emit_key), sorted by
+ * LSD radix over digits of the target's sort_digit_bits, but every pass of a
+ * row runs in the one work-item that owns the row: no launch per pass and no
+ * scan across items, so a short row costs one launch instead of three per
+ * digit. The item computes the key expression itself (the fused producer),
+ * writes the keys (and the payload) to its row of the scratch and counts every
+ * digit's values in one read (a private table of digits x radix counts); then
+ * per digit an exclusive scan of its counts gives each value's first place and
+ * a stable move in order ping-pongs keys and payloads between two areas. A
+ * digit every key of the row shares moves nothing and is skipped (the high
+ * digits of small integers, the exponent digits of floats of one binade).
+ * The last area is read in order to write the outputs.
+ *
+ * The payload: the index (argsort, uint: rows of fewer than 2^32 elements),
+ * the value's bits (a float sort: -0.0 and NaN payloads survive the folded
+ * key), or nothing (an integer or bool sort: the value is its key's inverse).
+ *
+ * Taken where a row is short (at most the target's sort_row_max elements) or
+ * where there are enough rows for one item each to fill the device (at least
+ * sort_items rows), the cases where sort.c gives each row a single chunk.
+ */
+#include "codegen/cg.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int lc_sort_row_fits(struct lc_cg *g)
+{
+    if (!lc_sort_op(g->k->scan_op) || !g->t->sort_row_max)
+        return 0;
+    int64_t M = 1, N = g->shape[g->nd - 1];
+    for (int d = 0; d < g->nd - 1; d++)
+        M *= g->shape[d];
+    return N < ((int64_t)1 << 32) && (N <= g->t->sort_row_max || M >= g->t->sort_items);
+}
+
+/* This schedule's own parameters, after the scratch: rows, the payload area's offset. */
+#define LC_ROW_PARAMS "const long M, const long vs"
+
+static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    int nd = g->nd, nr = nd - 1, arg = k->scan_op == LC_OP_ARGSORT;
+    int vexpr = k->outputs[0].expr, dt = k->exprs[vexpr].dtype;
+    int desc = k->outputs[0].node ? k->outputs[0].node->p.red.kind != 0 : 0;
+    int isf = lc_dtype_is_float(dt);
+    int64_t M = 1, N = g->shape[nd - 1];
+    for (int d = 0; d < nr; d++)
+        M *= g->shape[d];
+    struct lc_key key = lc_key_of(dt);
+    const char *K = key.type;
+    int DB = g->t->sort_digit_bits, R = 1 << DB, D = key.bits / DB;
+    int pay = arg || isf;
+    const char *V = arg ? "uint" : K;
+    size_t ks = key.bits == 64 ? 8 : 4, vs = arg ? 4 : ks;
+    /* Scratch: each row's keys twice, then each row's payloads twice. */
+    size_t kb = lc_round_up((size_t)(M * N) * 2 * ks, 8);
+    c->scratch_bytes = kb + (pay ? (size_t)(M * N) * 2 * vs : 0);
+    c->zero_bytes = 0;
+
+    lc_sb_printf(sb, "__kernel void @K@_row(");
+    if (lc_sort_params(g, NULL, sb, LC_ROW_PARAMS) < 0)
+        return -1;
+    lc_sb_printf(sb, "    __global char *s = s_ + sbase;\n"
+                     "    const long m = get_global_id(0);\n    if (m >= M) return;\n");
+    if (nr > 0)
+        lc_unravel(sb, 0, nr, "m", "    ");
+    lc_sb_printf(sb, "    const long N = n%d;\n"
+                     "    __global %s *ka = (__global %s *)s + m * 2 * N, *kb = ka + N;\n",
+                 nr, K, K);
+    if (pay)
+        lc_sb_printf(sb, "    __global %s *va = (__global %s *)(s + vs) + m * 2 * N, *vb = va + N;\n",
+                     V, V);
+    /* The keys, and every digit's counts in one read. */
+    lc_sb_printf(sb, "    uint h[%d][%d];\n#pragma unroll 1\n    for (int d = 0; d < %d; d++)\n"
+                     "#pragma unroll 1\n        for (int r = 0; r < %d; r++)\n"
+                     "            h[d][r] = 0;\n    %s k0 = 0;\n",
+                 D, R, D, R, K);
+    lc_sb_printf(sb, "#pragma unroll 1\n    for (long i%d = 0; i%d < N; i%d++) {\n", nr, nr, nr);
+    char v[16];
+    snprintf(v, sizeof v, "v%d", vexpr);
+    lc_emit_exprs(g, sb, 0, "        ");
+    lc_emit_key(sb, dt, v, desc, "        ");
+    lc_sb_printf(sb, "        ka[i%d] = key_;\n", nr);
+    if (arg)
+        lc_sb_printf(sb, "        va[i%d] = (uint)i%d;\n", nr, nr);
+    else if (pay)
+        lc_sb_printf(sb, "        va[i%d] = %s(%s);\n", nr, key.bits == 64 ? "as_ulong" : "as_uint",
+                     v);
+    lc_sb_printf(sb, "        if (i%d == 0)\n            k0 = key_;\n", nr);
+    for (int d = 0; d < D; d++)
+        lc_sb_printf(sb, "        h[%d][(key_ >> %d) & %d]++;\n", d, d * DB, R - 1);
+    lc_sb_printf(sb, "    }\n");
+    /* Per digit: the counts' exclusive scan, then a stable move (a digit all keys share
+     * moves nothing). */
+    lc_sb_printf(sb, "    __global %s *ksrc = ka, *kdst = kb;\n", K);
+    if (pay)
+        lc_sb_printf(sb, "    __global %s *vsrc = va, *vdst = vb;\n", V);
+    lc_sb_printf(sb, "#pragma unroll 1\n    for (int d = 0; d < %d; d++) {\n"
+                     "        const int sh = d * %d;\n"
+                     "        __private uint *o = h[d];\n"
+                     "        if (o[(k0 >> sh) & %d] == (uint)N)\n            continue;\n"
+                     "        uint acc = 0;\n#pragma unroll 1\n"
+                     "        for (int r = 0; r < %d; r++) {\n"
+                     "            const uint x = o[r];\n            o[r] = acc;\n"
+                     "            acc += x;\n        }\n"
+                     "#pragma unroll 1\n        for (long j = 0; j < N; j++) {\n"
+                     "            const %s key_ = ksrc[j];\n"
+                     "            const uint p = o[(key_ >> sh) & %d]++;\n"
+                     "            kdst[p] = key_;\n",
+                 D, DB, R - 1, R, K, R - 1);
+    if (pay)
+        lc_sb_printf(sb, "            vdst[p] = vsrc[j];\n");
+    lc_sb_printf(sb, "        }\n        __global %s *t = ksrc;\n        ksrc = kdst;\n"
+                     "        kdst = t;\n", K);
+    if (pay)
+        lc_sb_printf(sb, "        __global %s *u = vsrc;\n        vsrc = vdst;\n        vdst = u;\n", V);
+    lc_sb_printf(sb, "    }\n");
+    /* The outputs, in order. */
+    lc_sb_printf(sb, "#pragma unroll 1\n    for (long pos_ = 0; pos_ < N; pos_++) {\n");
+    if (arg)
+        lc_sb_printf(sb, "        const long val_ = vsrc[pos_];\n");
+    else if (pay)
+        lc_sb_printf(sb, "        const %s val_ = %s(vsrc[pos_]);\n", lc_T(dt),
+                     key.bits == 64 ? "as_double" : "as_float");
+    else
+        lc_emit_unkey(sb, dt, "ksrc[pos_]", desc, 1, "        ");
+    lc_emit_sort_store(g, sb, "        ");
+    lc_sb_printf(sb, "    }\n}\n\n");
+
+    struct lc_launch *l = lc_new_launch(c, "_row");
+    if (!l)
+        return -1;
+    if (lc_sort_params(g, l, NULL, LC_ROW_PARAMS) < 0 || lc_add_i64(l, M) < 0 ||
+        lc_add_i64(l, (int64_t)kb) < 0)
+        return -1;
+    l->work_dim = 1;
+    l->global[0] = (size_t)M;
+    if (!lc_fixed_groups(g->t, l, g->t->scan_work_group)) {
+        /* One item per group: every row may go to another core. */
+        l->use_local = 1;
+        l->local[0] = l->local[1] = l->local[2] = 1;
+    }
+    snprintf(c->schedule, sizeof c->schedule,
+             "sort: one item per row, LSD radix, %d passes of %d-bit digits", D, DB);
+    return 0;
+}
+
+const struct lc_schedule lc_sched_sort_rows = {LC_KERNEL_SCAN, "sort", lc_sort_row_fits,
+                                               lc_sort_row_gen};
