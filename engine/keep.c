@@ -3,7 +3,8 @@
  * A lazy graph recomputes a pending node each time something that reads it is forced. For a
  * sort, a scan or a top-k selection (nodes always written whole to a buffer of their own)
  * that is a whole second launch sequence, and NumPy code reads such results more than once:
- * `I = argsort(a); v = a[I[-k:]]; ... x[I[-k:]] = ...`. So a force also computes, as extra
+ * `I = argsort(a); v = a[I[-k:]]; ... x[I[-k:]] = ...`, and a reduction the same way
+ * (`if val > best: best = val`). So a force also computes, as extra
  * outputs, every such node under its outputs that something outside this graph still holds
  * (a Python array, or another pending graph): its references outnumber its consumers here.
  * The node becomes a leaf holding its buffer, as a forced output does, and later forces read
@@ -19,7 +20,8 @@
 
 static int lc_keep_kind(const struct lc_node *x)
 {
-    return !lc_node_is_leaf(x) && lc_op_kind(x->op) == LC_KIND_SCAN;
+    enum lc_kind k = lc_op_kind(x->op);
+    return !lc_node_is_leaf(x) && (k == LC_KIND_SCAN || k == LC_KIND_REDUCE);
 }
 
 lc_status lc_engine_with_kept(struct lc_node *const *outs, size_t n, struct lc_node ***all,

@@ -90,6 +90,11 @@ class Array(_c.ArrayBase):
     def __iter__(self):
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
+        if self.ndim == 1:
+            # NumPy's elements: scalars, read from the device once for the whole loop (a loop
+            # `for i in lc.arange(n)` indexing with i would force each element otherwise)
+            yield from self.numpy()
+            return
         for i in range(self.shape[0]):
             yield self[i]
 
