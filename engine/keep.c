@@ -3,7 +3,7 @@
  * A lazy graph recomputes a pending node each time something that reads it is forced. For a
  * sort, a scan or a top-k selection (nodes always written whole to a buffer of their own)
  * that is a whole second launch sequence, and NumPy code reads such results more than once:
- * `I = argsort(a); v = a[I[-k:]]; ... x[I[-k:]] = ...`, and a reduction the same way
+ * `I = argsort(a); v = a[I[-k:]]; ... x[I[-k:]] = ...`, and a small reduction the same way
  * (`if val > best: best = val`). So a force also computes, as extra
  * outputs, every such node under its outputs that something outside this graph still holds
  * (a Python array, or another pending graph): its references outnumber its consumers here.
@@ -18,10 +18,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Kept when held: sorts, scans and selections; reductions to a small result (at most
+ * LC_KEEP_REDUCED elements, and 16 inputs or more each). A large one, a matrix product
+ * foremost, stays pending: writing it whole would undo the fusion that reads it inside its
+ * consumers' kernels (a product's column norms), just because a Python name holds it. */
+#define LC_KEEP_REDUCED 65536
 static int lc_keep_kind(const struct lc_node *x)
 {
+    if (lc_node_is_leaf(x))
+        return 0;
     enum lc_kind k = lc_op_kind(x->op);
-    return !lc_node_is_leaf(x) && (k == LC_KIND_SCAN || k == LC_KIND_REDUCE);
+    if (k == LC_KIND_SCAN)
+        return 1;
+    if (k != LC_KIND_REDUCE)
+        return 0;
+    int64_t out = lc_shape_size(x->ndim, x->shape), in = lc_shape_size(x->in[0]->ndim,
+                                                                       x->in[0]->shape);
+    return out <= LC_KEEP_REDUCED && out * 16 <= in;
 }
 
 lc_status lc_engine_with_kept(struct lc_node *const *outs, size_t n, struct lc_node ***all,
