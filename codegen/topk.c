@@ -98,6 +98,73 @@ static void lc_topk_finish(struct lc_cg *g, struct lc_sb *sb, const char *K, int
     lc_sb_printf(sb, "    }\n}\n\n");
 }
 
+/* The first pass with W neighbouring rows per item (rows m0 .. m0 + W - 1 differ in the
+ * innermost row dim only): keys as W-lane vectors, one vector comparison with the lanes'
+ * thresholds per element (>=: a superset of the elements that enter), the lanes that pass
+ * inserted one by one. */
+static int lc_topk_first_vec(struct lc_cg *g, struct lc_sb *sb, const struct lc_key *key, int dt,
+                             int vexpr, int W, int largest)
+{
+    int nr = g->nd - 1;
+    const char *K = key->type, *F = lc_T(dt);
+    char KV[16], FV[16];
+    snprintf(KV, sizeof KV, "%s%d", K, W);
+    snprintf(FV, sizeof FV, "%s%d", F, W);
+    lc_sb_printf(sb, "__kernel void @K@_first(");
+    if (lc_sort_params(g, NULL, sb, LC_TOPK_PARAMS) < 0)
+        return -1;
+    lc_sb_printf(sb, "    __global char *s = s_ + sbase;\n    const long g_ = get_global_id(0);\n"
+                     "    const long MV = M / %d;\n"
+                     "    const long q = g_ / MV, m0 = (g_ %% MV) * %d;\n    if (q >= P) return;\n",
+                 W, W);
+    lc_unravel(sb, 0, nr, "m0", "    ");
+    lc_sb_printf(sb, "    %s tk[%d * KB];\n    long ti[%d * KB];\n#pragma unroll 1\n"
+                     "    for (int j = 0; j < %d * KB; j++) {\n        tk[j] = 0;\n        ti[j] = TK_NONE;\n    }\n"
+                     "    %s thk[%d];\n    long thi[%d];\n#pragma unroll 1\n"
+                     "    for (int l = 0; l < %d; l++) {\n        thk[l] = 0;\n        thi[l] = TK_NONE;\n    }\n"
+                     "    %s thv = (%s)(0);\n",
+                 K, W, W, W, K, W, W, W, KV, KV);
+    lc_sb_printf(sb, "    const long chunk = (n%d + P - 1) / P;\n"
+                     "    const long beg = min(n%d, q * chunk), end = min(n%d, (q + 1) * chunk);\n"
+                     "#pragma unroll 1\n    for (long i%d = beg; i%d < end; i%d++) {\n",
+                 nr, nr, nr, nr, nr, nr);
+    lc_emit_exprs_vec(g, sb, W, nr - 1, "        ");
+    lc_sb_printf(sb, "        const %s z_ = select(w%d, (%s)(0), w%d == (%s)(0));\n"
+                     "        %s key_ = as_%s(z_);\n"
+                     "        key_ = select(key_ | (%s)(%s), ~key_, (key_ & (%s)(%s)) != (%s)(0));\n"
+                     "        key_ = select(key_, (%s)(%s), isnan(w%d));\n",
+                 FV, vexpr, FV, vexpr, FV, KV, KV, KV, key->sign, KV, key->sign, KV, KV, key->all,
+                 vexpr);
+    if (!largest)
+        lc_sb_printf(sb, "        key_ = ~key_;\n");
+    lc_sb_printf(sb, "        if (any(key_ >= thv)) {\n"
+                     "            %s kl_[%d];\n            vstore%d(key_, 0, kl_);\n"
+                     "#pragma unroll 1\n            for (int l = 0; l < %d; l++)\n"
+                     "                if (TK_BETTER(kl_[l], i%d, thk[l], thi[l])) {\n"
+                     "                    lc_tk_push(tk + l * KB, ti + l * KB, kl_[l], i%d, kk);\n"
+                     "                    thk[l] = tk[l * KB + KK - 1];\n"
+                     "                    thi[l] = ti[l * KB + KK - 1];\n                }\n"
+                     "            thv = vload%d(0, thk);\n        }\n    }\n",
+                 K, W, W, W, nr, nr, W);
+    /* Each lane's list: to scratch, or (fin) to the outputs of its row. */
+    lc_sb_printf(sb, "    const long lr_ = i%d;\n#pragma unroll 1\n    for (int l = 0; l < %d; l++) {\n"
+                     "        const long m = m0 + l;\n"
+                     "        if (!fin) {\n"
+                     "            __global %s *kd = (__global %s *)(s + kdst) + (m * P + q) * KK;\n"
+                     "            __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;\n"
+                     "#pragma unroll 1\n"
+                     "            for (int j = 0; j < KK; j++) {\n"
+                     "                kd[j] = tk[l * KB + j];\n                id[j] = ti[l * KB + j];\n"
+                     "            }\n            continue;\n        }\n"
+                     "        const long i%d = lr_ + l;\n"
+                     "#pragma unroll 1\n        for (long pos_ = 0; pos_ < KK; pos_++) {\n"
+                     "            const long val_ = ti[l * KB + pos_];\n",
+                 nr - 1, W, K, K, nr - 1);
+    lc_emit_sort_store(g, sb, "            ");
+    lc_sb_printf(sb, "        }\n    }\n}\n\n");
+    return 0;
+}
+
 static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
     const struct lc_kernel *k = g->k;
@@ -120,6 +187,18 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     if (P < 1)
         P = 1;
     int inter = g->t->topk_coalesce && lc_topk_row_contiguous(g);
+    /* SIMD targets: W neighbouring rows per item, their keys computed as W-lane vectors and
+     * compared with the W thresholds at once (a column's top k of a product: the lanes are
+     * neighbouring columns). */
+    int W = !inter && g->t->simd && nr >= 1 && (dt == LC_FLOAT32 || dt == LC_FLOAT64) &&
+            g->shape[nr - 1] % g->t->simd == 0 && lc_vec_ok(g, nr - 1) ? g->t->simd : 1;
+    if (W > 1) {
+        P = g->t->topk_items / (M / W ? M / W : 1);
+        if (P > most)
+            P = most;
+        if (P < 1)
+            P = 1;
+    }
     int64_t G = (int64_t)LC_TK_MERGE * KK;
     if (G < 512)
         G = 512;
@@ -139,6 +218,11 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     c->zero_bytes = 0;
 
     lc_topk_helpers(sb, K, KK, largest);
+    if (W > 1) {
+        if (lc_topk_first_vec(g, sb, &key, dt, vexpr, W, largest) < 0)
+            return -1;
+        goto merge;
+    }
     /* The first pass: the keys computed here. */
     lc_sb_printf(sb, "__kernel void @K@_first(");
     if (lc_sort_params(g, NULL, sb, LC_TOPK_PARAMS) < 0)
@@ -174,6 +258,7 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                  nr, nr);
     lc_topk_finish(g, sb, K, 0);
 
+merge:
     /* The merges: G candidates of a row's L per item. */
     lc_sb_printf(sb, "__kernel void @K@_merge(");
     if (lc_sort_params(g, NULL, sb, LC_TOPK_PARAMS) < 0)
@@ -211,7 +296,7 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
             lc_add_i64(l, (int64_t)dst[0]) < 0 || lc_add_i64(l, (int64_t)dst[1]) < 0)
             return -1;
         l->work_dim = 1;
-        l->global[0] = (size_t)(M * Pst);
+        l->global[0] = (size_t)((st == 0 ? M / W : M) * Pst);
         if (!lc_fixed_groups(g->t, l, g->t->scan_work_group)) {
             l->use_local = 1;   /* one item per group on CPUs: every chunk may take a core */
             l->local[0] = l->local[1] = l->local[2] = 1;
@@ -220,7 +305,8 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     snprintf(c->schedule, sizeof c->schedule,
              "select: the %d %s of each row, %lld chunk%s per row%s, %d launch%s", KK,
              largest ? "largest" : "smallest", (long long)P, P == 1 ? "" : "s",
-             inter ? " (interleaved)" : "", ns, ns == 1 ? "" : "es");
+             inter ? " (interleaved)" : W > 1 ? " (rows in SIMD lanes)" : "", ns,
+             ns == 1 ? "" : "es");
     return 0;
 }
 

@@ -164,3 +164,25 @@ def test_a_held_sort_is_kept_not_recomputed(dev):
     v2, i2 = lazycl.top_k(a * 3, 5)
     float(v2.sum())
     assert not i2.pending
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_columns_in_simd_lanes(dev, dtype):
+    """Columns of a C-ordered matrix (8 neighbouring columns per item on PoCL, their keys as
+    vectors): NaN, -0.0, ties, both ends, a pending key, a row count past one chunk."""
+    rng = np.random.default_rng(12)
+    h = rng.integers(0, 50, (3000, 24)).astype(dtype)
+    h[5, :] = np.nan
+    h[100:140, 3] = np.nan
+    h[::7, 5] = -0.0
+    h[:, 9] = 7                                     # a column of ties
+    x = lz(h, dev)
+    for k in (1, 10, 33):
+        for largest in (True, False):
+            _check(x, h, k, 0, largest)
+    a = lz(make(dtype, (5000, 16), seed=2), dev)
+    ha = np.asarray(a)
+    v, i = lazycl.top_k(lazycl.abs(a - 0.5), 12, axis=0, largest=False)
+    ev, ei = _ref(np.abs(ha - 0.5), 12, 0, False)
+    np.testing.assert_array_equal(np.asarray(i), ei)
+    np.testing.assert_array_equal(np.asarray(v), ev)

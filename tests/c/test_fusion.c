@@ -533,6 +533,46 @@ static void test_product_post(void)
     lc_node_release(y);
 }
 
+/* A node read whole by one kernel and by slices or gathers of a small part of it is
+ * recomputed where they read, not written (a product read by its top k and by one column);
+ * read whole twice, it is written once. And argtopk: a scan-shaped kernel over its input,
+ * the key computed inside it, the result k along the axis. */
+static void test_sparse_consumers_and_topk(void)
+{
+    struct lc_node *x = leaf(LC_FLOAT32, 2, S2);
+    struct lc_node *big = ref(x);
+    for (int i = 0; i < LC_RECOMPUTE_MAX_OPS + 1; i++)
+        big = B(LC_OP_ADD, big, scalar(i));
+    struct lc_error e = {0};
+    struct lc_node *top = lc_node_topk(big, 0, 10, 1, &e);
+    CHECK(top && top->dtype == LC_INT64 && top->shape[0] == 10 && top->shape[1] == 64);
+    int64_t st[2] = {0, 3}, step[2] = {1, 1}, shp[2] = {256, 1};
+    struct lc_node *col = lc_node_slice(big, st, step, shp, &e);
+    CHECK(col != NULL);
+    struct lc_plan p;
+    struct lc_node *o1[2] = {ref(top), R(LC_OP_SUM, col, 3, 0)};
+    CHECK(fuse(&p, o1, 2) == 2);
+    CHECK(n_temps(&p) == 0);                 /* big is computed inside both kernels */
+    CHECK(p.n_kernels == 2 && p.kernels[0].kind == LC_KERNEL_SCAN);
+    lc_plan_free(&p);
+    struct lc_node *o2[2] = {ref(top), R(LC_OP_SUM, ref(big), 3, 0)};
+    CHECK(fuse(&p, o2, 2) == 3);             /* read whole twice: written once */
+    CHECK(n_temps(&p) == 1);
+    lc_plan_free(&p);
+    /* k out of range, a complex input: errors, no node */
+    CHECK(lc_node_topk(x, 0, 0, 1, &e) == NULL && e.code == LC_ERR_INVALID);
+    lc_error_clear(&e);
+    CHECK(lc_node_topk(x, 0, 257, 1, &e) == NULL && e.code == LC_ERR_INVALID);
+    lc_error_clear(&e);
+    CHECK(lc_node_topk(x, 2, 1, 1, &e) == NULL && e.code == LC_ERR_AXIS);
+    lc_error_clear(&e);
+    release_all(o1, 2);
+    release_all(o2, 2);
+    lc_node_release(top);
+    lc_node_release(big);
+    lc_node_release(x);
+}
+
 int main(void)
 {
     test_map_map();
@@ -546,6 +586,7 @@ int main(void)
     test_reshape_of_pending_takes_buffer();
     test_keepdims_epilogue();
     test_product_post();
+    test_sparse_consumers_and_topk();
     printf("%d passed, %d failed, %d xfailed\n", passed, failed, xfailed);
     return failed != 0;
 }
