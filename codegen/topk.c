@@ -302,11 +302,10 @@ merge:
             l->local[0] = l->local[1] = l->local[2] = 1;
         }
     }
-    snprintf(c->schedule, sizeof c->schedule,
-             "select: the %d %s of each row, %lld chunk%s per row%s, %d launch%s", KK,
-             largest ? "largest" : "smallest", (long long)P, P == 1 ? "" : "s",
-             inter ? " (interleaved)" : W > 1 ? " (rows in SIMD lanes)" : "", ns,
-             ns == 1 ? "" : "es");
+    /* Structure only (the source carries it): not k, the chunks or the launches. */
+    snprintf(c->schedule, sizeof c->schedule, "select: the k %s of each row chunk, merged%s",
+             largest ? "largest" : "smallest",
+             inter ? " (chunks interleaved)" : W > 1 ? " (rows in SIMD lanes)" : "");
     return 0;
 }
 

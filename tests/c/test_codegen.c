@@ -411,6 +411,18 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             lc_node_release(x);
         }
         return 1;
+    case 24: /* argtopk(|x * 2 - 1|, 10, axis 0): the 10 largest of each column, the key
+                computed inside (PoCL: 8 columns per item in SIMD lanes; GPUs: neighbouring
+                items on neighbouring columns, chunks merged; generic CPUs: one item a column) */
+        {
+            int64_t s4[2] = {3000 * scale, 32 * scale};
+            x = leaf(LC_FLOAT32, 2, s4);
+            struct lc_node *key = U(LC_OP_ABS, B(LC_OP_SUB, B(LC_OP_MUL, x, scalar(2.0)),
+                                               scalar(1.0)));
+            outs[0] = lc_node_topk(key, 0, 10, 1, &err);
+            lc_node_release(key);
+        }
+        return 1;
     default: /* sqrt(sum(relu(x @ y + bias)**2, axis=0)): the column norms of a product's
                 epilogue as its post-reduction (GPUs, PoCL and generic CPUs: per-block partials
                 and a combining launch; the product is never written) */
@@ -440,7 +452,7 @@ static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", 
                               "long_sum", "long_argmax", "row_sum_short", "map_rows",
                               "map_strided", "map_4d", "long_cummax", "gather_rowsum",
                               "scatter_add", "scatter_add_wide", "sort_square", "argsort_rows",
-                              "gemm_relu", "long_softmax", "gemm_colnorm"};
+                              "gemm_relu", "long_softmax", "topk_cols", "gemm_colnorm"};
 
 int main(void)
 {

@@ -1,0 +1,136 @@
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_47fe01b9b45b373d_first lc_select_i64_47fe01b9b45b373d_merge */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+/* lazycl select kernel: 4 fused ops; select: the k largest of each row chunk, merged. */
+#define KB 16   /* the lists' room: k rounded up (one kernel serves several k) */
+#define KK ((int)kk)
+#define TK_NONE (-1L)
+#define TK_BETTER(ka, ia, kb, ib) ((ka) > (kb) || ((ka) == (kb) && (ia) > (ib)))
+
+/* (key, i) into the sorted list (tk, ti), which it beats at its last place. */
+static inline void lc_tk_push(uint *tk, long *ti, const uint key, const long i, const int kk)
+{
+    int j = KK - 1;
+#pragma unroll 1
+    while (j > 0 && TK_BETTER(key, i, tk[j - 1], ti[j - 1])) {
+        tk[j] = tk[j - 1];
+        ti[j] = ti[j - 1];
+        j--;
+    }
+    tk[j] = key;
+    ti[j] = i;
+}
+
+__kernel void lc_select_i64_47fe01b9b45b373d_first(
+    __global long *restrict out0,
+    __global const float *restrict a0, const long a0_o, const long a0_s1,
+    const float a1_v,
+    const float a2_v,
+    const long n0,
+    const long n1, const long os0_1,
+    __global char *s_, const long sbase, const long M, const long P, const long L, const long G, const int fin, const int kk, const long ksrc, const long isrc, const long kdst, const long idst)
+{
+    __global char *s = s_ + sbase;
+    const long g_ = get_global_id(0);
+    const long q = g_ / M, m = g_ % M;
+    if (m >= M || q >= P) return;
+    const long i0 = m;
+    uint tk[KB];
+    long ti[KB];
+#pragma unroll 1
+    for (int j = 0; j < KK; j++) {
+        tk[j] = 0;
+        ti[j] = TK_NONE;
+    }
+    uint thk = 0;
+    long thi = TK_NONE;
+    const long chunk = (n1 + P - 1) / P;
+    const long beg = min(n1, q * chunk), end = min(n1, (q + 1) * chunk);
+#pragma unroll 1
+    for (long i1 = beg; i1 < end; i1++) {
+        const float v0 = a0[a0_o + i0 + i1 * a0_s1]; /* buffer */
+        const float v1 = a1_v; /* full */
+        const float v2 = (v0 * v1); /* multiply */
+        const float v3 = a2_v; /* full */
+        const float v4 = (v2 - v3); /* subtract */
+        const float v5 = fabs(v4); /* absolute */
+        uint key_ = as_uint(v5 == 0 ? (float)0 : v5);
+        key_ = (key_ & 0x80000000u) ? ~key_ : (key_ | 0x80000000u);
+        if (isnan(v5)) key_ = 0xffffffffu;
+        if (TK_BETTER(key_, i1, thk, thi)) {
+            lc_tk_push(tk, ti, key_, i1, kk);
+            thk = tk[KK - 1];
+            thi = ti[KK - 1];
+        }
+    }
+    if (!fin) {
+        __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
+        __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
+#pragma unroll 1
+        for (int j = 0; j < KK; j++) {
+            kd[j] = tk[j];
+            id[j] = ti[j];
+        }
+        return;
+    }
+#pragma unroll 1
+    for (long pos_ = 0; pos_ < KK; pos_++) {
+        const long val_ = ti[pos_];
+        out0[0 + i0 + pos_ * os0_1] = val_;
+    }
+}
+
+__kernel void lc_select_i64_47fe01b9b45b373d_merge(
+    __global long *restrict out0,
+    __global const float *restrict a0, const long a0_o, const long a0_s1,
+    const float a1_v,
+    const float a2_v,
+    const long n0,
+    const long n1, const long os0_1,
+    __global char *s_, const long sbase, const long M, const long P, const long L, const long G, const int fin, const int kk, const long ksrc, const long isrc, const long kdst, const long idst)
+{
+    __global char *s = s_ + sbase;
+    const long g_ = get_global_id(0);
+    const long m = g_ / P, q = g_ % P;
+    if (m >= M) return;
+    __global const uint *kc = (__global const uint *)(s + ksrc) + m * L;
+    __global const long *ic = (__global const long *)(s + isrc) + m * L;
+    uint tk[KB];
+    long ti[KB];
+#pragma unroll 1
+    for (int j = 0; j < KK; j++) {
+        tk[j] = 0;
+        ti[j] = TK_NONE;
+    }
+    uint thk = 0;
+    long thi = TK_NONE;
+    const long end = min(L, (q + 1) * G);
+#pragma unroll 1
+    for (long j = q * G; j < end; j++) {
+        const uint key_ = kc[j];
+        const long i_ = ic[j];
+        if (TK_BETTER(key_, i_, thk, thi)) {
+            lc_tk_push(tk, ti, key_, i_, kk);
+            thk = tk[KK - 1];
+            thi = ti[KK - 1];
+        }
+    }
+    if (!fin) {
+        __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
+        __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
+#pragma unroll 1
+        for (int j = 0; j < KK; j++) {
+            kd[j] = tk[j];
+            id[j] = ti[j];
+        }
+        return;
+    }
+    const long i0 = m;
+#pragma unroll 1
+    for (long pos_ = 0; pos_ < KK; pos_++) {
+        const long val_ = ti[pos_];
+        out0[0 + i0 + pos_ * os0_1] = val_;
+    }
+}
+
+
