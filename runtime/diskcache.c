@@ -68,6 +68,26 @@ static int cache_dir(char *out, size_t n)
     return dir_is_safe(out);
 }
 
+/* The n bytes of open file fd (and a terminating 0 after them), malloc'd; *got: how many were
+ * read (fewer when the file shrank). Closes fd. NULL when out of memory. */
+static char *read_all(int fd, size_t n, size_t *got)
+{
+    char *buf = malloc(n + 1);
+    *got = 0;
+    while (buf && *got < n) {
+        ssize_t r = read(fd, buf + *got, n - *got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        *got += (size_t)r;
+    }
+    close(fd);
+    if (buf)
+        buf[*got] = '\0';
+    return buf;
+}
+
 static void discard(const char *path, const char *why)
 {
     LC_LOG(1, "disk cache: discarding %s: %s", path, why);
@@ -105,17 +125,8 @@ cl_program lc_disk_load(struct lc_device *d, struct lc_cache_key key, const char
         discard(path, "too large");
         return NULL;
     }
-    size_t n = (size_t)st.st_size, got = 0;
-    blob = malloc(n ? n : 1);
-    while (blob && got < n) {
-        ssize_t r = read(fd, blob + got, n - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
-    close(fd);
+    size_t got;
+    blob = read_all(fd, (size_t)st.st_size, &got);
     if (!blob)
         return NULL;
 
@@ -262,20 +273,8 @@ char *lc_disk_record_read(const char *sub, const char *name, char *path, size_t 
         discard(path, "not a regular file of ours, writable by others, or too large");
         return NULL;
     }
-    size_t n = (size_t)st.st_size, got = 0;
-    char *text = malloc(n + 1);
-    while (text && got < n) {
-        ssize_t r = read(fd, text + got, n - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
-    close(fd);
-    if (text)
-        text[got] = '\0';
-    return text;
+    size_t got;
+    return read_all(fd, (size_t)st.st_size, &got);
 }
 
 int lc_disk_record_write(const char *sub, const char *name, const char *text, char *path,
