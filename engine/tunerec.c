@@ -86,6 +86,8 @@ struct lc_json {
 
 static void lc_json_ws(struct lc_json *j)
 {
+    if (j->bad)   /* p may stand anywhere after an error: read nothing more */
+        return;
     while (*j->p == ' ' || *j->p == '\n' || *j->p == '\t' || *j->p == '\r')
         j->p++;
 }
@@ -93,7 +95,7 @@ static void lc_json_ws(struct lc_json *j)
 static int lc_json_eat(struct lc_json *j, char c)
 {
     lc_json_ws(j);
-    if (*j->p != c)
+    if (j->bad || *j->p != c)
         return 0;
     j->p++;
     return 1;
@@ -106,21 +108,26 @@ static int lc_json_str(struct lc_json *j, char *out, size_t n)
     if (!lc_json_eat(j, '"'))
         return j->bad = 1, -1;
     for (;;) {
-        unsigned char c = (unsigned char)*j->p++;
+        unsigned char c = (unsigned char)*j->p;
+        if (c < 0x20)   /* the end of the text (never stepped over), or a control character */
+            return j->bad = 1, -1;
+        j->p++;
         if (c == '"')
             break;
-        if (c < 0x20)   /* the end of the text, or a raw control character */
-            return j->bad = 1, -1;
         if (c == '\\') {
-            char e = *j->p++;
+            char e = *j->p;
+            if (!e)
+                return j->bad = 1, -1;
+            j->p++;
             if (e == 'u') {
                 unsigned v = 0;
                 for (int i = 0; i < 4; i++) {
-                    char h = *j->p++;
+                    char h = *j->p;
                     int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
                           : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
                     if (d < 0)
                         return j->bad = 1, -1;
+                    j->p++;
                     v = v * 16 + (unsigned)d;
                 }
                 if (v >= 0x80)
