@@ -78,6 +78,21 @@ static void lc_topk_helpers(struct lc_sb *sb, const char *K, int KK, int largest
         "    while (j > 0 && TK_BETTER(key, i, tk[j - 1], ti[j - 1])) {\n"
         "        tk[j] = tk[j - 1];\n        ti[j] = ti[j - 1];\n        j--;\n    }\n"
         "    tk[j] = key;\n    ti[j] = i;\n}\n\n", K, K);
+    lc_sb_printf(sb,
+        "/* (key, i) offered to the list, whose last place (*thk, *thi) it must beat. */\n"
+        "static inline void lc_tk_offer(%s *tk, long *ti, %s *thk, long *thi, const %s key,\n"
+        "                               const long i, const int kk)\n{\n"
+        "    if (TK_BETTER(key, i, *thk, *thi)) {\n"
+        "        lc_tk_push(tk, ti, key, i, kk);\n"
+        "        *thk = tk[KK - 1];\n        *thi = ti[KK - 1];\n    }\n}\n\n", K, K, K);
+}
+
+/* An item's empty list and its last place, declared. */
+static void lc_topk_list(struct lc_sb *sb, const char *K)
+{
+    lc_sb_printf(sb, "    %s tk[KB];\n    long ti[KB];\n#pragma unroll 1\n"
+                     "    for (int j = 0; j < KK; j++) {\n        tk[j] = 0;\n        ti[j] = TK_NONE;\n    }\n"
+                     "    %s thk = 0;\n    long thi = TK_NONE;\n", K, K);
 }
 
 /* The end of an item: its list to scratch, or (fin) to the outputs, best first. */
@@ -140,12 +155,10 @@ static int lc_topk_first_vec(struct lc_cg *g, struct lc_sb *sb, const struct lc_
     lc_sb_printf(sb, "        if (any(key_ >= thv)) {\n"
                      "            %s kl_[%d];\n            vstore%d(key_, 0, kl_);\n"
                      "#pragma unroll 1\n            for (int l = 0; l < %d; l++)\n"
-                     "                if (TK_BETTER(kl_[l], i%d, thk[l], thi[l])) {\n"
-                     "                    lc_tk_push(tk + l * KB, ti + l * KB, kl_[l], i%d, kk);\n"
-                     "                    thk[l] = tk[l * KB + KK - 1];\n"
-                     "                    thi[l] = ti[l * KB + KK - 1];\n                }\n"
+                     "                lc_tk_offer(tk + l * KB, ti + l * KB, thk + l, thi + l, kl_[l], i%d,\n"
+                     "                            kk);\n"
                      "            thv = vload%d(0, thk);\n        }\n    }\n",
-                 K, W, W, W, nr, nr, W);
+                 K, W, W, W, nr, W);
     /* Each lane's list: to scratch, or (fin) to the outputs of its row. */
     lc_sb_printf(sb, "    const long lr_ = i%d;\n#pragma unroll 1\n    for (int l = 0; l < %d; l++) {\n"
                      "        const long m = m0 + l;\n"
@@ -179,26 +192,20 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     const char *K = key.type;
     size_t ks = key.bits == 64 ? 8 : 4;
 
-    /* Chunks per row: items over the target's count, each at least LC_TK_MIN_CHUNK long. */
-    int64_t P = g->t->topk_items / (M ? M : 1);
-    int64_t most = N / (LC_TK_MIN_CHUNK > 4 * KK ? LC_TK_MIN_CHUNK : 4 * KK);
-    if (P > most)
-        P = most;
-    if (P < 1)
-        P = 1;
     int inter = g->t->topk_coalesce && lc_topk_row_contiguous(g);
     /* SIMD targets: W neighbouring rows per item, their keys computed as W-lane vectors and
      * compared with the W thresholds at once (a column's top k of a product: the lanes are
      * neighbouring columns). */
     int W = !inter && g->t->simd && nr >= 1 && (dt == LC_FLOAT32 || dt == LC_FLOAT64) &&
             g->shape[nr - 1] % g->t->simd == 0 && lc_vec_ok(g, nr - 1) ? g->t->simd : 1;
-    if (W > 1) {
-        P = g->t->topk_items / (M / W ? M / W : 1);
-        if (P > most)
-            P = most;
-        if (P < 1)
-            P = 1;
-    }
+    /* Chunks per row: items (of W rows each) over the target's count, each chunk at least
+     * LC_TK_MIN_CHUNK long. */
+    int64_t P = g->t->topk_items / (M / W ? M / W : 1);
+    int64_t most = N / (LC_TK_MIN_CHUNK > 4 * KK ? LC_TK_MIN_CHUNK : 4 * KK);
+    if (P > most)
+        P = most;
+    if (P < 1)
+        P = 1;
     int64_t G = (int64_t)LC_TK_MERGE * KK;
     if (G < 512)
         G = 512;
@@ -235,9 +242,7 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     lc_sb_printf(sb, "    if (m >= M || q >= P) return;\n");
     if (nr > 0)
         lc_unravel(sb, 0, nr, "m", "    ");
-    lc_sb_printf(sb, "    %s tk[KB];\n    long ti[KB];\n#pragma unroll 1\n"
-                     "    for (int j = 0; j < KK; j++) {\n        tk[j] = 0;\n        ti[j] = TK_NONE;\n    }\n"
-                     "    %s thk = 0;\n    long thi = TK_NONE;\n", K, K);
+    lc_topk_list(sb, K);
     if (inter)
         lc_sb_printf(sb, "#pragma unroll 1\n    for (long i%d = q; i%d < n%d; i%d += P) {\n", nr, nr,
                      nr, nr);
@@ -252,10 +257,7 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     lc_emit_key(sb, dt, v, 0, "        ");
     if (!largest)
         lc_sb_printf(sb, "        key_ = ~key_ & %s;\n", key.all);
-    lc_sb_printf(sb, "        if (TK_BETTER(key_, i%d, thk, thi)) {\n"
-                     "            lc_tk_push(tk, ti, key_, i%d, kk);\n"
-                     "            thk = tk[KK - 1];\n            thi = ti[KK - 1];\n        }\n    }\n",
-                 nr, nr);
+    lc_sb_printf(sb, "        lc_tk_offer(tk, ti, &thk, &thi, key_, i%d, kk);\n    }\n", nr);
     lc_topk_finish(g, sb, K, 0);
 
 merge:
@@ -266,17 +268,12 @@ merge:
     lc_sb_printf(sb, "    __global char *s = s_ + sbase;\n    const long g_ = get_global_id(0);\n"
                      "    const long m = g_ / P, q = g_ %% P;\n    if (m >= M) return;\n"
                      "    __global const %s *kc = (__global const %s *)(s + ksrc) + m * L;\n"
-                     "    __global const long *ic = (__global const long *)(s + isrc) + m * L;\n"
-                     "    %s tk[KB];\n    long ti[KB];\n#pragma unroll 1\n"
-                     "    for (int j = 0; j < KK; j++) {\n        tk[j] = 0;\n        ti[j] = TK_NONE;\n    }\n"
-                     "    %s thk = 0;\n    long thi = TK_NONE;\n"
-                     "    const long end = min(L, (q + 1) * G);\n"
-                     "#pragma unroll 1\n    for (long j = q * G; j < end; j++) {\n"
-                     "        const %s key_ = kc[j];\n        const long i_ = ic[j];\n"
-                     "        if (TK_BETTER(key_, i_, thk, thi)) {\n"
-                     "            lc_tk_push(tk, ti, key_, i_, kk);\n"
-                     "            thk = tk[KK - 1];\n            thi = ti[KK - 1];\n        }\n    }\n",
-                 K, K, K, K, K);
+                     "    __global const long *ic = (__global const long *)(s + isrc) + m * L;\n",
+                 K, K);
+    lc_topk_list(sb, K);
+    lc_sb_printf(sb, "    const long end = min(L, (q + 1) * G);\n"
+                     "#pragma unroll 1\n    for (long j = q * G; j < end; j++)\n"
+                     "        lc_tk_offer(tk, ti, &thk, &thi, kc[j], ic[j], kk);\n");
     lc_topk_finish(g, sb, K, 1);
 
     /* The launches: the first pass, then each merge, areas ping-ponging. */

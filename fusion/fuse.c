@@ -20,14 +20,6 @@ static int lc_is_expensive_op(int op)
     }
 }
 
-static int64_t lc_numel(const struct lc_node *n)
-{
-    int64_t e = 1;
-    for (int d = 0; d < n->ndim; d++)
-        e *= n->shape[d];
-    return e;
-}
-
 /* Decide which nodes are written to memory. */
 static void lc_mark(struct lc_fuse *f, struct lc_node *const *outs, size_t n_outs)
 {
@@ -38,7 +30,8 @@ static void lc_mark(struct lc_fuse *f, struct lc_node *const *outs, size_t n_out
             c->consumers++;
             /* A slice or a gather reading a small part of its input (the top k's values
              * read back by index, one column of a product) costs little to recompute. */
-            int64_t nx = lc_numel(x), nin = lc_numel(x->in[k]);
+            int64_t nx = lc_shape_size(x->ndim, x->shape),
+                    nin = lc_shape_size(x->in[k]->ndim, x->in[k]->shape);
             if ((x->op == LC_OP_SLICE ||
                  (x->op == LC_OP_GATHER && k == 0)) && nx <= nin / 8) {
                 c->sparse++;
@@ -80,7 +73,7 @@ static void lc_mark(struct lc_fuse *f, struct lc_node *const *outs, size_t n_out
         /* Consumers that read a small part of it in all are not counted: they recompute
          * it where they read it (a product read by its top k and by the values at them). */
         int dense = ni->consumers;
-        if (ni->sparse && ni->sparse_elems <= lc_numel(x) / 4)
+        if (ni->sparse && ni->sparse_elems <= lc_shape_size(x->ndim, x->shape) / 4)
             dense -= ni->sparse;
         if (dense >= 2 && (ni->cost > LC_RECOMPUTE_MAX_OPS ||
              (ni->expensive && ni->cost > LC_RECOMPUTE_MAX_OPS / 4)))

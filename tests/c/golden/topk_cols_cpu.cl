@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (rows in SIMD lanes)", 2 launches: lc_select_i64_82912fd016b302a1_first lc_select_i64_82912fd016b302a1_merge */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (rows in SIMD lanes)", 2 launches: lc_select_i64_27ac503474537e30_first lc_select_i64_27ac503474537e30_merge */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 4 fused ops; select: the k largest of each row chunk, merged (rows in SIMD lanes). */
@@ -21,7 +21,18 @@ static inline void lc_tk_push(uint *tk, long *ti, const uint key, const long i, 
     ti[j] = i;
 }
 
-__kernel void lc_select_i64_82912fd016b302a1_first(
+/* (key, i) offered to the list, whose last place (*thk, *thi) it must beat. */
+static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const uint key,
+                               const long i, const int kk)
+{
+    if (TK_BETTER(key, i, *thk, *thi)) {
+        lc_tk_push(tk, ti, key, i, kk);
+        *thk = tk[KK - 1];
+        *thi = ti[KK - 1];
+    }
+}
+
+__kernel void lc_select_i64_27ac503474537e30_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -70,11 +81,8 @@ __kernel void lc_select_i64_82912fd016b302a1_first(
             vstore8(key_, 0, kl_);
 #pragma unroll 1
             for (int l = 0; l < 8; l++)
-                if (TK_BETTER(kl_[l], i1, thk[l], thi[l])) {
-                    lc_tk_push(tk + l * KB, ti + l * KB, kl_[l], i1, kk);
-                    thk[l] = tk[l * KB + KK - 1];
-                    thi[l] = ti[l * KB + KK - 1];
-                }
+                lc_tk_offer(tk + l * KB, ti + l * KB, thk + l, thi + l, kl_[l], i1,
+                            kk);
             thv = vload8(0, thk);
         }
     }
@@ -101,7 +109,7 @@ __kernel void lc_select_i64_82912fd016b302a1_first(
     }
 }
 
-__kernel void lc_select_i64_82912fd016b302a1_merge(
+__kernel void lc_select_i64_27ac503474537e30_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -127,15 +135,8 @@ __kernel void lc_select_i64_82912fd016b302a1_merge(
     long thi = TK_NONE;
     const long end = min(L, (q + 1) * G);
 #pragma unroll 1
-    for (long j = q * G; j < end; j++) {
-        const uint key_ = kc[j];
-        const long i_ = ic[j];
-        if (TK_BETTER(key_, i_, thk, thi)) {
-            lc_tk_push(tk, ti, key_, i_, kk);
-            thk = tk[KK - 1];
-            thi = ti[KK - 1];
-        }
-    }
+    for (long j = q * G; j < end; j++)
+        lc_tk_offer(tk, ti, &thk, &thi, kc[j], ic[j], kk);
     if (!fin) {
         __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
         __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_47fe01b9b45b373d_first lc_select_i64_47fe01b9b45b373d_merge */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_02b63a2b14e7eb85_first lc_select_i64_02b63a2b14e7eb85_merge */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 4 fused ops; select: the k largest of each row chunk, merged. */
@@ -21,7 +21,18 @@ static inline void lc_tk_push(uint *tk, long *ti, const uint key, const long i, 
     ti[j] = i;
 }
 
-__kernel void lc_select_i64_47fe01b9b45b373d_first(
+/* (key, i) offered to the list, whose last place (*thk, *thi) it must beat. */
+static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const uint key,
+                               const long i, const int kk)
+{
+    if (TK_BETTER(key, i, *thk, *thi)) {
+        lc_tk_push(tk, ti, key, i, kk);
+        *thk = tk[KK - 1];
+        *thi = ti[KK - 1];
+    }
+}
+
+__kernel void lc_select_i64_02b63a2b14e7eb85_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -57,11 +68,7 @@ __kernel void lc_select_i64_47fe01b9b45b373d_first(
         uint key_ = as_uint(v5 == 0 ? (float)0 : v5);
         key_ = (key_ & 0x80000000u) ? ~key_ : (key_ | 0x80000000u);
         if (isnan(v5)) key_ = 0xffffffffu;
-        if (TK_BETTER(key_, i1, thk, thi)) {
-            lc_tk_push(tk, ti, key_, i1, kk);
-            thk = tk[KK - 1];
-            thi = ti[KK - 1];
-        }
+        lc_tk_offer(tk, ti, &thk, &thi, key_, i1, kk);
     }
     if (!fin) {
         __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
@@ -80,7 +87,7 @@ __kernel void lc_select_i64_47fe01b9b45b373d_first(
     }
 }
 
-__kernel void lc_select_i64_47fe01b9b45b373d_merge(
+__kernel void lc_select_i64_02b63a2b14e7eb85_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -106,15 +113,8 @@ __kernel void lc_select_i64_47fe01b9b45b373d_merge(
     long thi = TK_NONE;
     const long end = min(L, (q + 1) * G);
 #pragma unroll 1
-    for (long j = q * G; j < end; j++) {
-        const uint key_ = kc[j];
-        const long i_ = ic[j];
-        if (TK_BETTER(key_, i_, thk, thi)) {
-            lc_tk_push(tk, ti, key_, i_, kk);
-            thk = tk[KK - 1];
-            thi = ti[KK - 1];
-        }
-    }
+    for (long j = q * G; j < end; j++)
+        lc_tk_offer(tk, ti, &thk, &thi, kc[j], ic[j], kk);
     if (!fin) {
         __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
         __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
