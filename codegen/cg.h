@@ -55,6 +55,16 @@ const struct lc_schedule *lc_schedule_for(struct lc_cg *g);
 
 static inline const char *lc_T(int dt) { return lc_dtype_cl(dt); }
 
+/* Put before a loop whose iterations update a table at data-dependent places
+ * (h[key]++, o[digit]++, p[index] += v). LLVM's loop vectorizer may turn such a loop
+ * into gathers and scatters without checking that the lanes' places differ, which
+ * loses updates: LLVM 15.0.6 in PoCL 3.1 (Debian 12) does it on pthread-skylake-avx512
+ * (the first AVX-512 target, where masked scatters are cheap), and the radix sort's
+ * counts came out short. The hint keeps the loop scalar on every compiler that reads
+ * clang's loop pragmas and is ignored by the others; no kernel may leave it out of
+ * such a loop. tests/test_sort.py and `make oclgrind` check the sorts and scatters. */
+#define LC_LOOP_SCALAR "#pragma clang loop vectorize(disable) interleave(disable)\n"
+
 /* ---- emit.c: dims, parameters, addressing, expressions ------------------------------ */
 
 /* Merge adjacent dims that every access and output walks as one, drop dims of extent 1. */

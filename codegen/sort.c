@@ -190,7 +190,8 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         if (kk == LC_SORT_FIRST || kk == LC_SORT_HIST) {
             lc_sb_printf(sb, "    long h[%d];\n#pragma unroll 1\n    for (int d = 0; d < %d; d++)\n        h[d] = 0;\n",
                          radix, radix);
-            lc_sb_printf(sb, "#pragma unroll 1\n    for (long i%d = beg; i%d < end; i%d++) {\n", nr, nr, nr);
+            lc_sb_printf(sb, LC_LOOP_SCALAR "#pragma unroll 1\n"
+                             "    for (long i%d = beg; i%d < end; i%d++) {\n", nr, nr, nr);
             if (kk == LC_SORT_FIRST) {
                 /* The key expression, computed here (the fused producer). */
                 lc_emit_exprs(g, sb, 0, "        ");
@@ -220,7 +221,7 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                 lc_sb_printf(sb, "    __global %s *vdst = (__global %s *)(s + vd) + m * n%d;\n",
                              V, V, nr);
         }
-        lc_sb_printf(sb, "#pragma unroll 1\n    for (long j_ = beg; j_ < end; j_++) {\n"
+        lc_sb_printf(sb, LC_LOOP_SCALAR "#pragma unroll 1\n    for (long j_ = beg; j_ < end; j_++) {\n"
                          "        const %s key_ = ksrc[j_];\n"
                          "        const long pos_ = o[(key_ >> shift) & %d]++;\n", K, radix - 1);
         if (kk == LC_SORT_MOVE) {

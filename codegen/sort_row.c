@@ -78,7 +78,8 @@ static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
                      "#pragma unroll 1\n        for (int r = 0; r < %d; r++)\n"
                      "            h[d][r] = 0;\n    %s k0 = 0;\n",
                  D, R, D, R, K);
-    lc_sb_printf(sb, "#pragma unroll 1\n    for (long i%d = 0; i%d < N; i%d++) {\n", nr, nr, nr);
+    lc_sb_printf(sb, LC_LOOP_SCALAR "#pragma unroll 1\n    for (long i%d = 0; i%d < N; i%d++) {\n",
+                 nr, nr, nr);
     char v[16];
     snprintf(v, sizeof v, "v%d", vexpr);
     lc_emit_exprs(g, sb, 0, "        ");
@@ -106,7 +107,7 @@ static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
                      "        for (int r = 0; r < %d; r++) {\n"
                      "            const uint x = o[r];\n            o[r] = acc;\n"
                      "            acc += x;\n        }\n"
-                     "#pragma unroll 1\n        for (long j = 0; j < N; j++) {\n"
+                     LC_LOOP_SCALAR "#pragma unroll 1\n        for (long j = 0; j < N; j++) {\n"
                      "            const %s key_ = ksrc[j];\n"
                      "            const uint p = o[(key_ >> sh) & %d]++;\n"
                      "            kdst[p] = key_;\n",

@@ -232,7 +232,8 @@ static int lc_private_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                      "    const long N_ = 1", T, T, zero);
     for (int d = 0; d < nd; d++)
         lc_sb_printf(sb, " * n%d", d);
-    lc_sb_printf(sb, ";\n    for (long gid = N_ * g_ / G; gid < N_ * (g_ + 1) / G; gid++) {\n");
+    lc_sb_printf(sb, ";\n" LC_LOOP_SCALAR
+                     "    for (long gid = N_ * g_ / G; gid < N_ * (g_ + 1) / G; gid++) {\n");
     lc_unravel(sb, 0, nd, "gid", "        ");
     lc_store_item_head(g, sb);
     char v[32];

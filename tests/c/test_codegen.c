@@ -5,6 +5,7 @@
 #include "codegen/codegen.h"
 #include "lc_test.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,110 @@ static void show_diff(const char *want, const char *got)
     }
 }
 
+/* ---- loops that update a table at data-dependent places -------------------------------- */
+
+/* The lines of a text, split in place (the text is modified); their count. */
+static int split_lines(char *text, char **lines, int max)
+{
+    int n = 0;
+    for (char *p = text; *p && n < max;) {
+        lines[n++] = p;
+        char *e = strchr(p, '\n');
+        if (!e)
+            break;
+        *e = '\0';
+        p = e + 1;
+    }
+    return n;
+}
+
+static int indent_of(const char *l)
+{
+    int i = 0;
+    while (l[i] == ' ')
+        i++;
+    return i;
+}
+
+/* Does `text` use identifier `id` (n characters) as a whole word? */
+static int mentions(const char *text, const char *id, size_t n)
+{
+    for (const char *p = text; (p = strstr(p, id)) != NULL; p++) {
+        int before = p > text && (p[-1] == '_' || isalnum((unsigned char)p[-1]));
+        int after = p[n] == '_' || isalnum((unsigned char)p[n]);
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+/* Does index text `idx` use a variable assigned in lines [from, to): a value read or computed
+ * in the loop body, not a loop counter or a parameter? */
+static int data_dependent(char **lines, int from, int to, const char *idx)
+{
+    for (int i = from + 1; i < to; i++) {
+        const char *l = lines[i], *e = strstr(l, " = ");
+        if (!e)
+            continue;
+        const char *b = e;
+        while (b > l && (b[-1] == '_' || isalnum((unsigned char)b[-1])))
+            b--;
+        size_t n = (size_t)(e - b);
+        char id[64];
+        if (n == 0 || n >= sizeof id)
+            continue;   /* a store through a subscript (x[i] = ...) assigns no variable */
+        memcpy(id, b, n);
+        id[n] = '\0';
+        if (mentions(idx, id, n))
+            return 1;
+    }
+    return 0;
+}
+
+/* Every loop that updates a table at a place computed in its body (h[key_ >> s & 255]++,
+ * p_[q_ - lo] = p_[q_ - lo] + v) carries LC_LOOP_SCALAR: without it LLVM may vectorize the
+ * updates into gathers and scatters that lose counts (cg.h). Checked on the text, so a
+ * kernel that drops the hint fails here on any machine, not only on an AVX-512 CPU. */
+static void check_scalar_loops(const char *name, const char *code)
+{
+    char *text = strdup(code);
+    static char *lines[20000];
+    int n = text ? split_lines(text, lines, 20000) : 0;
+    for (int i = 0; i < n; i++) {
+        const char *l = lines[i] + indent_of(lines[i]);
+        const char *inc = strstr(l, "]++"), *eq = strstr(l, "] = ");
+        const char *end = inc ? inc + 1 : eq ? eq + 1 : NULL;   /* past the updated element */
+        const char *open = end ? strchr(l, '[') : NULL;
+        if (!open || open > end)
+            continue;
+        char idx[256], elem[256];
+        size_t m = (size_t)(end - open), e = (size_t)(end - l);
+        if (m >= sizeof idx || e >= sizeof elem)
+            continue;
+        memcpy(idx, open, m);
+        idx[m] = '\0';
+        memcpy(elem, l, e);
+        elem[e] = '\0';
+        if (!inc && !strstr(eq + 4, elem))
+            continue;   /* a plain store, not an update of the element it reads */
+        /* The innermost enclosing loop: the nearest `for (` above with less indentation. */
+        int ind = indent_of(lines[i]), f = i - 1;
+        while (f >= 0 && !(indent_of(lines[f]) < ind &&
+                           strncmp(lines[f] + indent_of(lines[f]), "for (", 5) == 0))
+            f--;
+        if (f < 0 || !data_dependent(lines, f, i, idx))
+            continue;
+        int hinted = 0;
+        for (int k = f - 1; k >= 0 && k >= f - 2; k--)
+            hinted |= strstr(lines[k], "vectorize(disable)") != NULL;
+        if (!hinted)
+            fprintf(stderr, "  %s: line %d updates a table at a data-dependent place in a loop "
+                    "without LC_LOOP_SCALAR:\n    %s\n", name, i + 1, l);
+        CHECK(hinted);
+    }
+    free(text);
+}
+
 /* Syntax-check every kernel of `code` with clang-15. */
 static void clang_check(const char *name, const char *code)
 {
@@ -167,6 +272,7 @@ static void golden(const char *name, struct lc_node *const *outs, size_t n,
         CHECK(want && strcmp(want, code) == 0);
         free(want);
     }
+    check_scalar_loops(name, code);
     clang_check(name, code);
     free(code);
 }

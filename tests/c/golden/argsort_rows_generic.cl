@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "sort: one item per row, LSD radix, 2 passes of 8-bit digits", 1 launch: lc_sort_i64_792b8e9c745965cc_row */
+/* ---- kernel 0: schedule "sort: one item per row, LSD radix, 2 passes of 8-bit digits", 1 launch: lc_sort_i64_26079c8480a7db02_row */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 1 fused op; sort: one item per row, LSD radix, 2 passes of 8-bit digits. */
-__kernel void lc_sort_i64_792b8e9c745965cc_row(
+__kernel void lc_sort_i64_26079c8480a7db02_row(
     __global long *restrict out0,
     __global const short *restrict a0, const long a0_o, const long a0_s0,
     const long n0,
@@ -23,6 +23,7 @@ __kernel void lc_sort_i64_792b8e9c745965cc_row(
         for (int r = 0; r < 256; r++)
             h[d][r] = 0;
     uint k0 = 0;
+#pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
     for (long i1 = 0; i1 < N; i1++) {
         const short v0 = a0[a0_o + i0 * a0_s0 + i1]; /* buffer */
@@ -50,6 +51,7 @@ __kernel void lc_sort_i64_792b8e9c745965cc_row(
             o[r] = acc;
             acc += x;
         }
+#pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
         for (long j = 0; j < N; j++) {
             const uint key_ = ksrc[j];

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "store 1-d, scatter-add into private copies, then their sum", 2 launches: lc_store_f64_85cd03f793f1a9c4_acc lc_store_f64_85cd03f793f1a9c4_merge */
+/* ---- kernel 0: schedule "store 1-d, scatter-add into private copies, then their sum", 2 launches: lc_store_f64_1c33009f9d02d470_acc lc_store_f64_1c33009f9d02d470_merge */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 3 fused ops; store 1-d, scatter-add into private copies, then their sum. */
@@ -13,7 +13,7 @@ static inline long lc_gidx(const long i, const long n, __global int *err, const 
     }
     return 0;
 }
-__kernel void lc_store_f64_85cd03f793f1a9c4_acc(
+__kernel void lc_store_f64_1c33009f9d02d470_acc(
     __global const double *restrict a0, const long a0_o,
     const double a1_v,
     __global const long *restrict a2, const long a2_o,
@@ -28,6 +28,7 @@ __kernel void lc_store_f64_85cd03f793f1a9c4_acc(
     for (long b_ = 0; b_ < T; b_++)
         p_[b_] = -0.0;
     const long N_ = 1 * n0;
+#pragma clang loop vectorize(disable) interleave(disable)
     for (long gid = N_ * g_ / G; gid < N_ * (g_ + 1) / G; gid++) {
         const long i0 = gid;
         const double v0 = a0[a0_o + i0]; /* buffer */
@@ -42,7 +43,7 @@ __kernel void lc_store_f64_85cd03f793f1a9c4_acc(
     }
 }
 
-__kernel void lc_store_f64_85cd03f793f1a9c4_merge(__global double *a3, __global char *scratch_, const long sbase,
+__kernel void lc_store_f64_1c33009f9d02d470_merge(__global double *a3, __global char *scratch_, const long sbase,
     const long G, const long T, const long lo)
 {
     const long b_ = get_global_id(0);

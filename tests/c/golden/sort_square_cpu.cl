@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "sort: LSD radix, 4 passes of 8-bit digits, 16 chunks per row", 12 launches: lc_sort_f32_2e48c5cb673d2e9f_first lc_sort_f32_2e48c5cb673d2e9f_scan lc_sort_f32_2e48c5cb673d2e9f_move lc_sort_f32_2e48c5cb673d2e9f_hist lc_sort_f32_2e48c5cb673d2e9f_scan lc_sort_f32_2e48c5cb673d2e9f_move lc_sort_f32_2e48c5cb673d2e9f_hist lc_sort_f32_2e48c5cb673d2e9f_scan lc_sort_f32_2e48c5cb673d2e9f_move lc_sort_f32_2e48c5cb673d2e9f_hist lc_sort_f32_2e48c5cb673d2e9f_scan lc_sort_f32_2e48c5cb673d2e9f_last */
+/* ---- kernel 0: schedule "sort: LSD radix, 4 passes of 8-bit digits, 16 chunks per row", 12 launches: lc_sort_f32_896e6bfa691c565c_first lc_sort_f32_896e6bfa691c565c_scan lc_sort_f32_896e6bfa691c565c_move lc_sort_f32_896e6bfa691c565c_hist lc_sort_f32_896e6bfa691c565c_scan lc_sort_f32_896e6bfa691c565c_move lc_sort_f32_896e6bfa691c565c_hist lc_sort_f32_896e6bfa691c565c_scan lc_sort_f32_896e6bfa691c565c_move lc_sort_f32_896e6bfa691c565c_hist lc_sort_f32_896e6bfa691c565c_scan lc_sort_f32_896e6bfa691c565c_last */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix, 4 passes of 8-bit digits, 16 chunks per row. */
-__kernel void lc_sort_f32_2e48c5cb673d2e9f_first(
+__kernel void lc_sort_f32_896e6bfa691c565c_first(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -22,6 +22,7 @@ __kernel void lc_sort_f32_2e48c5cb673d2e9f_first(
 #pragma unroll 1
     for (int d = 0; d < 256; d++)
         h[d] = 0;
+#pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
     for (long i0 = beg; i0 < end; i0++) {
         const float v0 = a0[a0_o + i0]; /* buffer */
@@ -38,7 +39,7 @@ __kernel void lc_sort_f32_2e48c5cb673d2e9f_first(
         c[d * P] = h[d];
 }
 
-__kernel void lc_sort_f32_2e48c5cb673d2e9f_hist(
+__kernel void lc_sort_f32_896e6bfa691c565c_hist(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -58,6 +59,7 @@ __kernel void lc_sort_f32_2e48c5cb673d2e9f_hist(
 #pragma unroll 1
     for (int d = 0; d < 256; d++)
         h[d] = 0;
+#pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
     for (long i0 = beg; i0 < end; i0++) {
         const uint key_ = ksrc[i0];
@@ -68,7 +70,7 @@ __kernel void lc_sort_f32_2e48c5cb673d2e9f_hist(
         c[d * P] = h[d];
 }
 
-__kernel void lc_sort_f32_2e48c5cb673d2e9f_scan(
+__kernel void lc_sort_f32_896e6bfa691c565c_scan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -88,7 +90,7 @@ __kernel void lc_sort_f32_2e48c5cb673d2e9f_scan(
     }
 }
 
-__kernel void lc_sort_f32_2e48c5cb673d2e9f_move(
+__kernel void lc_sort_f32_896e6bfa691c565c_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -110,6 +112,7 @@ __kernel void lc_sort_f32_2e48c5cb673d2e9f_move(
         o[d] = c[d * P];
     __global uint *kdst = (__global uint *)(s + kd) + m * n0;
     __global uint *vdst = (__global uint *)(s + vd) + m * n0;
+#pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
     for (long j_ = beg; j_ < end; j_++) {
         const uint key_ = ksrc[j_];
@@ -119,7 +122,7 @@ __kernel void lc_sort_f32_2e48c5cb673d2e9f_move(
     }
 }
 
-__kernel void lc_sort_f32_2e48c5cb673d2e9f_last(
+__kernel void lc_sort_f32_896e6bfa691c565c_last(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -139,6 +142,7 @@ __kernel void lc_sort_f32_2e48c5cb673d2e9f_last(
 #pragma unroll 1
     for (int d = 0; d < 256; d++)
         o[d] = c[d * P];
+#pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
     for (long j_ = beg; j_ < end; j_++) {
         const uint key_ = ksrc[j_];
