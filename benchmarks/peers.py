@@ -1,6 +1,8 @@
 """The peers beyond lazycl / NumPy / numexpr / the hand-written kernel (benchmarks/run.py): each
 is detected, and for a workload gives (prepare, run, sync, to_np) or a string saying why it
 cannot express it."""
+import re
+
 import numpy as np
 
 import lazycl as lc
@@ -52,6 +54,33 @@ def each(f):
             return tuple(v if isinstance(v, (int, float)) else f(v) for v in r)
         return f(r)
     return g
+
+
+def positional(fn, nargs, name):
+    """A function named `name` (made an identifier) of exactly `nargs` positional parameters,
+    a0 .. a{nargs-1}, returning fn(a0, ...): what a tracer that reads a function's parameters
+    or its name sees as a plain named function (cupy.fuse's CUDA kernel takes both)."""
+    if nargs < 1:
+        raise ValueError(f"nargs must be at least 1, not {nargs}")
+    name = re.sub(r"\W", "_", name)
+    if not name.isidentifier():
+        name = "_" + name
+    params = ", ".join(f"a{i}" for i in range(nargs))
+    scope = {"fn": fn}
+    exec(f"def {name}({params}):\n    return fn({params})\n", scope)  # noqa: S102 (our text)
+    return scope[name]
+
+
+def fuse_named(fuse, fn, nargs, name):
+    """`fn` of `nargs` arrays fused by `fuse` (cupy.fuse) into a kernel named `name`.
+
+    cupy.fuse(f) fuses f, but cupy.fuse(f, kernel_name=...) is read as the decorator factory
+    cupy.fuse(kernel_name=...) with f as a factory argument: it returns the one-argument
+    decorator, and calling that with the row's two arrays failed ("lambda19() takes exactly 1
+    positional argument (2 given)", every two-input row). The name goes to the factory, the
+    function to the decorator it returns."""
+    f = positional(fn, nargs, name)
+    return fuse(kernel_name=f.__name__)(f)
 
 
 def fn_for(w, peer, mod):
@@ -190,15 +219,7 @@ def _cupy_system(cp, cns, w, fuse):
     if fuse:
         if not w.fuse:
             return "cupy.fuse cannot express it"
-        # named functions: cupy.fuse names the CUDA kernel after the function ("<lambda>" fails)
-        if len(w.inputs) == 2:
-            def fused2(x, y):
-                return w.fn(cns, x, y)
-            f = cp.fuse(fused2, kernel_name="fused_" + w.name.replace("-", "_"))
-        else:
-            def fused1(x):
-                return w.fn(cns, x)
-            f = cp.fuse(fused1, kernel_name="fused_" + w.name.replace("-", "_"))
+        f = fuse_named(cp.fuse, lambda *a: w.fn(cns, *a), len(w.inputs), "fused_" + w.name)
     else:
         fn = fn_for(w, "cupy", cp)
 

@@ -3,6 +3,7 @@ chart."""
 import datetime
 import os
 import platform
+import statistics
 import subprocess
 import sys
 
@@ -101,7 +102,61 @@ def device_kind(dev):
     return f"{parts[1]}-{parts[0]}" if len(parts) >= 2 else dev.filter_string.replace(":", "-")
 
 
+# ---- cells faster than the bandwidth allows ---------------------------------------------------
+
+#: A cell whose time (the median of its runs) moved its row's bytes faster than this many
+#: times the bandwidth ceiling is suspect: the ceiling is measured in the same run, and 10%
+#: covers its spread.
+SUSPECT_OVER_CEILING = 1.1
+
+
+def suspect(times_s, nbytes, ceiling_gbps, factor=SUSPECT_OVER_CEILING):
+    """{"suspect", "suspect_note", "runs_over_ceiling"} for a cell's timed runs (seconds) of a
+    row that must move `nbytes` (each input read once, each output written once) at a ceiling of
+    `ceiling_gbps` GB/s. The cell is suspect when its median implies more than `factor` x the
+    ceiling, i.e. takes less than nbytes / (factor x ceiling): then it did not compute what the
+    row asks (a result served from an earlier run, work skipped), or its data sat in a cache
+    faster than the copy that measured the ceiling. runs_over_ceiling counts the single runs
+    past that bound (a lone fast run on a shared machine is not enough to mark the cell). No
+    runs, no bytes or no ceiling: not suspect, 0 runs."""
+    out = {"suspect": False, "suspect_note": "", "runs_over_ceiling": 0}
+    if not times_s or not nbytes or not ceiling_gbps or ceiling_gbps <= 0:
+        return out
+    floor_s = nbytes / (ceiling_gbps * 1e9)
+    out["runs_over_ceiling"] = sum(1 for t in times_s if t * factor < floor_s)
+    med = statistics.median(times_s)
+    if med * factor < floor_s:
+        implied = nbytes / med / 1e9 if med > 0 else float("inf")
+        out["suspect"] = True
+        out["suspect_note"] = (
+            f"median {med * 1e3:.3g} ms implies {implied:.1f} GB/s, {implied / ceiling_gbps:.1f}x "
+            f"the ceiling ({nbytes / 1e6:.3g} MB at {ceiling_gbps:.1f} GB/s = "
+            f"{floor_s * 1e3:.3g} ms; {out['runs_over_ceiling']} of {len(times_s)} runs past "
+            f"{factor:g}x): not computed, or its data in a cache")
+    return out
+
+
+def mark_suspects(row, ceiling_gbps):
+    """Set "suspect", "suspect_note" and "runs_over_ceiling" in each cell (a json() dict) of a
+    result row, from its runs, the row's "bytes" and the ceiling (GB/s); return the names of the
+    suspect cells."""
+    marked = []
+    for name, cell in row["cells"].items():
+        cell.update(suspect(cell.get("times_s"), row.get("bytes"), ceiling_gbps))
+        if cell["suspect"]:
+            marked.append(name)
+    return marked
+
+
 def fmt_cell(c, base):
+    """A table cell: ms (x ratio to lazycl's), with **WRONG** / **SUSPECT** where so."""
+    s = _fmt_time(c, base)
+    if c is not None and getattr(c, "suspect", False):
+        s += " **SUSPECT**"
+    return s
+
+
+def _fmt_time(c, base):
     if c is None:
         return "—"
     if c.status == "error":
@@ -140,12 +195,13 @@ def render_md(doc, dev, systems):
            f"{bw['d2h_GBps']:.1f} GB/s; launch+finish {bw['launch_us']:.0f} µs",
            f"- N = {doc['n']}, median of ≥ {doc['reps']} runs after warm-up. Cells: ms (x ratio to "
            "lazycl device-resident; >1 = slower than lazycl). `lazycl e2e` = NumPy in → NumPy out. "
-           "`ceiling` = bytes that must move / copy bandwidth.", ""]
+           "`ceiling` = bytes that must move / copy bandwidth. **SUSPECT**: the cell's time beats "
+           f"the ceiling by more than {SUSPECT_OVER_CEILING:g}x (see the notes).", ""]
     hdr = ["workload"] + systems + ["lazycl/hand", "ceiling ms", "% of ceiling", "kernels", "buffers"]
     out.append("| " + " | ".join(hdr) + " |")
     out.append("|" + "---|" * len(hdr))
     for r in doc["results"]:
-        cells = {k: Cell(v["status"], v["times_s"], v["max_rel_err"], v["note"]) for k, v in r["cells"].items()}
+        cells = {k: Cell.from_json(v) for k, v in r["cells"].items()}
         base = cells.get("lazycl")
         row = [r["label"]] + [fmt_cell(cells.get(s), base) for s in systems]
         row.append(f"{r['lazycl_over_hand']:.2f}" if "lazycl_over_hand" in r else "—")
@@ -174,6 +230,8 @@ def render_md(doc, dev, systems):
         for k, v in r["cells"].items():
             if v["status"] in ("WRONG", "error", "skip", "slow") and v["note"]:
                 notes.append(f"- {r['label']} / {k}: {v['status']} — {v['note']}")
+            if v.get("suspect"):
+                notes.append(f"- {r['label']} / {k}: SUSPECT — {v['suspect_note']}")
     for k, v in doc["peer_notes"].items():
         notes.append(f"- peer {k}: {v}")
     notes.append(f"- numexpr: {doc['numexpr']}")

@@ -32,7 +32,10 @@ Every result is checked against a float64 NumPy reference before it is timed; a 
 more than the workload's tolerance is reported as WRONG, with its time beside it (NumPy's own
 float32 cumsum is sequential and misses the tolerance at 2^24). Cells are the median of
 at least --reps timed runs after warm-up, in ms, with the ratio to lazycl (device-resident):
-x2.0 means that system took twice as long as lazycl.
+x2.0 means that system took twice as long as lazycl. A cell whose median moves the row's bytes
+(each input read once, each output written once) faster than 1.1x the best copy bandwidth
+of the run is marked SUSPECT (report.suspect): not computed, or its data in a cache; the
+JSON gives each cell's suspect, suspect_note and runs_over_ceiling.
 
 dask_standardize (benchmarks/cluster.py, needs dask.distributed): examples/dask_standardize.py on
 a LocalCluster, one worker process per device (every CPU device, or the GPU), lazycl chunks in the
@@ -66,7 +69,8 @@ import kernels  # noqa: E402
 import timing  # noqa: E402
 from overhead import graph_overhead  # noqa: E402
 from peers import NS, _noop, build_peers, detect, release_memory  # noqa: E402
-from report import Progress, device_kind, fmt_cell, machine_info, render_md, write_chart  # noqa: E402
+from report import (Progress, device_kind, fmt_cell, machine_info, mark_suspects,  # noqa: E402
+                    render_md, write_chart)
 from selection import argpartition_top_k  # noqa: E402
 from timing import Cell, Timer, setup_system, time_interleaved  # noqa: E402
 from workloads import build_workloads  # noqa: E402
@@ -267,11 +271,16 @@ def main(argv=None):
             if h and h.status == "ok":
                 row["lazycl_over_hand"] = base.ms / h.ms
         results.append(row)
+        # provisional, from the bandwidth measured at the start; redone at the end from the best
+        mark_suspects(row, bw_gbps)
+        cells = {k: Cell.from_json(v) for k, v in row["cells"].items()}
         line = "  ".join(f"{k}={fmt_cell(c, base)}" for k, c in cells.items())
         say(f"{w.label:<26} {line}  kernels={stats.get('launches')}  [{row['wall_s']:.1f} s]")
         for k, c in cells.items():
             if c.status in ("WRONG", "error"):
                 say(f"    {k}: {c.status} {c.note}")
+            if c.suspect:
+                say(f"    {k}: SUSPECT {c.suspect_note}")
         if row_note:
             say(f"    note: {row_note}")
         progress.done()
@@ -285,10 +294,13 @@ def main(argv=None):
         row = cluster.dask_standardize_row(dev, lc, Cell, log2n, reps)
         row["wall_s"] = time.perf_counter() - t_w
         results.append(row)
-        cells = {k: Cell(v["status"], v["times_s"], v["max_rel_err"], v["note"])
-                 for k, v in row["cells"].items()}
+        mark_suspects(row, bw_gbps)
+        cells = {k: Cell.from_json(v) for k, v in row["cells"].items()}
         line = "  ".join(f"{k}={fmt_cell(c, cells.get('lazycl'))}" for k, c in cells.items())
         say(f"{row['label']:<26} {line}  [{row['wall_s']:.1f} s]")
+        for k, c in cells.items():
+            if c.suspect:
+                say(f"    {k}: SUSPECT {c.suspect_note}")
         if row["note"]:
             say(f"    note: {row['note']}")
         progress.done()
@@ -298,10 +310,14 @@ def main(argv=None):
     bw_gbps = max(bw_gbps, bw_end["d2d_GBps"], bw_end["d2d_kernel_GBps"])
     print(f"copy bandwidth at the end: {bw_end['d2d_GBps']:.1f} / {bw_end['d2d_kernel_GBps']:.1f} GB/s; "
           f"the ceilings use the best seen, {bw_gbps:.1f} GB/s")
+    suspects = []
     for row in results:   # ceilings from the best copy bandwidth seen in this run
         row["bandwidth_ceiling_ms"] = row["bytes"] / (bw_gbps * 1e9) * 1e3
         if "lazycl_ms" in row:
             row["pct_of_bandwidth_ceiling"] = 100 * row["bandwidth_ceiling_ms"] / row["lazycl_ms"]
+        suspects += [f"{row['label']} / {k}" for k in mark_suspects(row, bw_gbps)]
+    if suspects:
+        print(f"SUSPECT (faster than {bw_gbps:.1f} GB/s allows): {', '.join(suspects)}")
     ovh = graph_overhead(dev)
     print(f"graph building: {ovh['us_per_node']:.2f} us per node (NumPy eager op on 1e3 floats: "
           f"{ovh['numpy_us_per_op_1e3']:.2f} us); a 10-op chain: {ovh['launches']} launch, "

@@ -29,11 +29,13 @@ def check(result, ref, tol):
 
 
 class Cell:
-    def __init__(self, status, times=None, err=None, note=""):
+    def __init__(self, status, times=None, err=None, note="", suspect=False, suspect_note=""):
         self.status = status      # ok | WRONG | skip | error | slow
         self.times = times or []
         self.err = err
         self.note = note
+        self.suspect = suspect            # its time beats the row's bandwidth ceiling (report.suspect)
+        self.suspect_note = suspect_note
 
     @property
     def ms(self):
@@ -41,7 +43,15 @@ class Cell:
 
     def json(self):
         return {"status": self.status, "median_ms": self.ms, "times_s": self.times,
-                "max_rel_err": self.err, "note": self.note}
+                "max_rel_err": self.err, "note": self.note, "suspect": self.suspect,
+                "suspect_note": self.suspect_note}
+
+    @classmethod
+    def from_json(cls, v):
+        """The Cell of a json() dict (a result file's cell; one written before the suspect
+        mark existed reads as not suspect)."""
+        return cls(v["status"], v["times_s"], v["max_rel_err"], v["note"],
+                   v.get("suspect", False), v.get("suspect_note", ""))
 
 
 class Timer:
