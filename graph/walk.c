@@ -4,30 +4,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- a map from pointers to indices (open addressing, linear probing) ------------ */
+/* ---- a map from non-zero 64-bit keys to longs (open addressing, linear probing) ---- */
 
-static size_t lc_ptr_hash(const void *p, size_t cap)
+static size_t lc_key_hash(uint64_t x, size_t cap)
 {
-    uint64_t x = (uint64_t)(uintptr_t)p;
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
     x ^= x >> 33;
     return (size_t)x & (cap - 1);
 }
 
-static int lc_ptrmap_grow(struct lc_ptrmap *m)
+/* Doubles the slots; `st` (may be NULL) counts the work. */
+static int lc_map_grow(struct lc_ptrmap *m, struct lc_walk_stats *st)
 {
-    size_t ncap = m->cap ? m->cap * 2 : 64;
+    size_t ncap = m->cap ? m->cap * 2 : 64, probes = 0, moved = 0;
     struct lc_ptrmap_slot *ns = calloc(ncap, sizeof *ns);
     if (!ns)
         return -1;
     for (size_t i = 0; i < m->cap; i++) {
         if (!m->slots[i].key)
             continue;
-        size_t h = lc_ptr_hash(m->slots[i].key, ncap);
-        while (ns[h].key)
+        size_t h = lc_key_hash(m->slots[i].key, ncap);
+        for (probes++; ns[h].key; probes++)
             h = (h + 1) & (ncap - 1);
         ns[h] = m->slots[i];
+        moved++;
+    }
+    if (st) {
+        st->probes += probes;
+        st->moved += moved;
+        st->allocs++;
     }
     free(m->slots);
     m->slots = ns;
@@ -35,33 +43,48 @@ static int lc_ptrmap_grow(struct lc_ptrmap *m)
     return 0;
 }
 
-long lc_ptrmap_get(const struct lc_ptrmap *m, const void *key)
+/* The slot holding key, or the empty slot where it belongs (m->cap > 0). */
+static size_t lc_map_slot(const struct lc_ptrmap *m, uint64_t key, struct lc_walk_stats *st)
+{
+    size_t h = lc_key_hash(key, m->cap), probes = 1;
+    for (; m->slots[h].key && m->slots[h].key != key; probes++)
+        h = (h + 1) & (m->cap - 1);
+    if (st)
+        st->probes += probes;
+    return h;
+}
+
+static long lc_map_get(const struct lc_ptrmap *m, uint64_t key)
 {
     if (!m->cap)
         return -1;
-    size_t h = lc_ptr_hash(key, m->cap);
-    while (m->slots[h].key) {
-        if (m->slots[h].key == key)
-            return m->slots[h].value;
-        h = (h + 1) & (m->cap - 1);
-    }
-    return -1;
+    const struct lc_ptrmap_slot *s = &m->slots[lc_map_slot(m, key, NULL)];
+    return s->key ? s->value : -1;
+}
+
+/* 1 if added, 0 if present (the value is left alone), -1 on no memory; `st` (may
+ * be NULL) counts the work. */
+static int lc_map_put(struct lc_ptrmap *m, uint64_t key, long value, struct lc_walk_stats *st)
+{
+    if ((m->n + 1) * 2 > m->cap && lc_map_grow(m, st) < 0)
+        return -1;
+    struct lc_ptrmap_slot *s = &m->slots[lc_map_slot(m, key, st)];
+    if (s->key)
+        return 0;
+    s->key = key;
+    s->value = value;
+    m->n++;
+    return 1;
+}
+
+long lc_ptrmap_get(const struct lc_ptrmap *m, const void *key)
+{
+    return lc_map_get(m, (uint64_t)(uintptr_t)key);
 }
 
 int lc_ptrmap_put(struct lc_ptrmap *m, const void *key, long value)
 {
-    if ((m->n + 1) * 2 > m->cap && lc_ptrmap_grow(m) < 0)
-        return -1;
-    size_t h = lc_ptr_hash(key, m->cap);
-    while (m->slots[h].key) {
-        if (m->slots[h].key == key)
-            return 0;
-        h = (h + 1) & (m->cap - 1);
-    }
-    m->slots[h].key = key;
-    m->slots[h].value = value;
-    m->n++;
-    return 1;
+    return lc_map_put(m, (uint64_t)(uintptr_t)key, value, NULL);
 }
 
 void lc_ptrmap_free(struct lc_ptrmap *m)
@@ -72,6 +95,18 @@ void lc_ptrmap_free(struct lc_ptrmap *m)
 
 /* ---- the walk ---------------------------------------------------------------------- */
 
+/* A node's key in the walk's index: its serial, unique and, unlike its address,
+ * the same in every run, so the walk's work counts are reproducible. */
+static uint64_t lc_walk_key(const struct lc_node *n)
+{
+    return n->serial + 1;
+}
+
+long lc_walk_index(const struct lc_walk *w, const struct lc_node *n)
+{
+    return lc_map_get(&w->index, lc_walk_key(n));
+}
+
 static int lc_walk_push_order(struct lc_walk *w, struct lc_node *n)
 {
     if (w->n == w->cap) {
@@ -81,6 +116,7 @@ static int lc_walk_push_order(struct lc_walk *w, struct lc_node *n)
             return -1;
         w->order = no;
         w->cap = ncap;
+        w->stats.allocs++;
     }
     w->order[w->n++] = n;
     return 0;
@@ -95,7 +131,8 @@ lc_status lc_graph_walk(struct lc_node *const *outs, size_t n_outs, struct lc_wa
     struct frame { struct lc_node *n; int next; } *stack = NULL;
     size_t top = 0, cap = 0;
     for (size_t r = 0; r < n_outs; r++) {
-        int added = lc_ptrmap_put(&w->index, outs[r], -1);
+        int added = lc_map_put(&w->index, lc_walk_key(outs[r]), -1, &w->stats);
+        w->stats.edges++;
         if (added < 0)
             goto nomem;
         if (!added)
@@ -109,6 +146,7 @@ lc_status lc_graph_walk(struct lc_node *const *outs, size_t n_outs, struct lc_wa
                     if (!ns)
                         goto nomem;
                     stack = ns;
+                    w->stats.allocs++;
                 }
                 stack[top++] = (struct frame){push, 0};
                 push = NULL;
@@ -118,7 +156,8 @@ lc_status lc_graph_walk(struct lc_node *const *outs, size_t n_outs, struct lc_wa
             struct frame *f = &stack[top - 1];
             if (f->next < f->n->n_in) {
                 struct lc_node *c = f->n->in[f->next++];
-                int a = lc_ptrmap_put(&w->index, c, -1);
+                int a = lc_map_put(&w->index, lc_walk_key(c), -1, &w->stats);
+                w->stats.edges++;
                 if (a < 0)
                     goto nomem;
                 if (a)
@@ -128,10 +167,8 @@ lc_status lc_graph_walk(struct lc_node *const *outs, size_t n_outs, struct lc_wa
             if (lc_walk_push_order(w, f->n) < 0)
                 goto nomem;
             /* Overwrite the -1 placed when it was pushed. */
-            size_t h = lc_ptr_hash(f->n, w->index.cap);
-            while (w->index.slots[h].key != f->n)
-                h = (h + 1) & (w->index.cap - 1);
-            w->index.slots[h].value = (long)(w->n - 1);
+            w->index.slots[lc_map_slot(&w->index, lc_walk_key(f->n), &w->stats)].value =
+                (long)(w->n - 1);
             top--;
         }
     }

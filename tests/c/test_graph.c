@@ -1,18 +1,11 @@
 /* test_graph.c: dtype promotion, broadcasting, view folding, eager errors and long chains. */
 #include "graph/graph.h"
+#include "graph/walk.h"
 #include "lc_test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static struct lc_node *weak(int dtype, unsigned flags)
 {
@@ -247,70 +240,102 @@ static void test_hash(void)
     lc_node_release(y);
 }
 
-/* A chain of a million nodes: built, walked and released without recursion, in linear
- * time. */
-static void test_long_chain(void)
+/* A chain of n nodes over a new leaf (returned in *leaf_out), or NULL. */
+static struct lc_node *chain(int n, struct lc_node **leaf_out)
 {
-    struct lc_error e = {0};
     int64_t sh[1] = {16};
-    const int N = 1000000;
-    struct lc_node *x = leaf(LC_FLOAT32, 1, sh);
-    double t0 = now();
-    struct lc_node *cur = x;
+    struct lc_node *x = leaf(LC_FLOAT32, 1, sh), *cur = x;
+    *leaf_out = x;
     lc_node_retain(cur);
-    int ok = 1;
-    for (int i = 0; i < N; i++) {
-        struct lc_node *nx = lc_node_unary(i & 1 ? LC_OP_NEG : LC_OP_ABS, cur, &e);
-        if (!nx) {
-            ok = 0;
-            break;
-        }
+    for (int i = 0; i < n && cur; i++) {
+        struct lc_node *nx = lc_node_unary(i & 1 ? LC_OP_NEG : LC_OP_ABS, cur, &err);
         lc_node_release(cur);
         cur = nx;
     }
-    CHECK(ok);
-    double t1 = now();
-    size_t n = 0;
-    struct lc_node **topo = lc_graph_topo(&cur, 1, &n, &e);
-    CHECK(topo != NULL && n == (size_t)N + 1);
-    CHECK(topo && topo[0] == x && topo[n - 1] == cur);
+    return cur;
+}
+
+/* The walk's work for 10x the nodes is at most 11x (linear, with slack for the
+ * index's load at the two sizes), and within a constant per node and edge: a
+ * lookup probes O(1) slots, growth by doubling moves each entry O(1) times. These
+ * are counts, not times, so a loaded machine cannot fail them; an index that
+ * degrades with size does (one grown only when 15/16 full: 13x, 19.5 probes a
+ * node). */
+static void check_walk_linear(const struct lc_walk *big, const struct lc_walk *small)
+{
+    const struct lc_walk_stats *b = &big->stats, *s = &small->stats;
+    printf("walk of %zu nodes: %zu edges, %zu probes, %zu moved, %zu allocs; "
+           "of %zu nodes: %zu edges, %zu probes, %zu moved, %zu allocs\n",
+           big->n, b->edges, b->probes, b->moved, b->allocs,
+           small->n, s->edges, s->probes, s->moved, s->allocs);
+    CHECK(b->probes + b->moved <= 11 * (s->probes + s->moved));
+    CHECK(b->probes <= 4 * (big->n + b->edges) && s->probes <= 4 * (small->n + s->edges));
+    CHECK(b->moved <= 2 * big->n && s->moved <= 2 * small->n);
+    CHECK(b->allocs <= s->allocs + 3 * 4);   /* logarithmic: 3 arrays, 4 doublings more */
+}
+
+/* A chain of a million nodes: built, walked and released without recursion, with
+ * the walk's work linear in the nodes. */
+static void test_long_chain(void)
+{
+    const int N = 1000000;
+    struct lc_node *x, *y;
+    struct lc_node *cur = chain(N, &x);
+    CHECK(cur != NULL);
+    struct lc_walk big = {0}, small = {0};
+    CHECK(cur && lc_graph_walk(&cur, 1, &big, &err) == LC_OK);
+    CHECK(big.n == (size_t)N + 1 && big.stats.edges == (size_t)N + 1);
+    CHECK(big.n && big.order[0] == x && big.order[big.n - 1] == cur);
     int order = 1;
-    for (size_t i = 1; topo && i < n; i++)
-        order &= topo[i]->in[0] == topo[i - 1];
+    for (size_t i = 1; i < big.n; i++)
+        order &= big.order[i]->in[0] == big.order[i - 1];
     CHECK(order);
-    free(topo);
-    double t2 = now();
-    lc_node_release(cur);
-    double t3 = now();
+    CHECK(big.n && lc_walk_index(&big, cur) == (long)big.n - 1 && lc_walk_index(&big, x) == 0);
+    lc_node_release(cur);   /* the walk's pointers are borrowed: read its counts only */
     lc_node_release(x);
-    printf("chain of %d nodes: build %.3f s, topo %.3f s, release %.3f s\n", N, t1 - t0,
-           t2 - t1, t3 - t2);
-    /* Quadratic work on a million nodes would take hours; these bounds only
-     * catch that, loosely enough for ASan and valgrind on a loaded machine. */
-    CHECK(t1 - t0 < 60.0);
-    CHECK(t2 - t1 < 60.0);
-    CHECK(t3 - t2 < 60.0);
-    /* Linear: ten times the nodes costs about ten times, not a hundred. */
-    double small;
-    {
-        struct lc_node *y = leaf(LC_FLOAT32, 1, sh);
-        double s0 = now();
-        struct lc_node *c2 = y;
-        lc_node_retain(c2);
-        for (int i = 0; i < N / 10; i++) {
-            struct lc_node *nx = lc_node_unary(LC_OP_NEG, c2, &e);
-            lc_node_release(c2);
-            c2 = nx;
+
+    struct lc_node *c2 = chain(N / 10, &y);
+    CHECK(c2 && lc_graph_walk(&c2, 1, &small, &err) == LC_OK);
+    CHECK(small.n == (size_t)N / 10 + 1 && small.stats.edges == (size_t)N / 10 + 1);
+    size_t n = 0;
+    struct lc_node **topo = lc_graph_topo(&c2, 1, &n, &err);
+    CHECK(topo && n == small.n && !memcmp(topo, small.order, n * sizeof *topo));
+    free(topo);
+    lc_node_release(c2);
+    lc_node_release(y);
+    check_walk_linear(&big, &small);
+    lc_walk_free(&big);
+    lc_walk_free(&small);
+}
+
+/* A ladder, x[i+1] = x[i] + x[i-1]: every node is an input twice, so a walk
+ * that did not remember what it has seen would take 2^n steps. It takes one
+ * lookup per edge, and the same linear work as a chain. */
+static void test_shared_ladder(void)
+{
+    const int N = 100000;
+    struct lc_walk big = {0}, small = {0};
+    for (int k = 0; k < 2; k++) {
+        int n = k ? N / 10 : N;
+        int64_t sh[1] = {16};
+        struct lc_node *x = leaf(LC_FLOAT32, 1, sh), *p = ref(x), *q = ref(x);
+        for (int i = 0; i < n && q; i++) {
+            struct lc_node *nx = lc_node_binary(LC_OP_ADD, q, p, &err);
+            lc_node_release(p);
+            p = q;
+            q = nx;
         }
-        size_t m = 0;
-        free(lc_graph_topo(&c2, 1, &m, &e));
-        lc_node_release(c2);
-        small = now() - s0;
-        lc_node_release(y);
+        struct lc_walk *w = k ? &small : &big;
+        CHECK(q && lc_graph_walk(&q, 1, w, &err) == LC_OK);
+        CHECK(w->n == (size_t)n + 1 && w->stats.edges == 2 * (size_t)n + 1);
+        CHECK(w->n && w->order[0] == x && w->order[w->n - 1] == q);
+        lc_node_release(p);
+        lc_node_release(q);
+        lc_node_release(x);
     }
-    printf("chain of %d nodes: %.3f s in all (%.1fx for 10x the nodes)\n", N / 10, small,
-           (t3 - t0) / (small > 1e-6 ? small : 1e-6));
-    CHECK(t3 - t0 < 50.0 * small + 1.0); /* lenient: a loaded machine times noisily */
+    check_walk_linear(&big, &small);
+    lc_walk_free(&big);
+    lc_walk_free(&small);
 }
 
 /* sum(exp(x - max(x))) over the max's axes builds one SUMEXP over x (the
@@ -388,6 +413,7 @@ int main(void)
     test_sumexp_rewrite();
     test_hash();
     test_long_chain();
+    test_shared_ladder();
     test_diagonal_fold();
     printf("%d passed, %d failed, %d xfailed\n", passed, failed, xfailed);
     return failed != 0;
