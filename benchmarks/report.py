@@ -1,11 +1,16 @@
 """The suite's report (benchmarks/run.py): the machine description, the markdown table, the PNG
-chart."""
+chart (a heatmap of peer / lazycl time ratios). Run as a script, it renders the table and the
+chart of a results JSON again without running anything: `report.py X.json --png X.png`."""
+import argparse
 import datetime
+import json
+import math
 import os
 import platform
 import statistics
 import subprocess
 import sys
+import types
 
 import numpy as np
 
@@ -239,44 +244,135 @@ def render_md(doc, dev, systems):
     return "\n".join(out) + "\n"
 
 
+# ---- the chart: a heatmap of peer / lazycl time ratios ----------------------------------------
+
+#: The heatmap's colours saturate at this ratio and its inverse (100x either way); the numbers
+#: printed in the cells are not clipped.
+HEATMAP_SATURATE = 100.0
+
+
+def fmt_ratio(r):
+    """A ratio as printed in a heatmap cell: two significant digits below 10, whole numbers above
+    (0.034, 0.78, 1.7, 29, 410)."""
+    if r >= 9.95:
+        return f"{r:.0f}"
+    if r >= 0.995:
+        return f"{r:.1f}"
+    return f"{r:.2g}"
+
+
+def heatmap_data(doc, systems=None, saturate=HEATMAP_SATURATE):
+    """The chart's content from a results document (run.py's JSON), as plain lists (no
+    matplotlib, no NumPy):
+
+      rows   the labels of the rows whose lazycl cell is a checked time ("ok"), in the doc's order;
+      peers  the systems other than lazycl (`systems`, default the doc's "systems") that have a
+             time ("ok" or a one-run "slow") in at least one of those rows, in that order;
+      ratio  ratio[i][j] = peer j's median time / lazycl's on row i (> 1: lazycl faster), or None
+             where peer j has no time there (not run, skipped, error, or WRONG);
+      log    log10 of each ratio (None likewise): the colour coordinate, 0 at a ratio of 1;
+      text   what each cell prints: the ratio (fmt_ratio), "~" before a one-run time, "?" after a
+             SUSPECT one, "wrong" for a WRONG result, "" where there is nothing;
+      limit  the colour scale runs over [-limit, limit] in log10 units, centred at 0 (ratio 1):
+             the largest |log| seen, at most log10(saturate), at least log10(2)."""
+    if systems is None:
+        systems = doc.get("systems") or []
+    rows = [r for r in doc["results"] if r["cells"].get("lazycl", {}).get("status") == "ok"
+            and r["cells"]["lazycl"].get("median_ms")]
+
+    def timed(c):
+        return bool(c) and c.get("status") in ("ok", "slow") and bool(c.get("median_ms"))
+
+    peers = [s for s in systems if s != "lazycl" and any(timed(r["cells"].get(s)) for r in rows)]
+    ratio, log, text = [], [], []
+    for r in rows:
+        base = r["cells"]["lazycl"]["median_ms"]
+        rr, lr, tr = [], [], []
+        for s in peers:
+            c = r["cells"].get(s)
+            if timed(c):
+                v = c["median_ms"] / base
+                t = fmt_ratio(v)
+                if c["status"] == "slow":
+                    t = "~" + t
+                if c.get("suspect"):
+                    t += "?"
+                rr.append(v)
+                lr.append(math.log10(v))
+                tr.append(t)
+            else:
+                rr.append(None)
+                lr.append(None)
+                tr.append("wrong" if c and c.get("status") == "WRONG" else "")
+        ratio.append(rr)
+        log.append(lr)
+        text.append(tr)
+    seen = [abs(v) for lr in log for v in lr if v is not None]
+    limit = max(math.log10(2), min(math.log10(saturate), max(seen, default=0.0)))
+    return {"rows": [r["label"] for r in rows], "peers": peers, "ratio": ratio, "log": log,
+            "text": text, "limit": limit}
+
+
+def chart_title(doc):
+    """The chart's title: the run's date, then the device, its platform and driver."""
+    m = doc["machine"]
+    d = m["device"]
+    return (f"Peer time / lazycl time, {m['date'][:10]}\n{d['name']} ({d['platform']}, driver "
+            f"{d.get('driver', '?')}, {d.get('compute_units', '?')} CU)")
+
+
 def write_chart(doc, systems, path):
-    """The PNG: per row, each system's time over lazycl's (device-resident) on a log axis, a line
-    at 1 (above it: slower than lazycl). Cells that are not a checked, timed result are left out."""
+    """The PNG: a heatmap of each peer's time over lazycl's (device-resident), rows x peers, on a
+    log colour scale centred at 1 (blue: lazycl faster; red: the peer faster), the ratio printed
+    in each cell, grey where the peer has no checked time (heatmap_data). About 900 px wide."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except Exception as e:  # noqa: BLE001
         return f"(no chart: matplotlib not importable — {type(e).__name__}; `make bench` installs it)"
-    rows = [r for r in doc["results"] if r["cells"].get("lazycl", {}).get("status") == "ok"]
-    peers = [s for s in systems if s != "lazycl"
-             and any(r["cells"].get(s, {}).get("status") in ("ok", "slow") for r in rows)]
-    if not rows or not peers:
+    h = heatmap_data(doc, systems)
+    if not h["rows"] or not h["peers"]:
         return "(no chart: no row with a checked lazycl time and a peer beside it)"
-    fig, ax = plt.subplots(figsize=(min(30, max(8, 0.12 * len(rows) * len(peers) + 3)), 6))
-    width = 0.85 / len(peers)
-    cmap = plt.get_cmap("tab20")
-    for j, s in enumerate(peers):
-        xs, vals = [], []
-        for i, r in enumerate(rows):
-            c, b = r["cells"].get(s), r["cells"]["lazycl"]
-            if c and c["status"] in ("ok", "slow") and c["median_ms"] and b["median_ms"]:
-                xs.append(i + (j - (len(peers) - 1) / 2) * width)
-                vals.append(c["median_ms"] / b["median_ms"])
-        # each bar from the line at 1 to its ratio: up when slower than lazycl, down when faster
-        ax.bar(xs, [v - 1 for v in vals], width, bottom=1, label=s, color=cmap(j % 20))
-    ax.set_xticks(range(len(rows)))
-    ax.set_xticklabels([r["workload"] for r in rows], rotation=35, ha="right", fontsize=8)
-    ax.set_yscale("log")
-    ax.axhline(1, color="k", lw=0.8)
-    ax.set_xlim(-0.6, len(rows) - 0.4)
-    ax.set_ylabel("peer time / lazycl time (> 1: lazycl faster)")
-    m = doc["machine"]
-    ax.set_title(f"lazycl {m['lazycl']} on {m['device']['name']} ({m['device']['platform']}), "
-                 f"{m['date'][:10]}", fontsize=9)
-    ax.legend(fontsize=7, ncol=min(len(peers), 6), loc="upper left", bbox_to_anchor=(0, -0.28))
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    nr, nc = len(h["rows"]), len(h["peers"])
+    grid = np.ma.masked_invalid(np.array([[np.nan if v is None else v for v in lr]
+                                          for lr in h["log"]], dtype=float))
+    cmap = plt.get_cmap("RdBu").copy()
+    cmap.set_bad("#e4e4e4")
+    lim = h["limit"]
+    fig, ax = plt.subplots(figsize=(7.5, 1.6 + 0.18 * nr))
+    im = ax.imshow(grid, cmap=cmap, vmin=-lim, vmax=lim, aspect="auto", interpolation="nearest")
+    for i in range(nr):
+        for j in range(nc):
+            t = h["text"][i][j]
+            if not t:
+                continue
+            v = h["log"][i][j]
+            dark = v is not None and abs(v) > 0.55 * lim
+            ax.text(j, i, t, ha="center", va="center", fontsize=7.5,
+                    color="white" if dark else "black", style="italic" if v is None else "normal")
+    ax.set_xticks(range(nc))
+    ax.set_xticklabels(h["peers"], fontsize=8.5, rotation=25, ha="left", rotation_mode="anchor")
+    ax.xaxis.tick_top()
+    ax.set_yticks(range(nr))
+    ax.set_yticklabels(h["rows"], fontsize=8)
+    ax.set_xticks([x - 0.5 for x in range(1, nc)], minor=True)
+    ax.set_yticks([y - 0.5 for y in range(1, nr)], minor=True)
+    ax.grid(which="minor", color="white", lw=1)
+    ax.tick_params(which="minor", length=0)
+    ticks = [t for t in (-3, -2, -1, 0, 1, 2, 3) if abs(t) <= lim + 1e-9]
+    if len(ticks) < 3:
+        ticks = [-lim, 0, lim]
+    cb = fig.colorbar(im, ax=ax, fraction=0.035, pad=0.02, ticks=ticks)
+    cb.ax.set_yticklabels([f"{10 ** t:.3g}x" for t in ticks], fontsize=8)
+    cb.set_label("peer time / lazycl time (log scale)\nblue: lazycl faster, red: the peer faster",
+                 fontsize=8)
+    fig.suptitle(chart_title(doc), fontsize=9.5)
+    fig.text(0.01, 0.005, "Grey: no checked time (not run, skipped, error). \"wrong\": the result "
+             "missed the tolerance.\n~: a single run (over --max-run-s). ?: SUSPECT (faster than "
+             "the copy bandwidth allows).", fontsize=7, ha="left", va="bottom")
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    fig.savefig(path, dpi=120)
     plt.close(fig)
     return f"![chart]({os.path.basename(path)})"
 
@@ -318,3 +414,32 @@ class Progress:
     def close(self):
         if self.bar is not None:
             self.bar.close()
+
+
+# ---- rendering a committed run again, without running it -------------------------------------
+
+def main(argv=None):
+    """`python3 benchmarks/report.py RESULTS.json [--png OUT.png] [--md OUT.md]`: the chart and
+    the table of a results JSON written by run.py, from its numbers alone (no benchmark runs)."""
+    ap = argparse.ArgumentParser(description=main.__doc__.split("\n")[0].strip("`"))
+    ap.add_argument("json", help="a results JSON of run.py (benchmarks/results/*.json)")
+    ap.add_argument("--png", default=None, help="write the heatmap here")
+    ap.add_argument("--md", default=None, help="write the markdown table here")
+    args = ap.parse_args(argv)
+    with open(args.json) as f:
+        doc = json.load(f)
+    systems = doc.get("systems") or []
+    if not args.png and not args.md:
+        ap.error("nothing to write: give --png and/or --md")
+    if args.png:
+        print(write_chart(doc, systems, args.png))
+    if args.md:
+        dev = types.SimpleNamespace(filter_string=doc["machine"]["device"]["filter"])
+        with open(args.md, "w") as f:
+            f.write(render_md(doc, dev, systems))
+        print(f"wrote {args.md}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,8 +1,10 @@
 """The benchmark suite's pure helpers (benchmarks/, imported by path): the mark of a cell faster
-than its row's bandwidth ceiling (report.suspect / mark_suspects / fmt_cell) and the cupy.fuse
-wrapper (peers.positional / fuse_named). No clock, no device, no CuPy."""
+than its row's bandwidth ceiling (report.suspect / mark_suspects / fmt_cell), the chart's data
+(report.heatmap_data / fmt_ratio: no matplotlib) and the cupy.fuse wrapper (peers.positional /
+fuse_named). No clock, no device, no CuPy."""
 import importlib.util
 import inspect
+import math
 import os
 import sys
 
@@ -104,6 +106,95 @@ def test_fmt_cell_and_json_round_trip_carry_the_mark():
     # a result file written before the mark existed reads as not suspect
     old = {"status": "ok", "median_ms": 1.0, "times_s": [0.001], "max_rel_err": 0.0, "note": ""}
     assert Cell.from_json(old).suspect is False
+
+
+# ---- the chart's data: peer / lazycl ratios, log-centred at 1 -----------------------------------
+
+def _cell(status, ms=None, suspect=False):
+    return {"status": status, "median_ms": ms, "times_s": [], "max_rel_err": 0.0, "note": "",
+            "suspect": suspect}
+
+
+def _doc(rows, systems):
+    return {"systems": systems,
+            "results": [{"label": label, "cells": cells} for label, cells in rows]}
+
+
+def test_heatmap_ratios_and_log_centred_at_one():
+    doc = _doc([("axpy", {"lazycl": _cell("ok", 10.0), "numpy": _cell("ok", 20.0),
+                          "jax": _cell("ok", 5.0), "hand": _cell("ok", 10.0)})],
+               ["lazycl", "numpy", "hand", "jax"])
+    h = report.heatmap_data(doc)
+    assert h["rows"] == ["axpy"]
+    assert h["peers"] == ["numpy", "hand", "jax"]          # the doc's order, lazycl left out
+    assert h["ratio"] == [[2.0, 1.0, 0.5]]                  # peer / lazycl: > 1, lazycl faster
+    lg = h["log"][0]
+    assert lg[1] == 0.0                                     # a ratio of 1 is the scale's centre
+    assert lg[0] == pytest.approx(math.log10(2)) and lg[2] == pytest.approx(-math.log10(2))
+    assert h["text"] == [["2.0", "1.0", "0.5"]]
+    assert h["limit"] == pytest.approx(math.log10(2))      # symmetric around 0 by construction
+
+
+def test_heatmap_missing_cells_are_none_and_blank():
+    doc = _doc([("a", {"lazycl": _cell("ok", 1.0), "numpy": _cell("ok", 3.0),
+                       "dask": _cell("skip")}),
+                ("b", {"lazycl": _cell("ok", 1.0), "dask": _cell("ok", 4.0),
+                       "numpy": _cell("error")}),
+                ("c", {"lazycl": _cell("ok", 2.0), "numpy": _cell("WRONG", 1.0),
+                       "dask": _cell("slow", 200.0, suspect=True)})],
+               ["lazycl", "numpy", "dask", "jax"])
+    h = report.heatmap_data(doc)
+    assert h["peers"] == ["numpy", "dask"]                  # jax has no cell anywhere: no column
+    assert h["ratio"] == [[3.0, None], [None, 4.0], [None, 100.0]]
+    assert h["log"][0][1] is None and h["log"][1][0] is None and h["log"][2][0] is None
+    # nothing printed where nothing was timed; a WRONG result says so, with no number
+    assert h["text"] == [["3.0", ""], ["", "4.0"], ["wrong", "~100?"]]
+
+
+def test_heatmap_rows_need_a_checked_lazycl_time():
+    doc = _doc([("bad", {"lazycl": _cell("WRONG", 1.0), "numpy": _cell("ok", 1.0)}),
+                ("err", {"lazycl": _cell("error"), "numpy": _cell("ok", 1.0)}),
+                ("none", {"numpy": _cell("ok", 1.0)}),
+                ("good", {"lazycl": _cell("ok", 4.0), "numpy": _cell("ok", 1.0)})],
+               ["lazycl", "numpy"])
+    h = report.heatmap_data(doc)
+    assert h["rows"] == ["good"]
+    assert h["ratio"] == [[0.25]]
+    # no row or no peer: nothing to draw
+    assert report.heatmap_data(_doc([], ["lazycl", "numpy"]))["rows"] == []
+    only = report.heatmap_data(_doc([("x", {"lazycl": _cell("ok", 1.0)})], ["lazycl", "numpy"]))
+    assert only["peers"] == [] and only["ratio"] == [[]]
+
+
+@pytest.mark.parametrize("ratios,limit", [([1.0], math.log10(2)),           # floor: log10(2)
+                                          ([0.01, 3.0], 2.0),                 # the largest |log|
+                                          ([1e4, 0.5], 2.0)])                 # capped at 100x
+def test_heatmap_limit(ratios, limit):
+    systems = ["lazycl"] + [f"p{i}" for i in range(len(ratios))]
+    cells = {"lazycl": _cell("ok", 1.0)}
+    cells.update({f"p{i}": _cell("ok", r) for i, r in enumerate(ratios)})
+    h = report.heatmap_data(_doc([("r", cells)], systems))
+    assert h["limit"] == pytest.approx(limit)
+    assert h["ratio"][0] == pytest.approx(ratios)           # the numbers are not clipped
+    assert report.heatmap_data(_doc([("r", cells)], systems), saturate=10.0)["limit"] <= 1.0
+
+
+@pytest.mark.parametrize("r,s", [(0.0123, "0.012"), (0.034, "0.034"), (0.78, "0.78"), (1.0, "1.0"),
+                                 (1.74, "1.7"), (9.94, "9.9"), (9.96, "10"), (29.4, "29"),
+                                 (410.2, "410")])
+def test_fmt_ratio(r, s):
+    assert report.fmt_ratio(r) == s
+
+
+def test_heatmap_data_needs_no_matplotlib(monkeypatch):
+    # the data side must run where matplotlib is missing (CI's `make test` installs none)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    doc = _doc([("a", {"lazycl": _cell("ok", 1.0), "numpy": _cell("ok", 2.0)})],
+               ["lazycl", "numpy"])
+    assert report.heatmap_data(doc)["ratio"] == [[2.0]]
+    # and the chart says why it is absent instead of failing
+    assert report.write_chart(doc, ["lazycl", "numpy"], "/nonexistent/x.png").startswith("(no chart")
 
 
 # ---- the cupy.fuse wrapper ------------------------------------------------------------------------
