@@ -16,6 +16,9 @@ from ._lazycl import (  # noqa: F401
     reset_stats, stats,
 )
 from ._array import Array  # noqa: F401
+# NumPy's name for the array type (isinstance checks, annotations): lazycl's arrays only, as
+# numpy.ndarray is NumPy's; a NumPy array is not an lc.ndarray.
+ndarray = Array
 from ._api import *  # noqa: F401,F403
 from ._api import (  # noqa: F401
     abs, all, any, asarray, asnumpy, compute, explain, max, min, pow, round, sum,
@@ -39,7 +42,21 @@ from numpy import (  # noqa: E402,F401
     complex64, complex128,
     pi, e, inf, nan, newaxis,
 )
+# NumPy's names for the same dtypes and their classes, its dtype utilities and constants: they
+# describe dtypes, shapes and index expressions and never hold data (docs/api.md, "NumPy's
+# names"). errstate governs NumPy's own computations only: lazycl's kernels raise no
+# floating-point errors. Names the running NumPy lacks (long, ulong before NumPy 2) are skipped.
+import numpy as _np  # noqa: E402
+for _n in ("dtype bool_ int_ intp uintp intc uintc uint long ulong longlong ulonglong short "
+           "ushort byte ubyte single double csingle cdouble generic number integer "
+           "signedinteger unsignedinteger inexact floating complexfloating False_ True_ "
+           "ScalarType sctypeDict typecodes little_endian euler_gamma promote_types issubdtype "
+           "mintypecode typename isscalar iterable broadcast_shapes ndindex index_exp s_ "
+           "errstate").split():
+    if hasattr(_np, _n):
+        globals()[_n] = getattr(_np, _n)
+del _n, _np
 
 __all__ = list(_api_module.__all__) + [
-    "Array", "HostFallbackWarning", "CompileError", "Device", "DeviceError", "PlacementError",
-    "Queue", "default_device", "devices", "reset_stats", "stats"]
+    "Array", "ndarray", "HostFallbackWarning", "CompileError", "Device", "DeviceError",
+    "PlacementError", "Queue", "default_device", "devices", "reset_stats", "stats"]

@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from . import _lazycl as _c
-from . import _complex, _write
+from . import _complex, _ufuncs, _write
 from ._index import take, take_along_axis  # noqa: F401
 from ._tiling import pad, repeat, roll, tile  # noqa: F401
 from ._histogram import histogram, histogram2d, histogramdd  # noqa: F401
@@ -24,13 +24,22 @@ from ._setops import (  # noqa: F401
     unique_counts, unique_inverse, unique_values,
 )
 from ._indexmaps import (  # noqa: F401
-    diag, diagonal, indices, meshgrid, outer, ravel_multi_index, trace, tril, triu,
-    unravel_index,
+    diag, diag_indices, diag_indices_from, diagflat, diagonal, indices, meshgrid, mgrid, ogrid,
+    outer, ravel_multi_index, trace, tri, tril, tril_indices, tril_indices_from, triu,
+    triu_indices, triu_indices_from, unravel_index,
 )
 from ._linalg import (  # noqa: F401
     dot, inner, matmul, matrix_transpose, tensordot, vdot, vecdot,
 )
 from ._einsum import einsum  # noqa: F401
+from ._stats import (  # noqa: F401
+    average, corrcoef, cov, nancumprod, nancumsum, nanprod, nanstd, nanvar, ptp,
+)
+from ._shapes import (  # noqa: F401
+    append, array, asanyarray, asarray_chkfinite, ascontiguousarray, atleast_1d, atleast_2d,
+    atleast_3d, cross, fix, fliplr, flipud, fromfunction, iscomplex, iscomplexobj, isneginf,
+    isposinf, isreal, isrealobj, logspace, rollaxis, rot90,
+)
 from ._complex import angle, conj, conjugate, imag, real  # noqa: F401
 from ._scans import cummax, cummin, cumprod, cumsum, diff  # noqa: F401
 from ._arrayapi import (  # noqa: F401
@@ -279,26 +288,6 @@ def explain(*arrays):
 
 # ---- elementwise ----------------------------------------------------------------------
 
-def _unary(op):
-    def f(x, /):
-        if not _is_array(x):
-            x = asarray(x)
-        return _c._unary(op, x)
-    f.__name__ = op
-    f.__doc__ = f"Elementwise {op}, as numpy.{op} (lazy)."
-    return f
-
-
-def _binary(op):
-    def f(a, b, /):
-        if not _is_array(a) and not _is_array(b):
-            a = asarray(a)
-        return _c._binary(op, a, b)
-    f.__name__ = op
-    f.__doc__ = f"Elementwise {op}, as numpy.{op} (lazy)."
-    return f
-
-
 _UNARY = ["negative", "positive", "absolute", "invert", "logical_not", "sign", "square",
           "reciprocal", "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "sqrt", "cbrt",
           "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
@@ -308,10 +297,9 @@ _BINARY = ["add", "subtract", "multiply", "true_divide", "floor_divide", "remain
            "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "logical_and", "logical_or",
            "logical_xor", "maximum", "minimum", "fmax", "fmin", "arctan2", "hypot", "copysign"]
 
-for _n in _UNARY:
-    globals()[_n] = _unary(_n)
-for _n in _BINARY:
-    globals()[_n] = _binary(_n)
+# Each is a lazycl.ufunc (_ufuncs.py): called, one graph node; with NumPy's methods.
+for _n in _UNARY + _BINARY:
+    globals()[_n] = _ufuncs.from_op(_n)
 
 abs = absolute  # noqa: A001  (NumPy's alias)
 divide = true_divide
@@ -374,6 +362,15 @@ def heaviside(x1, x2, /):
     b = x2 if not _is_array(x2) else _c.astype(x2, dt)
     zero, one = _c._full(0, (), dt, a.queue), _c._full(1, (), dt, a.queue)
     return _c.astype(_wh(isnan(a), a, _wh(less(a, 0), zero, _wh(greater(a, 0), one, b))), dt)
+
+
+# The composed ufuncs, and those of _mathfns.py and _complex.py, as lazycl.ufunc objects.
+logaddexp = _ufuncs.from_function(logaddexp)
+logaddexp2 = _ufuncs.from_function(logaddexp2)
+heaviside = _ufuncs.from_function(heaviside)
+conj = conjugate = _ufuncs.from_function(conjugate)
+for _n in _MATH_UFUNCS:
+    globals()[_n] = _ufuncs.from_function(globals()[_n])
 
 
 def _complex_warning(src, dtype, stacklevel=3):

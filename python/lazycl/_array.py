@@ -26,6 +26,16 @@ class Array(_c.ArrayBase):
     __slots__ = ()
     __array_priority__ = 1000
 
+    def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
+        """NumPy's ndarray constructor (lazycl.ndarray is this class): an array of `shape` and
+        `dtype` on the default device, zeros (lazycl never hands out uninitialized memory); with
+        `buffer`, NumPy's array over that host buffer, copied to the device. Arrays are C-ordered
+        (order 'F' raises NotImplementedError). The engine makes its arrays without this."""
+        _api._check_order(order, "CA")
+        if buffer is None and offset == 0 and strides is None:
+            return _api.zeros(shape, dtype)
+        return _api.asarray(np.ndarray(shape, dtype, buffer, offset, strides, order))
+
     # ---- forcing and conversion -------------------------------------------------------
 
     def __array__(self, dtype=None, copy=None):

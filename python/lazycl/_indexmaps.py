@@ -1,7 +1,7 @@
-"""Index maps: triangles, diagonals, grids (tril, triu, diagonal, trace, diag, indices,
-meshgrid, outer). Each is a node whose consumer reads the right source for each index, fused
-into that consumer: iotas of row and column indices, comparisons, `where`, and views. None
-copies."""
+"""Index maps: triangles, diagonals, grids (tril, triu, tri, diagonal, trace, diag, diagflat,
+indices, meshgrid, mgrid, ogrid, outer; the triangle and diagonal indices). Each is a node whose
+consumer reads the right source for each index, fused into that consumer: iotas of row and
+column indices, comparisons, `where`, and views. None copies."""
 import builtins as _b
 import math
 import operator
@@ -174,6 +174,135 @@ def meshgrid(*xs, copy=True, sparse=False, indexing="xy"):
     if copy:
         out = [_a.copy(o) for o in out]
     return tuple(out)
+
+
+def tri(N, M=None, k=0, dtype=float, *, like=None, device=None):
+    """Ones at and below the k-th diagonal of an N x M matrix, zeros above, as numpy.tri:
+    (col - row <= k) over two aranges, no memory until used."""
+    M = N if M is None else M
+    rows = _iota_along(operator.index(N), 0, 2, device)
+    cols = _iota_along(operator.index(M), 1, 2, device)
+    return _c.astype((cols - rows) <= k, dtype)
+
+
+def tril_indices(n, k=0, m=None):
+    """The (rows, cols) of the lower triangle of an n x m matrix, in C order, as
+    numpy.tril_indices (int64; the nonzero of tri's mask)."""
+    return tuple(_a.nonzero(tri(n, m, k, dtype=bool)))
+
+
+def triu_indices(n, k=0, m=None):
+    """The (rows, cols) of the upper triangle (from the k-th diagonal on), in C order."""
+    return tuple(_a.nonzero(_a.logical_not(tri(n, m, k - 1, dtype=bool))))
+
+
+def _two_d_shape(arr):
+    shape = np.shape(arr) if not _a._is_array(arr) else tuple(arr.shape)
+    if len(shape) != 2:
+        raise ValueError("input array must be 2-d")
+    return shape
+
+
+def tril_indices_from(arr, k=0):
+    """tril_indices for arr's (2-d) shape."""
+    n, m = _two_d_shape(arr)
+    return tril_indices(n, k, m)
+
+
+def triu_indices_from(arr, k=0):
+    """triu_indices for arr's (2-d) shape."""
+    n, m = _two_d_shape(arr)
+    return triu_indices(n, k, m)
+
+
+def diag_indices(n, ndim=2):
+    """The indices of the main diagonal of an n x ... x n array: ndim times arange(n)."""
+    idx = _c._iota(0, 1, operator.index(n), np.int64, None)
+    return (idx,) * ndim
+
+
+def diag_indices_from(arr):
+    """diag_indices for arr's shape (at least 2-d, every dim of one length)."""
+    shape = np.shape(arr) if not _a._is_array(arr) else tuple(arr.shape)
+    if len(shape) < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(shape[0], len(shape))
+
+
+def diagflat(v, k=0):
+    """The flattened input on the k-th diagonal of a square matrix, as numpy.diagflat."""
+    return diag(_a.ravel(_a._as(v)), k)
+
+
+class _Grid:
+    """numpy.mgrid (dense) and numpy.ogrid (sparse), lazily on the default device: `grid[a:b:s,
+    ...]` indexes with slices. A real step s gives arange's points from a (default 0) below b;
+    a complex step n*1j gives n points from a to b, both included, as linspace. The dtype is
+    the result_type of every start, stop and step (abs(step) for a complex one): int64 for
+    Python integers, float64 once any is a float or a step is complex. Each axis is an arange
+    times its step plus its start; the dense grid selects them with a chain of `where` (one
+    fused kernel, as indices), the sparse one returns them as views."""
+
+    def __init__(self, sparse):
+        self.sparse = sparse
+
+    def __getitem__(self, key):
+        if not isinstance(key, tuple):
+            return self._one(key)        # NumPy's AttributeError for what is not a slice
+        for k in key:
+            if not isinstance(k, slice):
+                raise AttributeError(f"{type(k).__name__!r} object has no attribute 'step'")
+        nd = len(key)
+        sizes, starts, steps, typ_of = [], [], [], []
+        for k in key:
+            start = 0 if k.start is None else k.start
+            step = 1 if k.step is None else k.step
+            if isinstance(step, (complex, np.complexfloating)):
+                n = int(_b.abs(step))
+                typ_of += [start, k.stop, _b.abs(step)]
+                step = 1 if n == 1 else (k.stop - start) / float(n - 1)
+            else:
+                n = int(math.ceil((k.stop - start) / step))
+                typ_of += [start, k.stop, step]
+            if n < 0:
+                raise ValueError("negative dimensions are not allowed")
+            sizes.append(n)
+            starts.append(start)
+            steps.append(step)
+        typ = np.result_type(*typ_of) if typ_of else np.dtype(np.int64)
+        axes = [_a.add(_a.multiply(_c.astype(_c._iota(0, 1, n, np.int64, None), typ), st), s0)
+                for n, st, s0 in zip(sizes, steps, starts)]
+        if self.sparse:
+            return tuple(_c.reshape(v, [n if d == k else 1 for d in range(nd)])
+                         for k, (v, n) in enumerate(zip(axes, sizes)))
+        if nd == 0:
+            return _c._full(0, (0,), typ, None)
+        shape = (nd,) + tuple(sizes)
+        grids = [_c.reshape(v, [n if d == k + 1 else 1 for d in range(nd + 1)])
+                 for k, (v, n) in enumerate(zip(axes, sizes))]
+        r = _c.broadcast_to(grids[nd - 1], shape)
+        sel = _iota_along(nd, 0, nd + 1, None)
+        for k in range(nd - 2, -1, -1):
+            r = _a.where(sel == k, grids[k], r)
+        return r
+
+    def _one(self, key):
+        """One slice: a 1-d array (arange's for a real step, with arange's dtype)."""
+        start = 0 if key.start is None else key.start
+        step = key.step
+        if isinstance(step, (complex, np.complexfloating)):
+            n = int(_b.abs(step))
+            typ = np.result_type(start, key.stop, _b.abs(step))
+            d = 1 if n == 1 else (key.stop - start) / float(n - 1)
+            return _a.add(_a.multiply(_c.astype(_c._iota(0, 1, n, np.int64, None), typ), d),
+                          start)
+        return _a.arange(start, key.stop, 1 if step is None else step)
+
+
+mgrid = _Grid(sparse=False)
+ogrid = _Grid(sparse=True)
 
 
 def outer(a, b, out=None):

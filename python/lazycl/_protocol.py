@@ -2,6 +2,7 @@
 lazycl has the ops, else on the host with a HostFallbackWarning) and __array_function__ (the
 NumPy functions lazycl implements lazily, the others on the host)."""
 import os
+import sys
 import warnings
 
 import numpy as np
@@ -11,31 +12,25 @@ import builtins as _b
 from . import _api
 from . import _lazycl as _c
 from . import _write
-from ._api import (
-    _as, _is_array, _UFUNC_NAMES, all, any, asarray, astype, cumprod, cumsum, einsum, max, min,
-    moveaxis, prod, sum,
-)
+from ._api import _as, _is_array, _UFUNC_NAMES, astype, einsum, moveaxis
 
-_REDUCE_OF = {"add": sum, "multiply": prod, "maximum": max, "minimum": min,
-              "logical_or": any, "logical_and": all}
-_ACCUMULATE_OF = {"add": cumsum, "multiply": cumprod}
+_METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
 
 
 def array_ufunc(ufunc, method, inputs, kwargs):
     name = ufunc.__name__
     if method == "__call__" and name in ("matmul", "vecdot"):
         return getattr(_api, name)(*inputs, **kwargs)
-    out = kwargs.get("out")
-    if out is not None and method in ("reduce", "accumulate"):
-        # A reduction's out=: NumPy's shape check and unsafe casting (the functions' own).
-        table = _REDUCE_OF if method == "reduce" else _ACCUMULATE_OF
-        if name not in table:
+    if method in _METHODS and name in _UFUNC_NAMES:
+        # The lazycl ufunc's own method (_ufuncs.py): lazy where lazycl can, else NumPy's on
+        # the host; keywords it does not take go to the host as they are.
+        r = _call_taking(getattr(getattr(_api, name), method), inputs, kwargs)
+        if r is not NotImplemented:
+            return r
+        if method == "at":
             return NotImplemented
-        x = inputs[0]
-        if method == "reduce":
-            return table[name](x, axis=kwargs.get("axis", 0), out=out,
-                               keepdims=kwargs.get("keepdims", False))
-        return table[name](x, axis=kwargs.get("axis", 0), dtype=kwargs.get("dtype"), out=out)
+        return _host_ufunc(ufunc, method, inputs, kwargs)
+    out = kwargs.get("out")
     if out is not None:
         kwargs = {k: v for k, v in kwargs.items() if k != "out"}
         out = out if isinstance(out, tuple) else (out,)
@@ -54,33 +49,19 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if (method == "__call__" and name in _UFUNC_NAMES and set(kwargs) <= {"dtype"} and
             ufunc.nout == 1):
         return astype(getattr(_api, name)(*inputs), kwargs["dtype"])
-    table = {"reduce": _REDUCE_OF, "accumulate": _ACCUMULATE_OF}.get(method, {})
-    if name in table:
-        kw = dict(kwargs)
-        kw.setdefault("axis", 0)
-        r = _call_taking(table[name], inputs, kw)
-        if r is not NotImplemented:
-            return r
-    if method == "outer" and name in _UFUNC_NAMES and not kwargs and len(inputs) == 2:
-        a, b = _as(inputs[0]) if _is_array(inputs[0]) else asarray(inputs[0]), inputs[1]
-        b = b if _is_array(b) else asarray(b, device=a.device)
-        return getattr(_api, name)(_c.reshape(a, tuple(a.shape) + (1,) * b.ndim), b)
     if method == "at":
-        if not _is_array(inputs[0]):
-            return NotImplemented
-        if not kwargs:
-            return _write.ufunc_at(name, *inputs)
-    if method == "at" or (kwargs.get("out") is not None):
         return NotImplemented
     return _host_ufunc(ufunc, method, inputs, kwargs)
 
 
 def _call_taking(f, args, kwargs):
     """f(*args, **kwargs) when f takes every keyword given, else NotImplemented."""
-    import inspect
-    params = inspect.signature(f).parameters
-    if not _b.all(k in params for k in kwargs):
-        return NotImplemented
+    if kwargs:
+        import inspect
+        params = inspect.signature(f).parameters
+        if not _b.any(p.kind == p.VAR_KEYWORD for p in params.values()) and \
+                not _b.all(k in params for k in kwargs):
+            return NotImplemented
     return f(*args, **kwargs)
 
 
@@ -93,8 +74,18 @@ def _host_ufunc(ufunc, method, inputs, kwargs):
         warnings.warn(f"{fname} is not implemented by lazycl: its lazycl arguments were "
                       "computed and copied to the host, and NumPy answered there "
                       "(shown once per function; LAZYCL_HOST_FALLBACK_WARNING=0 turns it off)",
-                      HostFallbackWarning, stacklevel=4)
+                      HostFallbackWarning, stacklevel=_user_stacklevel())
     return getattr(ufunc, method)(*_numpy_args(inputs), **_numpy_args(kwargs))
+
+
+def _user_stacklevel():
+    """The stacklevel of warnings.warn, called by our caller, that names the first frame outside
+    the lazycl package (the user's line, however deep lazycl's own frames go)."""
+    pkg = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    f, level = sys._getframe(1), 1
+    while f is not None and f.f_code.co_filename.startswith(pkg):
+        f, level = f.f_back, level + 1
+    return level
 
 
 class HostFallbackWarning(UserWarning):
@@ -158,7 +149,12 @@ def _lazy_functions():
                  "lexsort", "dot", "vdot", "inner", "tensordot", "matrix_transpose", "real",
                  "imag", "angle", "unravel_index", "ravel_multi_index",
                  "isclose", "allclose", "array_equal", "array_equiv", "nan_to_num", "sinc",
-                 "interp", "convolve", "correlate", "gradient", "polyval"]:
+                 "interp", "convolve", "correlate", "gradient", "polyval", "cov", "corrcoef",
+                 "average", "ptp", "nanvar", "nanstd", "nanprod", "nancumsum", "nancumprod",
+                 "append", "atleast_1d", "atleast_2d", "atleast_3d", "fliplr", "flipud", "rot90",
+                 "rollaxis", "iscomplex", "isreal", "iscomplexobj", "isrealobj", "isposinf",
+                 "isneginf", "tril_indices_from", "triu_indices_from", "diag_indices_from",
+                 "diagflat", "fix"]:
         f = getattr(np, name, None)
         # NumPy 2 has aliases (np.permute_dims is np.transpose): the first name wins.
         if f is not None and f not in table:

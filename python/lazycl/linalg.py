@@ -244,3 +244,73 @@ def svdvals(x, /):
 
 __all__ += ["cholesky", "det", "eigh", "eigvalsh", "inv", "matrix_power", "matrix_rank", "pinv",
             "qr", "slogdet", "solve", "svd", "svdvals"]
+
+
+# ---- the rest of numpy.linalg: NumPy on the host too, and multi_dot as products -----------------
+
+LinAlgError = np.linalg.LinAlgError
+
+
+def multi_dot(arrays, *, out=None):
+    """The product of the matrices in `arrays` (the first may be 1-d, a row; the last 1-d, a
+    column), as numpy.linalg.multi_dot: matmul from the left, one contraction each (NumPy
+    picks the cheapest order; the values differ only by rounding)."""
+    _a._no_out(out)
+    arrays = [_a._as(x) for x in arrays]
+    if len(arrays) < 2:
+        raise ValueError("Expecting at least two arrays.")
+    first, last = arrays[0].ndim == 1, arrays[-1].ndim == 1
+    for x in arrays[1:-1]:
+        if x.ndim != 2:
+            raise ValueError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
+    for x in (arrays[0], arrays[-1]):
+        if x.ndim not in (1, 2):
+            raise ValueError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
+    r = arrays[0]
+    for x in arrays[1:]:
+        r = matmul(r, x)
+    return r
+
+
+def cond(x, p=None):
+    """The condition number of each matrix; on the host."""
+    return _host.call("lazycl.linalg.cond", np.linalg.cond, x, p)
+
+
+def eig(a):
+    """EigResult(eigenvalues, eigenvectors) of each square matrix; on the host."""
+    return _host.call("lazycl.linalg.eig", np.linalg.eig, a)
+
+
+def eigvals(a):
+    """The eigenvalues of each square matrix; on the host."""
+    return _host.call("lazycl.linalg.eigvals", np.linalg.eigvals, a)
+
+
+def lstsq(a, b, rcond=None):
+    """(x, residuals, rank, s) of the least-squares solution of a @ x = b, NumPy's plain tuple
+    (rank a Python int); on the host."""
+    x, res, rank, s = _host.call("lazycl.linalg.lstsq",
+                                 lambda *args: _Lstsq(*np.linalg.lstsq(*args)), a, b, rcond)
+    return x, res, int(rank), s
+
+
+class _Lstsq(tuple):
+    """lstsq's four results as one tuple type _host.call can rebuild (NumPy's is plain)."""
+
+    def __new__(cls, *parts):
+        return tuple.__new__(cls, parts)
+
+
+def tensorinv(a, ind=2):
+    """The inverse of a under tensordot over `ind` axes; on the host."""
+    return _host.call("lazycl.linalg.tensorinv", np.linalg.tensorinv, a, ind)
+
+
+def tensorsolve(a, b, axes=None):
+    """x with tensordot(a, x, x.ndim) == b; on the host."""
+    return _host.call("lazycl.linalg.tensorsolve", np.linalg.tensorsolve, a, b, axes)
+
+
+__all__ += ["LinAlgError", "multi_dot", "cond", "eig", "eigvals", "lstsq", "tensorinv",
+            "tensorsolve"]
