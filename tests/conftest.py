@@ -1,4 +1,20 @@
-"""Shared pytest helpers: the devices to run on, dtypes, deterministic test data, comparisons."""
+"""Shared pytest helpers: the devices to run on, dtypes, deterministic test data, comparisons,
+and the split between `make test` and `make test-full`.
+
+`make test` runs a representative part of the exhaustive dtype x shape x axis matrices; `make
+test-full` (LAZYCL_TEST_FULL=1) runs all of them. A parameter value given through `core()`, or
+a test marked `@pytest.mark.full`, belongs to the full run only: without LAZYCL_TEST_FULL it is
+deselected (pytest's summary counts it), never dropped. The child pytests of
+test_gpu_schedules.py inherit the variable, so they make the same choice.
+
+LAZYCL_TEST_SHARD=K/N runs the K-th of N shards (1 <= K <= N) of whatever else was selected:
+a test belongs to shard crc32(node id) % N + 1, the same on every run and machine that
+collects the same tests, so the N shards together run each test once
+(benchmarks/gpu/run.sh's `tests K/N`)."""
+import os
+import re
+import zlib
+
 import numpy as np
 import pytest
 
@@ -11,6 +27,50 @@ DEVICE_FILTERS = [":".join(d.filter_string.split(":")[:2]) for d in DEVICES]
 INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 FLOAT_DTYPES = ["float32", "float64"]
 ALL_DTYPES = ["bool"] + INT_DTYPES + FLOAT_DTYPES
+#: The part of ALL_DTYPES that `make test` runs where a test takes core(ALL_DTYPES): every kind
+#: (bool, signed, unsigned, float), and the widths 8, 16, 32 (float32) and 64 bits.
+CORE_DTYPES = ["bool", "int8", "uint16", "int64", "float32", "float64"]
+#: One dtype per width (8, 16, 32, 64 bits), for kernels that only move elements (copies,
+#: gathers, masks, index maps, DLPack): there the width is all the dtype changes.
+WIDTH_DTYPES = ["bool", "uint16", "float32", "int64"]
+#: On a CPU device other than the default one (a second CPU runtime: the same schedules,
+#: another compiler), `make test` runs the cases of a test's dtype parameter in these dtypes
+#: only. The default device (LAZYCL_DEVICE) and any GPU get every case of `make test`.
+OTHER_DEVICE_DTYPES = ["int64", "float32", "complex64"]
+#: The names a test gives its device and dtype parameters.
+_DEVICE_PARAMS = ("dev", "device")
+_DTYPE_PARAMS = ("dtype", "dt", "xdtype", "wdtype", "src", "idt")
+
+#: True under `make test-full` (LAZYCL_TEST_FULL set, and not "0").
+FULL = os.environ.get("LAZYCL_TEST_FULL", "0") not in ("", "0")
+
+
+def _shard():
+    """(K, N) from LAZYCL_TEST_SHARD=K/N, or None."""
+    v = os.environ.get("LAZYCL_TEST_SHARD", "")
+    if not v:
+        return None
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", v)
+    if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+        raise pytest.UsageError(f"LAZYCL_TEST_SHARD={v!r}: expected K/N with 1 <= K <= N")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _key(v):
+    """A dtype-like value by its name (np.float32 and "float32" alike), anything else as is."""
+    if isinstance(v, (str, type, np.dtype)):
+        try:
+            return np.dtype(v).name
+        except TypeError:
+            pass
+    return v
+
+
+def core(values, keep=CORE_DTYPES):
+    """values for pytest.mark.parametrize, those not in keep marked `full` (run by `make
+    test-full` only); dtypes compare by name."""
+    keep = [_key(k) for k in keep]
+    return [v if _key(v) in keep else pytest.param(v, marks=pytest.mark.full) for v in values]
 
 
 def make(dtype, shape, seed=0, lo=None, hi=None):
@@ -46,14 +106,49 @@ def assert_same(got, ref, rtol=0.0, atol=0.0, dtype=None):
                                    atol=atol, equal_nan=True)
 
 
-def pytest_collection_modifyitems(items):
+def _other_device_dtype(item):
+    """Whether item runs on a CPU device other than the default one in a dtype outside
+    OTHER_DEVICE_DTYPES (make test-full only)."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    name = _devname(next((params[p] for p in _DEVICE_PARAMS if p in params), None))
+    if name is None or not name.endswith(":cpu") or name == _devname(lazycl.default_device()):
+        return False
+    return any(_key(params[p]) not in OTHER_DEVICE_DTYPES for p in _DTYPE_PARAMS if p in params)
+
+
+def _devname(d):
+    """A device parameter (a lazycl.Device or a filter string) as "platform:type", else None."""
+    s = d if isinstance(d, str) else getattr(d, "filter_string", None)
+    return ":".join(s.split(":")[:2]) if isinstance(s, str) else None
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "full: part of the exhaustive matrices, run by `make test-full` "
+        "(LAZYCL_TEST_FULL=1) only")
+
+
+def pytest_collection_modifyitems(config, items):
     """A test module may list KNOWN_BUGS = [(test name or name[param], reason)]: those tests
-    are strict xfails, so they fail loudly once the bug is fixed."""
+    are strict xfails, so they fail loudly once the bug is fixed. Tests marked `full` are
+    deselected unless LAZYCL_TEST_FULL is set, and those of other shards under
+    LAZYCL_TEST_SHARD."""
     for item in items:
         for pattern, reason in getattr(item.module, "KNOWN_BUGS", ()):
             if item.name == pattern or (pattern.endswith("]") is False and
                                         item.name.split("[")[0] == pattern):
                 item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
+    shard = _shard()
+    keep, left = [], []
+    for item in items:
+        out = not FULL and (item.get_closest_marker("full") is not None or
+                            _other_device_dtype(item))
+        if shard and not out:
+            out = zlib.crc32(item.nodeid.encode()) % shard[1] != shard[0] - 1
+        (left if out else keep).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = keep
 
 
 @pytest.fixture(params=DEVICE_FILTERS)

@@ -7,13 +7,15 @@ import warnings
 import numpy as np
 import pytest
 
-import dask.array as da
-import distributed
-from dask.callbacks import Callback
+# dask and distributed are optional (pyproject's `dask` extra): without them this module skips.
+da = pytest.importorskip("dask.array", reason="dask is not installed (pip install lazycl[dask])")
+distributed = pytest.importorskip("distributed",
+                                  reason="distributed is not installed (pip install lazycl[dask])")
+Callback = pytest.importorskip("dask.callbacks").Callback
 
-import lazycl
+import lazycl  # noqa: E402 (after the optional imports above)
 import lazycl.dask as lcd
-from conftest import ALL_DTYPES, DEVICE_FILTERS, make
+from conftest import ALL_DTYPES, DEVICE_FILTERS, core, make
 
 # ---- pickling ---------------------------------------------------------------------------
 
@@ -28,7 +30,7 @@ def _views(a):
             ("empty", a[:0], lambda x: x[:0])]
 
 
-@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("dtype", core(ALL_DTYPES))
 def test_pickle_round_trip(dtype):
     a = make(dtype, (4, 6))
     x = lazycl.asarray(a)

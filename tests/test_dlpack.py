@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import lazycl as lc
-from conftest import ALL_DTYPES, DEVICES, assert_same, make
+from conftest import ALL_DTYPES, DEVICES, WIDTH_DTYPES, assert_same, core, make
 
 _c = lc._lazycl
 
@@ -64,16 +64,36 @@ LAYOUTS = {
 }
 
 
+def is_copied(x):
+    """Whether x's export (copy=None) is a copy: DLPack 1.0's IS_COPIED flag."""
+    return bool(ptr(x.__dlpack__(max_version=(1, 0)))[1] & 2)
+
+
 @pytest.mark.parametrize("layout", list(LAYOUTS))
-@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("dtype", core(ALL_DTYPES, WIDTH_DTYPES))
 def test_export_to_numpy(dev, dtype, layout):
+    """DLPack's contract, the same on every device: the capsule's strides describe its own
+    memory, and the consumer honours them. A shared export (a device that computes in host
+    memory) carries the view's strides; a copy (a GPU with copy=None, or copy=True anywhere)
+    is memory of its own, flagged IS_COPIED, in a layout of the producer's choosing (lazycl's
+    is C-contiguous), and the consumer may write it."""
     a = make(dtype, (5, 7), seed=3)
     x = LAYOUTS[layout](lc.asarray(a, device=dev))
     ref = LAYOUTS[layout](a)
+    copied = is_copied(x)
+    assert copied == (not shares_host_memory(dev))
     y = np.from_dlpack(x)
-    assert y.dtype == ref.dtype and y.shape == ref.shape and y.strides == ref.strides
+    assert y.dtype == ref.dtype and y.shape == ref.shape
     np.testing.assert_array_equal(y, ref)
+    yc = np.from_dlpack(x, copy=True)
+    assert yc.dtype == ref.dtype and yc.shape == ref.shape
+    np.testing.assert_array_equal(yc, ref)
+    for z in ([y, yc] if copied else [yc]):
+        assert z.flags.c_contiguous and z.flags.writeable
+    if not copied:
+        assert y.strides == ref.strides
     if shares_host_memory(dev) and ref.size:
+        assert np_ptr(yc) != lc_ptr(x)
         # The same memory: NumPy's pointer is the exported one, and a write shows.
         assert np_ptr(y) == lc_ptr(x)
         assert y.flags.writeable
@@ -84,7 +104,7 @@ def test_export_to_numpy(dev, dtype, layout):
         assert_same(x, ref)
 
 
-@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("dtype", core(ALL_DTYPES, WIDTH_DTYPES))
 def test_export_bool_and_versions(dev, dtype):
     a = make(dtype, (4, 3), seed=1)
     x = lc.asarray(a, device=dev)
@@ -125,8 +145,14 @@ def test_export_readonly(dev):
     b = lc.broadcast_to(x, (2, 3))
     cap = b.__dlpack__(max_version=(1, 0))
     y = np.from_dlpack(b)
-    assert not y.flags.writeable
     np.testing.assert_array_equal(y, np.broadcast_to(np.arange(3.0), (2, 3)))
+    # Shared memory is flagged READ_ONLY; a copy (a GPU's export) is the consumer's own.
+    flags = ptr(cap)[1]
+    assert bool(flags & 2) == (not shares_host_memory(dev))
+    assert bool(flags & 1) != bool(flags & 2) and y.flags.writeable == bool(flags & 2)
+    yc = np.from_dlpack(b, copy=True)
+    assert yc.flags.writeable and yc.strides == (24, 8)
+    np.testing.assert_array_equal(yc, y)
     if shares_host_memory(dev):
         addr, flags = ptr(cap)
         assert flags & 1 and not flags & 2     # READ_ONLY, not IS_COPIED
@@ -252,7 +278,7 @@ IMPORTS = {
 
 
 @pytest.mark.parametrize("layout", list(IMPORTS))
-@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("dtype", core(ALL_DTYPES, WIDTH_DTYPES))
 def test_import_from_numpy(dev, dtype, layout):
     base = make(dtype, (6, 8), seed=5)
     a = IMPORTS[layout](base)

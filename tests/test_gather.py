@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import lazycl
-from conftest import ALL_DTYPES, INT_DTYPES, assert_same, lz, make
+from conftest import ALL_DTYPES, INT_DTYPES, WIDTH_DTYPES, assert_same, core, lz, make
 
 
 def launches(*arrays):
@@ -41,7 +41,7 @@ def test_getitem_like_numpy(dev, what):
     assert_same(x[key], A3[key])
 
 
-@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("dtype", core(ALL_DTYPES, WIDTH_DTYPES))
 def test_source_dtypes(dev, dtype):
     a = make(dtype, (7, 3), seed=2)
     i = np.array([6, 0, -7, 3, 3])
@@ -49,7 +49,7 @@ def test_source_dtypes(dev, dtype):
     assert_same(lz(a, dev)[:, [2, -3]], a[:, [2, -3]])
 
 
-@pytest.mark.parametrize("idt", INT_DTYPES)
+@pytest.mark.parametrize("idt", core(INT_DTYPES))
 def test_index_dtypes_on_the_device(dev, idt):
     # The index is a lazycl array: checked on the device.
     a = make("float32", 12, seed=3)

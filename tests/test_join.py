@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import lazycl
-from conftest import ALL_DTYPES, assert_same, lz, make
+from conftest import ALL_DTYPES, WIDTH_DTYPES, assert_same, core, lz, make
 
 
 def launches(*arrays):
@@ -25,7 +25,7 @@ def same_error(f_lazycl, f_numpy):
     assert str(got.value) == str(want.value)
 
 
-@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("dtype", core(ALL_DTYPES, WIDTH_DTYPES))
 def test_dtypes(dev, dtype):
     a, b = make(dtype, (3, 4), seed=1), make(dtype, (2, 4), seed=2)
     x, y = lz(a, dev), lz(b, dev)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import lazycl
-from conftest import ALL_DTYPES, assert_same, lz, make
+from conftest import ALL_DTYPES, WIDTH_DTYPES, assert_same, core, lz, make
 
 
 def launches(*arrays):
@@ -13,7 +13,7 @@ def launches(*arrays):
     return lazycl.stats()["launches"]
 
 
-@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("dtype", core(ALL_DTYPES, WIDTH_DTYPES))
 def test_dtypes(dev, dtype):
     a = make(dtype, (3, 5), seed=1)
     x = lz(a, dev)

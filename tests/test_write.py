@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import lazycl
-from conftest import lz
+from conftest import WIDTH_DTYPES, core, lz
 
 DTYPES = [np.float32, np.float64, np.int32, np.int64, np.uint8, np.int16, np.bool_]
 
@@ -29,7 +29,7 @@ KEYS = [
 ]
 
 
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", core(DTYPES, WIDTH_DTYPES), ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("key", KEYS, ids=str)
 def test_setitem_keys(dev, dtype, key):
     h = base(dtype)
@@ -44,7 +44,7 @@ def test_setitem_keys(dev, dtype, key):
     same(x, h)
 
 
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", core(DTYPES, WIDTH_DTYPES), ids=lambda d: np.dtype(d).name)
 def test_setitem_masks(dev, dtype):
     h = base(dtype)
     x = lz(h, dev)

@@ -4,10 +4,29 @@
 # device, then the benchmark suite at N = 2^28 against the peers the machine has; results go to
 # $OUT (and benchmarks/results/ in the copy). See benchmarks/gpu/README.md.
 #
-#   bash benchmarks/gpu/run.sh [tests|bench|all] [extra run.py args...]
+#   bash benchmarks/gpu/run.sh [tests [K/N]|bench|all] [extra run.py args...]
+#
+# `tests K/N` runs the K-th of N shards of the pytest suite (the C tests with shard 1 only):
+# tests/conftest.py puts a test in shard crc32(its node id) % N + 1 (LAZYCL_TEST_SHARD), so the
+# split is deterministic, spreads every file over the shards, and the N calls together run each
+# test once. Each shard is meant to finish in 8 minutes, inside one 10-minute device call with
+# the build: `tests 1/3`, `tests 2/3`, `tests 3/3` on the H100 (raise N if a shard's pytest.txt
+# ends in a timeout). A shard's pytest is cut at PYTEST_TIMEOUT seconds (default 480; 500
+# for the whole suite). The suite is `make test`'s selection; LAZYCL_TEST_FULL=1 in the
+# environment runs the full matrices (tests/conftest.py) and needs more shards.
 set -uo pipefail
 what=${1:-all}
 shift || true
+shard=
+if [ "$what" = tests ] && [[ "${1:-}" =~ ^[0-9]+/[0-9]+$ ]]; then
+    shard=$1
+    shift
+    k=${shard%/*} n=${shard#*/}
+    if [ "$k" -lt 1 ] || [ "$k" -gt "$n" ]; then
+        echo "run.sh: shard $shard: expected K/N with 1 <= K <= N" >&2
+        exit 2
+    fi
+fi
 ROOT=$PWD
 OUT=${OUT:-/tmp/lazycl-gpu-out}
 mkdir -p "$OUT"
@@ -40,14 +59,18 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | 
 
 rc=0
 if [ "$what" = tests ] || [ "$what" = all ]; then
-    ctest --test-dir build/gpu 2>&1 | tail -3 | tee "$OUT/ctest.txt"
-    # The whole suite on the GPU (tests that need a second device or SPIR-V skip with a reason);
-    # GPU memory in use sampled every 15 s beside it.
+    if [ -z "$shard" ] || [ "${shard%/*}" = 1 ]; then
+        ctest --test-dir build/gpu 2>&1 | tail -3 | tee "$OUT/ctest.txt"
+    fi
+    # The suite (or one shard of it) on the GPU (tests that need a second device or SPIR-V skip
+    # with a reason); GPU memory in use sampled every 15 s beside it.
     (while sleep 15; do nvidia-smi --query-gpu=memory.used --format=csv,noheader; done) \
         > "$OUT/gpu-mem.txt" 2>&1 &
     sampler=$!
-    (cd tests && LAZYCL_DEVICE=nvidia:gpu timeout "${PYTEST_TIMEOUT:-500}" "$PY" -m pytest -q \
-        -p no:cacheprovider -rs ${PYTEST_ARGS:-.} > "$OUT/pytest.txt" 2>&1); rc=$?
+    (cd tests && LAZYCL_DEVICE=nvidia:gpu LAZYCL_TEST_SHARD="$shard" \
+        timeout "${PYTEST_TIMEOUT:-$([ -n "$shard" ] && echo 480 || echo 500)}" "$PY" -m pytest -q \
+        -p no:cacheprovider -rs --durations=20 ${PYTEST_ARGS:-.} > "$OUT/pytest.txt" 2>&1); rc=$?
+    [ -n "$shard" ] && echo "shard $shard (LAZYCL_TEST_SHARD)" >> "$OUT/pytest.txt"
     kill $sampler 2>/dev/null
     tail -25 "$OUT/pytest.txt"
 fi
