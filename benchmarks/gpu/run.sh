@@ -45,15 +45,18 @@ if [ ! -f /usr/include/xxhash.h ]; then
 fi
 
 # Build in a scratch copy (the working tree here is a copy too, but keep it clean).
-rm -rf /tmp/lc && mkdir /tmp/lc
-tar --exclude=./build --exclude=./.git --exclude=./.gpu -cf - . | (cd /tmp/lc && tar xf -)
-cd /tmp/lc
+# LC_SCRATCH: the copy's folder (default /tmp/lc), so that shards run side by side on a machine
+# of several GPUs, each with its own copy and CUDA_VISIBLE_DEVICES (benchmarks/gpu/README.md).
+LC=${LC_SCRATCH:-/tmp/lc}
+rm -rf "$LC" && mkdir "$LC"
+tar --exclude=./build --exclude=./.git --exclude=./.gpu -cf - . | (cd "$LC" && tar xf -)
+cd "$LC"
 PY=$(command -v python3)
 cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release -DLAZYCL_PYTHON=ON -DLAZYCL_TESTS=ON \
       -DPython_EXECUTABLE="$PY" > "$OUT/cmake.log" 2>&1 || { tail -40 "$OUT/cmake.log"; exit 1; }
 cmake --build build/gpu -j"$(nproc)" > "$OUT/build.log" 2>&1 || { grep -E "error" -A3 "$OUT/build.log" | head -60; exit 1; }
 mkdir -p pkg && cp -r python/lazycl pkg/ && cp build/gpu/_lazycl*.so pkg/lazycl/
-export PYTHONPATH=/tmp/lc/pkg LAZYCL_CACHE_DIR=/tmp/lc-cache
+export PYTHONPATH=$LC/pkg LAZYCL_CACHE_DIR=/tmp/lc-cache
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
 "$PY" -c "import lazycl; print(lazycl.devices()); print('default:', lazycl.default_device())" | tee -a "$OUT/gpu.txt"
 
