@@ -37,12 +37,12 @@ echo /usr/lib/libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd
 cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null || true
 export OCL_ICD_VENDORS=/tmp/icd
 
-# xxhash.h from the carried Debian packages.
-if [ ! -f /usr/include/xxhash.h ]; then
-    mkdir -p /tmp/xx
-    for f in "$ROOT"/.gpu/debs/*.deb; do dpkg -x "$f" /tmp/xx; done
-    export XXHASH_PREFIX=/tmp/xx/usr
-fi
+# xxhash.h and CLBlast from the carried Debian packages (prepare.sh): the header for the build,
+# libclblast.so.1 for lazycl's dlopen (test_clblast, and products where CLBlast wins).
+mkdir -p /tmp/xx
+for f in "$ROOT"/.gpu/debs/*.deb; do dpkg -x "$f" /tmp/xx; done
+[ -f /usr/include/xxhash.h ] || export XXHASH_PREFIX=/tmp/xx/usr
+export LD_LIBRARY_PATH=/tmp/xx/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 # Build in a scratch copy (the working tree here is a copy too, but keep it clean).
 # LC_SCRATCH: the copy's folder (default /tmp/lc), so that shards run side by side on a machine
