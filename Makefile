@@ -6,18 +6,29 @@
 #   ctest     the C tests (no device needed)           in build/ctest
 #   asan      the C tests under ASan + UBSan            in build/asan
 #   valgrind  the C tests under valgrind memcheck       in build/valgrind
-#   pytest    the Python tests against the installed package
+#   pytest    the Python tests against the installed package: a representative part of the
+#             dtype x shape x axis matrices (every schedule on every device), on one pytest-xdist
+#             worker per core where xdist is installed; ends with its 20 slowest tests
+#   pytest-full  all of the Python tests (LAZYCL_TEST_FULL=1; tests/conftest.py says how the
+#             matrices are split)
 #   test      deps build ctest asan valgrind pytest
+#   test-full deps build ctest asan valgrind pytest-full, for a run by hand
 #   bench     deps build, the benchmark peers (bench-deps), then the benchmark suite
 #   bench-deps install the benchmark suite's peers that are missing (numba, jax, pyopencl,
 #             pyclblast, matplotlib, tqdm: pyproject's `bench` extra); one that fails is left out
 #   array-api the array API conformance suite (data-apis/array-api-tests, in $(ARRAY_API_TESTS))
 #             in full against the installed lazycl on $(ARRAY_API_DEVICE), then its pass rate and
 #             failures (docs/array-api.md); `pytest` runs a CI-sized part of it
+#   oclgrind  deps build, Debian's oclgrind (oclgrind-deps), then every schedule family's kernels
+#             (cpu, pocl and gpu schedules) at small sizes on Oclgrind's simulator, against NumPy:
+#             any data race, uninitialized read, out-of-bounds access, barrier divergence or API
+#             error it reports fails (tests/oclgrind/run.py; OCLGRIND_ARGS, e.g.
+#             "--schedules gpu --families sort,scan --keep build/oclgrind"; docs/devices.md)
 #   clean     remove build outputs (build/, caches); `distclean` also .deps/
 #
-# Variables: PYTHON (default python3; its own pip is used), PIPFLAGS, PYTEST_ARGS, BENCH_ARGS,
-# ARRAY_API_TESTS, ARRAY_API_DEVICE, ARRAY_API_EXAMPLES, ARRAY_API_ARGS.
+# Variables: PYTHON (default python3; its own pip is used), PIPFLAGS, PYTEST_ARGS, PYTEST_JOBS
+# (xdist's -n: default auto, one worker per core; 0 runs in one process), BENCH_ARGS,
+# ARRAY_API_TESTS, ARRAY_API_DEVICE, ARRAY_API_EXAMPLES, ARRAY_API_ARGS, OCLGRIND_ARGS.
 
 PYTHON ?= python3
 # The interpreter behind $(PYTHON), resolved once (skips wrappers such as
@@ -30,7 +41,9 @@ CMAKE ?= cmake
 CTEST ?= ctest
 PIPFLAGS ?=
 PYTEST_ARGS ?=
+PYTEST_JOBS ?= auto
 BENCH_ARGS ?=
+OCLGRIND_ARGS ?=
 # The array API suite: a checkout of data-apis/array-api-tests (with its array-api submodule).
 ARRAY_API_TESTS ?= ../shared/array-api-tests
 ARRAY_API_DEVICE ?= pocl:cpu
@@ -60,12 +73,18 @@ INPUTS := build/.install-inputs
 # The tests are run from tests/ so that the installed package is imported,
 # never the in-tree python/lazycl.
 PYTEST := cd tests && "$(PY)" -m pytest -q -p no:cacheprovider
+# pytest-xdist's workers where it is installed (scripts/deps.sh installs it): each is a process
+# of its own (stats() counts per process), the kernel disk cache is shared safely (temp file +
+# rename), and worksteal keeps both cores busy to the end past the long tests.
+XDIST := $$("$(PY)" -c 'import xdist' 2>/dev/null && [ "$(PYTEST_JOBS)" != 0 ] && \
+             echo "-n $(PYTEST_JOBS) --dist worksteal")
 
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:check_initialization_order=1 \
             UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 VALGRIND := valgrind;-q;--error-exitcode=1;--leak-check=full
 
-.PHONY: all deps bench-deps build ctest asan valgrind pytest test bench array-api clean distclean
+.PHONY: all deps bench-deps build ctest asan valgrind pytest pytest-full test test-full bench \
+        array-api oclgrind oclgrind-deps clean distclean
 
 all: build
 
@@ -120,16 +139,29 @@ valgrind: deps
 # pytest's exit status 5 means it collected no test: not a failure while the
 # suite is being written.
 pytest: build
-	@$(PYTEST) $(PYTEST_ARGS) .; rc=$$?; \
+	@$(PYTEST) $(XDIST) --durations=20 $(PYTEST_ARGS) .; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; rc=0; fi; exit $$rc
+
+pytest-full: build
+	@export LAZYCL_TEST_FULL=1; $(PYTEST) $(XDIST) --durations=20 $(PYTEST_ARGS) .; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; rc=0; fi; exit $$rc
 
 test: deps build ctest asan valgrind pytest
+
+test-full: deps build ctest asan valgrind pytest-full
 
 # The ceilings of every device (copy bandwidth, host transfers, launch latency), then the
 # fusion suite on the default device (LAZYCL_DEVICE, or BENCH_ARGS="--device pocl:cpu").
 bench: deps bench-deps build
 	"$(PY)" benchmarks/ceilings.py
 	"$(PY)" benchmarks/run.py $(BENCH_ARGS)
+
+# Oclgrind is not part of `deps` (`make test` does not need it).
+oclgrind-deps: deps
+	@PYTHON="$(PY)" bash scripts/deps.sh oclgrind
+
+oclgrind: deps oclgrind-deps build
+	"$(PY)" tests/oclgrind/run.py $(OCLGRIND_ARGS)
 
 # The suite's own directory may be read-only: it runs from build/array-api, where Hypothesis
 # keeps its example database. Hypothesis' 800 ms deadline is off: a lazycl call that compiles

@@ -7,6 +7,8 @@
 #                                 libclblast-dev), matplotlib for the chart, tqdm for the progress
 #                                 bar: pyproject.toml's `bench` extra. A peer that fails to install
 #                                 is warned about and left out (its column says "not installed").
+#   bash scripts/deps.sh oclgrind that, and Debian's oclgrind, the OpenCL simulator `make oclgrind`
+#                                 runs the kernels on (tests/oclgrind/run.py)
 #
 # Idempotent: each package is checked first and only what is missing is
 # installed, so on a machine that has everything it installs nothing and asks
@@ -17,10 +19,12 @@
 set -euo pipefail
 
 PYTHON=${PYTHON:-python3}
+OCLGRIND=0
 case "${1:-}" in
     bench) BENCH=1 ;;
+    oclgrind) BENCH=${BENCH:-0}; OCLGRIND=1 ;;
     "") BENCH=${BENCH:-0} ;;
-    *) printf 'usage: %s [bench]\n' "$0" >&2; exit 2 ;;
+    *) printf 'usage: %s [bench|oclgrind]\n' "$0" >&2; exit 2 ;;
 esac
 
 # What the build, the tests and the SPIR-V path need from Debian.
@@ -31,16 +35,22 @@ APT_PKGS=(cmake gcc
 
 # Python packages: "import-name dist-name min-version" (min-version may be empty). hypothesis,
 # ndindex and pytest-json-report are the array API conformance suite's (its requirements.txt;
-# `make array-api`, tests/test_array_api_suite.py).
+# `make array-api`, tests/test_array_api_suite.py). pytest-xdist runs `make test`'s pytest on
+# every core (3.2: --dist worksteal).
 PY_PKGS=("numpy numpy 1.26"
          "scikit_build_core scikit-build-core 0.8"
          "pytest pytest 7"
+         "xdist pytest-xdist 3.2"
          "hypothesis hypothesis 6.151"
          "ndindex ndindex 1.8"
          "pytest_jsonreport pytest-json-report"
          "numexpr numexpr"
          "dask dask 2024.1"
          "distributed distributed 2024.1")
+
+# Oclgrind (its command, and the runtime it preloads), only with `oclgrind`: `make test` does not
+# need it.
+APT_OCLGRIND=(oclgrind)
 
 # The benchmark suite's peers (pyproject.toml's `bench` extra), only with `bench`: none of them
 # is needed to build or test lazycl. pyclblast has no wheel: pip builds it against CLBlast's
@@ -85,6 +95,7 @@ fi
 # ---- system packages ----------------------------------------------------------------
 
 want=("${APT_PKGS[@]}" ${extra_apt[@]+"${extra_apt[@]}"})
+if [ "$OCLGRIND" = 1 ]; then want+=("${APT_OCLGRIND[@]}"); fi
 installed=" $(dpkg-query -W -f='${Package}=${db:Status-Status} ' "${want[@]}" 2>/dev/null || true)"
 missing=()
 for p in "${want[@]}"; do

@@ -3,6 +3,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import lazycl
@@ -275,3 +276,24 @@ def test_child_processes_see_the_same_devices():
     files = os.environ.get("OCL_ICD_FILENAMES") or "libpocl.so.2:/nonexistent/libnone.so"
     p = run_py(CHILD_SEES_SAME, OCL_ICD_FILENAMES=files)
     assert p.returncode == 0, p.stderr[-2000:]
+
+
+def test_schedule_override_names_every_kind():
+    """LAZYCL_SCHEDULE=gpu|cpu|pocl shapes kernels as for that kind on any device (read at every
+    force; `make oclgrind` runs the three on Oclgrind's simulator), and a pocl-shaped kernel still
+    computes NumPy's answer on every device (on PoCL's, `cpu` differs from its own kind; on the
+    others, `pocl` does)."""
+    saved = os.environ.get("LAZYCL_SCHEDULE")
+    h = np.arange(1003, dtype=np.float32)
+    try:
+        for d in DEVICES:
+            for kind in ("gpu", "cpu", "pocl"):
+                os.environ["LAZYCL_SCHEDULE"] = kind
+                assert d.schedule == kind, (d, kind)
+                x = lazycl.asarray(h, device=d)
+                np.testing.assert_array_equal(np.asarray(x * 2 + 1), h * 2 + 1)
+    finally:
+        if saved is None:
+            os.environ.pop("LAZYCL_SCHEDULE", None)
+        else:
+            os.environ["LAZYCL_SCHEDULE"] = saved
