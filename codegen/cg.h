@@ -1,13 +1,17 @@
 /* cg.h: what the parts of the code generator share (internal to codegen/).
  *
- * codegen.c collapses a kernel's index space into a struct lc_cg, takes the
- * first schedule of the table in target.c that fits it, and lets that
- * schedule write the kernel body with the shared emitter: emit.c (dims,
- * parameters, addressing, expressions, vector expressions) and redstate.c
- * (reduction states: declare, fold, combine, finalize, spill to scratch).
- * The schedules live one family per file: map.c, reduce.c, reduce_split.c,
- * scan.c. Every function here writes OpenCL C into a struct lc_sb, whose oom
- * flag the caller checks once at the end.
+ * codegen.c collapses a kernel's index space into a struct lc_cg
+ * (collapse.c), takes the first schedule of the kernel's kind in target.c's
+ * table that fits it, and lets that schedule write the kernel body with the
+ * shared emitter: params.c (parameters, arguments, addresses, launches),
+ * emit.c and emit_vec.c (expressions as scalars and as W-lane vectors),
+ * expr.c and complex.c (each op's spelling), redstate.c (reduction states:
+ * declare, fold, combine, finalize, spill to scratch), atomic.c and
+ * random.c. The schedules live one family per file: map.c, reduce.c and
+ * reduce_split.c, gemm.c (with gemm_post.c), scan.c, sort.c (with
+ * sort_row.c and sort_tile.c), topk.c, store.c and store_local.c. Every
+ * function here writes OpenCL C into a struct lc_sb (sb.c), whose oom flag
+ * the caller checks once at the end.
  */
 #ifndef LC_CG_H
 #define LC_CG_H
@@ -38,20 +42,25 @@ struct lc_cg {
     int rnd_quads;                      /* ... or four values of a Philox block at a time */
 };
 
-/* A schedule: how kernels of one kind are cut into work-items. `fits` says
+/* A schedule: how kernels of one kind are cut into work-items. It serves
+ * kernels of `kind` alone (target.c never offers it another); `fits` says
  * whether it takes this kernel on this target (NULL: every kernel of its
  * kind); `gen` appends the kernel(s) to sb, with @K@ for the kernel name,
  * adds the launches to c and names the schedule in c->schedule. gen returns
  * 0, or -1 when out of memory. */
 struct lc_schedule {
     enum lc_kernel_kind kind;
-    const char *family;       /* "map", "reduce", "scan": in kernel names and headers */
+    const char *family;       /* "map", "reduce", "gemm", "scan", "sort", "select" (top-k),
+                                 "store": in kernel names and their sources' first comment */
     int (*fits)(struct lc_cg *g);
     int (*gen)(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb);
 };
 
-/* The schedule kernel g takes on its target (target.c). */
+/* The schedule kernel g takes on its target (target.c): the first of its kind that takes it. */
 const struct lc_schedule *lc_schedule_for(struct lc_cg *g);
+/* Every schedule that would take kernel g, wherever it stands in the table: how many, and
+ * the first `cap` names (as in LC_SCHEDULES) into names. */
+int lc_schedules_taking(struct lc_cg *g, const char **names, int cap);
 
 static inline const char *lc_T(int dt) { return lc_dtype_cl(dt); }
 
@@ -65,13 +74,15 @@ static inline const char *lc_T(int dt) { return lc_dtype_cl(dt); }
  * such a loop. tests/test_sort.py and `make oclgrind` check the sorts and scatters. */
 #define LC_LOOP_SCALAR "#pragma clang loop vectorize(disable) interleave(disable)\n"
 
-/* ---- emit.c: dims, parameters, addressing, expressions ------------------------------ */
+/* ---- collapse.c: the index space ------------------------------------------------------ */
 
 /* Merge adjacent dims that every access and output walks as one, drop dims of extent 1. */
 void lc_collapse(struct lc_cg *g);
 /* The number of outputs (product of the kept dims) and of reduced elements per output. */
 int64_t lc_kept_count(const struct lc_cg *g);
 int64_t lc_reduced_count(const struct lc_cg *g);
+
+/* ---- params.c: parameters, arguments, addresses, launches ------------------------------ */
 
 /* Append an argument to launch l; -1 when out of memory. */
 int lc_add_arg(struct lc_launch *l, enum lc_cgarg_kind kind, int index, int dtype,
@@ -87,6 +98,8 @@ size_t lc_round_up(size_t x, size_t m);
 int lc_fixed_groups(const struct lc_target *t, struct lc_launch *l, size_t wg);
 
 int lc_stclass(int64_t s);
+/* The type of IOTA arithmetic in dtype dt: the float accumulator type for floats. */
+const char *lc_iota_type(struct lc_cg *g, int dt);
 /* Parameters shared by every launch of a kernel: outputs, reads, shape. */
 int lc_common_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb);
 /* The strides of the outputs over dims [0, cover) that are neither 0 nor 1. */
@@ -96,15 +109,22 @@ int lc_output_stride_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *
 int lc_has_gather(const struct lc_cg *g);
 /* The address of access a at index vars i0..: "a3_o + i0 * a3_s0 + i1". */
 void lc_addr(struct lc_cg *g, struct lc_sb *sb, int a);
+
+/* ---- emit.c: scalar expressions, indices, stores -------------------------------------- */
+
 /* Declare i<lo>..i<hi-1> from a linear index `lin` over those dims. */
 void lc_unravel(struct lc_sb *sb, int lo, int hi, const char *lin, const char *ind);
 /* out<o>[address at i0..i<cover-1>] = v<output expr>, for every output. */
 void lc_store_outputs(struct lc_cg *g, struct lc_sb *sb, const char *ind, int cover);
-
 /* Emit every expr of the given phase (0 prologue / whole map; 1 epilogue) as v<i>. */
 void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind);
 /* Emit expr i alone as v<i> (its inputs must be emitted before it in the same scope). */
 void lc_emit_expr(struct lc_cg *g, struct lc_sb *sb, int i, const char *ind);
+/* A comment naming the op of the node expr x computes (nothing when x has no node). */
+void lc_describe_expr(struct lc_sb *sb, const struct lc_expr *x);
+
+/* ---- emit_vec.c: vector expressions (explicit SIMD) ----------------------------------- */
+
 /* Can the prologue run W lanes at a time along dim rd (explicit SIMD)? */
 int lc_vec_ok(struct lc_cg *g, int rd);
 /* The prologue exprs as W-lane vectors w<i> at consecutive indices of dim rd. */
@@ -125,8 +145,6 @@ void lc_emit_atomic_fold(struct lc_cg *g, struct lc_sb *sb, const char *ind, int
 
 /* ---- sort.c ---------------------------------------------------------------------------- */
 
-/* Is scan-kind op `op` a sort (SORT, ARGSORT) rather than a scan? */
-int lc_sort_op(int op);
 /* The unsigned key of dtype dt: its type, bit count, sign bit and all-ones mask. */
 struct lc_key {
     const char *type, *sign, *all;

@@ -60,7 +60,7 @@ static lc_status lc_cg_setup(struct lc_cg *gp, const struct lc_plan *p, int ki,
     }
     g.acc_float = t->fp64 ? "double" : "float";
     g.shifted = t->shifted_variance;
-    if (t->fp64 && (k->kind == LC_KERNEL_REDUCE || k->kind == LC_KERNEL_SCAN))
+    if (t->fp64 && (k->kind == LC_KERNEL_REDUCE || lc_kernel_along_axis(k->kind)))
         g.f64 = 1;
     for (int a = 0; a < k->n_access; a++)
         if (k->access[a].kind == LC_ACCESS_IOTA && lc_dtype_is_float(k->access[a].dtype) && t->fp64)
@@ -87,6 +87,18 @@ int lc_codegen_fits(const struct lc_plan *p, int ki, const struct lc_target *t)
     free(g.acc);
     free(g.ostr);
     return ok;
+}
+
+int lc_codegen_schedules(const struct lc_plan *p, int ki, const struct lc_target *t,
+                         const char **names, int cap)
+{
+    struct lc_cg g;
+    struct lc_error e;
+    memset(&e, 0, sizeof e);
+    int n = lc_cg_setup(&g, p, ki, t, &e) == LC_OK ? lc_schedules_taking(&g, names, cap) : 0;
+    free(g.acc);
+    free(g.ostr);
+    return n;
 }
 
 lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
@@ -120,7 +132,7 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
          * where the operations are correctly rounded. */
         lc_sb_printf(&src, "#pragma OPENCL FP_CONTRACT OFF\n");
         if (t->complex_source && lc_kernel_has(k, lc_dtype_is_complex))
-            lc_sb_printf(&src, "/* lazycl: build from source */\n");   /* LC_SOURCE_ONLY_MARK */
+            lc_sb_printf(&src, "%s\n", LC_SOURCE_ONLY_MARK);
         lc_sb_printf(&src, "/* lazycl %s kernel: %d fused op%s; %s. */\n", kind, k->n_fused,
                      k->n_fused == 1 ? "" : "s", out->schedule);
         lc_cg_helpers(&src, &g.h);

@@ -4,7 +4,9 @@
  * strides are 0 or 1, the schedule), never on sizes: sizes, offsets, strides
  * and scalar values are kernel arguments, so one compiled kernel serves every
  * size of the same expression. Kernel names say what they are:
- * lc_<map|reduce|scan>_<dtype>_<16 hex digits of the source hash>.
+ * lc_<family>_<dtype>_<16 hex digits of the source hash>, the family being the
+ * schedule's (map, reduce, gemm, scan, sort, select for top-k, store), and a
+ * kernel of several launches names each after it with a suffix (_first, ...).
  */
 #ifndef LC_CODEGEN_H
 #define LC_CODEGEN_H
@@ -22,7 +24,9 @@ enum lc_target_kind {
 
 /* What the code generator knows of a device: a plain description that the
  * schedules read (they never ask which kind of device it is). Built by
- * lc_target_init (codegen/target.c), which holds every value per kind. */
+ * lc_target_init (codegen/target.c) from the const profile of its kind,
+ * which holds every value of that kind, and the device's facts; the engine
+ * makes it once per device and kind (engine/devtarget.c). */
 struct lc_target {
     enum lc_target_kind kind;
     /* The device's facts. */
@@ -97,7 +101,7 @@ struct lc_target {
     int gemm_simd_kc;           /* ... panel rows (K per step) */
 };
 
-/* Describe a device of kind `kind` from its facts. */
+/* Describe a device of kind `kind` from that kind's profile and the device's facts. */
 void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
                     unsigned compute_units, size_t max_work_group, const char *device_name);
 /* The GEMM tile candidates of t's kind that the autotuner times (engine/autotune.c): how
@@ -108,8 +112,9 @@ int lc_target_gemm_set(struct lc_target *t, int i);
 /* t's GEMM tile sizes in words ("4 rows x 2 vectors of 8, groups of 16, panels of 256"). */
 void lc_target_gemm_name(const struct lc_target *t, char *out, size_t n);
 /* The kind to shape kernels for on a device: a GPU (or accelerator), PoCL's
- * CPU driver, or another CPU; LAZYCL_SCHEDULE=gpu|cpu shapes them as for a
- * GPU or a generic CPU instead (tests run the GPU schedules on CPU devices). */
+ * CPU driver, or another CPU; LAZYCL_SCHEDULE=gpu|cpu|pocl shapes them as for a
+ * GPU, a generic CPU or PoCL instead (tests run the GPU schedules on CPU devices, and
+ * `make oclgrind` runs all three on Oclgrind's simulator). */
 enum lc_target_kind lc_target_kind_of(int gpu, int pocl);
 
 enum lc_cgarg_kind {
@@ -178,9 +183,18 @@ void lc_kcode_free(struct lc_kcode *c);
 /* Does some schedule take plan kernel `k` on target t? (Every kernel but one with
  * post-reductions, which only the GEMM schedules take, for some shapes: fusion.h.) */
 int lc_codegen_fits(const struct lc_plan *plan, int k, const struct lc_target *t);
+/* Every schedule that would take plan kernel `k` on t, whatever the order of the schedule
+ * table (tests check with it that a kernel only ever reaches schedules of its own kind):
+ * how many, and the first `cap` names ("sort_radix", "scan_chunks", ...) into names. */
+int lc_codegen_schedules(const struct lc_plan *plan, int k, const struct lc_target *t,
+                         const char **names, int cap);
 
-/* ---- internal: expressions (codegen/expr.c) --------------------------------------- */
+/* ---- a string builder (codegen/sb.c) ---------------------------------------------- */
 
+/* A growing NUL-terminated string, zero-initialized to start ({0}); s is NULL until the
+ * first append. An append that runs out of memory sets oom (the text is then incomplete)
+ * and later appends do nothing, so a writer checks oom once, at the end. The caller owns s
+ * (lc_sb_free, or takes s and frees it). */
 struct lc_sb {
     char *s;
     size_t len, cap;
@@ -192,6 +206,8 @@ void lc_sb_printf(struct lc_sb *sb, const char *fmt, ...)
 #endif
     ;
 void lc_sb_free(struct lc_sb *sb);
+
+/* ---- internal: expressions (codegen/expr.c, complex.c) ----------------------------- */
 
 /* Helper functions an expression needs, emitted once per program. */
 struct lc_helpers {

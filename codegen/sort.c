@@ -21,16 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int lc_sort_op(int op)
-{
-    return op == LC_OP_SORT || op == LC_OP_ARGSORT;
-}
-
-static int lc_sort_fits(struct lc_cg *g)
-{
-    return lc_sort_op(g->k->scan_op);
-}
-
 struct lc_key lc_key_of(int dt)
 {
     switch (lc_dtype_size(dt)) {
@@ -281,4 +271,4 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     return 0;
 }
 
-const struct lc_schedule lc_sched_sort_radix = {LC_KERNEL_SCAN, "sort", lc_sort_fits, lc_sort_gen};
+const struct lc_schedule lc_sched_sort_radix = {LC_KERNEL_SORT, "sort", NULL, lc_sort_gen};

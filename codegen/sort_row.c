@@ -28,7 +28,7 @@
 
 static int lc_sort_row_fits(struct lc_cg *g)
 {
-    if (!lc_sort_op(g->k->scan_op) || !g->t->sort_row_max)
+    if (!g->t->sort_row_max)
         return 0;
     int64_t M = 1, N = g->shape[g->nd - 1];
     for (int d = 0; d < g->nd - 1; d++)
@@ -149,5 +149,5 @@ static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
     return 0;
 }
 
-const struct lc_schedule lc_sched_sort_rows = {LC_KERNEL_SCAN, "sort", lc_sort_row_fits,
+const struct lc_schedule lc_sched_sort_rows = {LC_KERNEL_SORT, "sort", lc_sort_row_fits,
                                                lc_sort_row_gen};

@@ -41,7 +41,7 @@ static int lc_tile_items(int dt)   /* keys per item: tiles fit in 48 KiB of loca
 static int lc_sort_tile_fits(struct lc_cg *g)
 {
     int bits = g->t->sort_digit_bits;
-    return lc_sort_op(g->k->scan_op) && g->t->sort_tiles && g->t->max_work_group >= LC_LT &&
+    return g->t->sort_tiles && g->t->max_work_group >= LC_LT &&
            g->shape[g->nd - 1] < ((int64_t)1 << 31) &&
            bits >= 4 && bits <= 8 && bits % 4 == 0;
 }
@@ -422,5 +422,5 @@ static int lc_sort_tile_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     return 0;
 }
 
-const struct lc_schedule lc_sched_sort_tiles = {LC_KERNEL_SCAN, "sort", lc_sort_tile_fits,
+const struct lc_schedule lc_sched_sort_tiles = {LC_KERNEL_SORT, "sort", lc_sort_tile_fits,
                                                 lc_sort_tile_gen};

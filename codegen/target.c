@@ -1,10 +1,14 @@
-/* target.c: one description per device kind, and which schedule a kernel takes.
+/* target.c: one const profile per device kind, a device's target made from its kind's
+ * profile, and which schedule a kernel takes.
  *
  * A schedule never asks which kind of device it runs on: it reads the
- * fields of struct lc_target (codegen.h), which lc_target_init fills here,
- * all the values of one kind in one place. A kernel takes the first
- * schedule of its kind, in the order of LC_SCHEDULES, whose fits() accepts
- * it; a new schedule family is one new file and one line in LC_SCHEDULES.
+ * fields of struct lc_target (codegen.h), which lc_target_init fills here
+ * from the profile of the device's kind (lc_profiles: every value of one kind
+ * in one place) and the device's facts. A kernel takes the first schedule
+ * of its kernel kind, in the order of LC_SCHEDULES, whose fits() accepts it;
+ * each schedule declares the one kernel kind it serves, so the order matters
+ * only among the schedules of one kind. A new schedule family is one new
+ * file and one line in LC_SCHEDULES.
  */
 #include "codegen/cg.h"
 
@@ -12,14 +16,91 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What one kind of device is given. The device's target starts as a copy of `fixed` (the
+ * kind's value of every field that does not depend on the device; those that do are 0
+ * there), then lc_target_init adds the device's facts and the counts below. */
+struct lc_target_profile {
+    struct lc_target fixed;   /* fixed.shifted_variance: where the device has fp64;
+                                 fixed.gemm_tiles: where its work-groups hold gemm_group^2
+                                 items */
+    int split_group;          /* split reductions take a whole work-group (work_group items)
+                                 per group, else fixed.split_items */
+    /* Counts per compute unit: the device's value is fixed.<name> plus this times its
+     * compute units. */
+    int64_t reduce_loop_outputs, column_loop_outputs, scan_split_rows, scan_max_chunks,
+            store_private, store_local_groups, sort_items, topk_items;
+};
+
+/* The values every kind shares. */
+#define LC_EVERY_KIND                                                                        \
+    .complex_source = 1, /* whatever the schedules: only SPIR-V intake is affected */       \
+    /* Measured (4096^2 mean+std): V = 1..8 and P = 8..32 within 10% for chunks of ~256      \
+     * rows; one chunk of 4096 rows per block is twice as slow. */                          \
+    .colblock_vectors = 4, .colblock_min_rows = 256,                                         \
+    .scan_tile_per_item = 8,                                                                 \
+    .store_private_max = (int64_t)1 << 23,                                                   \
+    /* 8-bit digits: four passes over 32-bit keys. */                                        \
+    .sort_digit_bits = 8,                                                                    \
+    /* Products: 128 x 128 outputs per group of 16 x 16 items (8 x 8 each), K in steps of 4  \
+     * (H100 SGEMM 8192^2, TFLOP/s: steps of 2/4/8/16/32 gave 32.6/40.1/38.4/30.4/24.3;      \
+     * blocks of 128x64 36.9 and 64x64 31.7 at 8; fewer registers for the next step's values \
+     * keep more groups resident). The autotuner may pick another of lc_gemm_gpu_tiles. */  \
+    .gemm_group = 16, .gemm_tile_m = 128, .gemm_tile_n = 128, .gemm_tile_k = 4,              \
+    .gemm_min = 64, .gemm_vec = 4, .gemm_min_k = 16,                                         \
+    /* CPUs' vector products: 4 rows x 2 float8 per item, 8 vector accumulators in          \
+     * registers (double8: 1); 16 items share a 256-row panel (measured on 2 cores, 2048^2:  \
+     * WG 8/16/32 gave 65/95/79 GFLOP/s, KC 128/256/512 91/95/95, RM x RV 4x2 95, 6x2 89-105, \
+     * 8x2 76, 2x4 71; the autotuner may pick another of lc_gemm_cpu_blocks). */            \
+    .gemm_simd_width = 8, .gemm_simd_vectors = 2, .gemm_simd_group = 16, .gemm_simd_kc = 256
+
+/* What both CPU kinds are given. CPU drivers pick a work-group size well for one item per
+ * element. A CPU is full with a few outputs per core (reductions, scans, sorts and top-k
+ * cut into a few chunks per core), and adds into a private copy per core at the speed of a
+ * plain add (atomics cost 20-50 ns each there). A row of at most sort_row_max elements is
+ * sorted by one item in one launch (measured on PoCL, 2 cores, shared, one float64 row, ms,
+ * one launch vs 24: 1000: 0.08/0.19, 4096: 0.13-0.21/0.19-0.52, 8192: 0.22-0.35/0.31-0.71,
+ * 16384: 0.41-0.64/0.56-0.97; at 16384 and over, the chunks sort.c spreads over the cores
+ * win when both are free; many rows take it too, one item per row either way: 16384 x 256
+ * and 4096 x 4096 cost the same CPU time). */
+#define LC_CPU_PROFILE(kind_, simd_)                                                         \
+    .fixed = {LC_EVERY_KIND, .kind = kind_, .simd = simd_, .split_min_reduced = 4096,        \
+              .split_items = 1, .split_per_item = 16384, .sort_row_max = 8192,               \
+              .gemm_simd_rows = 4},                                                          \
+    .reduce_loop_outputs = 8, .scan_split_rows = 8, .scan_max_chunks = 8,                    \
+    .store_private = 2, .sort_items = 8, .topk_items = 8
+
+static const struct lc_target_profile lc_profiles[] = {
+    [LC_TARGET_CPU] = {LC_CPU_PROFILE(LC_TARGET_CPU, 0)},
+    /* PoCL's CPU driver vectorizes across work-items but not loops inside one, and calls
+     * the scalar math library per element: float8 code. */
+    [LC_TARGET_POCL] = {LC_CPU_PROFILE(LC_TARGET_POCL, 8)},
+    /* A GPU: fixed work-groups (kernels test their bounds), four elements per map item,
+     * reductions of rows by work-groups whatever their number (strided shares, column
+     * blocks), float32 variances as shifted sums in double (the fp64 divide is slow
+     * there), scans in tiles, scatter-adds into a copy per work-group in local memory
+     * (32 KiB leaves room for two groups per multiprocessor, a few groups per compute
+     * unit), sorts in tiles of local memory (coalesced moves; rows that fit a tile never
+     * leave it), top-k with about 1024 items per compute unit, neighbouring items reading
+     * neighbouring elements, and products in register-blocked tiles. */
+    [LC_TARGET_GPU] = {
+        .fixed = {LC_EVERY_KIND, .kind = LC_TARGET_GPU, .fixed_groups = 1, .map_vec4 = 1,
+                  .split_min_reduced = 64, .split_strided = 1, .split_per_item = 16,
+                  .column_blocks = 1,
+                  .shifted_variance = 1, .scan_max_chunks = 16384, .scan_tiles = 1,
+                  .store_local_bytes = 32768, .sort_tiles = 1, .topk_coalesce = 1,
+                  .gemm_tiles = 1},
+        .split_group = 1,
+        .column_loop_outputs = 2048, .scan_split_rows = 256, .store_local_groups = 4,
+        .sort_items = 256, .topk_items = 1024},
+};
+
 void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
                     unsigned compute_units, size_t max_work_group, const char *device_name)
 {
-    memset(t, 0, sizeof *t);
-    int gpu = kind == LC_TARGET_GPU;
+    const struct lc_target_profile *p = &lc_profiles[kind];
     int64_t cu = compute_units ? compute_units : 1;
     size_t mwg = max_work_group ? max_work_group : 1;
-    t->kind = kind;
+    memcpy(t, &p->fixed, sizeof *t);   /* padding too: the plan cache hashes the bytes */
     t->fp64 = fp64;
     t->compute_units = (unsigned)cu;
     t->max_work_group = max_work_group;
@@ -28,80 +109,20 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
     t->work_group = mwg < 256 ? mwg : 256;
     t->scan_work_group = mwg < 64 ? mwg : 64;
     t->scan_carry_group = mwg < 1024 ? mwg : 1024;
-    /* CPU drivers pick a work-group size well for one item per element. */
-    t->fixed_groups = gpu;
+    if (p->split_group)
+        t->split_items = t->work_group;
+    t->shifted_variance = p->fixed.shifted_variance && fp64;
+    t->gemm_tiles = p->fixed.gemm_tiles &&
+                    mwg >= (size_t)p->fixed.gemm_group * (size_t)p->fixed.gemm_group;
 
-    /* PoCL's CPU driver vectorizes across work-items but not loops inside
-     * one, and calls the scalar math library per element: float8 code. */
-    t->simd = kind == LC_TARGET_POCL ? 8 : 0;
-    t->complex_source = 1;     /* whatever the schedules: only SPIR-V intake is affected */
-    t->map_vec4 = gpu;
-
-    /* A CPU is full with a few outputs per core; a GPU reduces rows with
-     * work-groups whatever their number. */
-    t->reduce_loop_outputs = gpu ? 0 : cu * 8;
-    t->split_min_reduced = gpu ? 64 : 4096;
-    t->split_items = gpu ? t->work_group : 1;
-    t->split_strided = gpu;
-    t->split_per_item = gpu ? 16 : 16384;
-    t->column_blocks = gpu;
-    t->column_loop_outputs = gpu ? cu * 2048 : 0;
-    /* Measured (4096^2 mean+std): V = 1..8 and P = 8..32 within 10% for chunks
-     * of ~256 rows; one chunk of 4096 rows per block is twice as slow. */
-    t->colblock_vectors = 4;
-    t->colblock_min_rows = 256;
-    t->shifted_variance = gpu && fp64;
-
-    t->scan_split_rows = gpu ? cu * 256 : cu * 8;
-    t->scan_max_chunks = gpu ? 16384 : cu * 8;
-    t->scan_tiles = gpu;
-    t->scan_tile_per_item = 8;
-
-    /* A CPU adds into a private copy per core at the speed of a plain add
-     * (atomics cost 20-50 ns each there); GPUs add atomically. */
-    t->store_private = gpu ? 0 : (int)(cu * 2);
-    t->store_private_max = (int64_t)1 << 23;
-    /* A GPU work-group adds into a copy in local memory (32 KiB leaves room
-     * for two groups per multiprocessor), a few groups per compute unit. */
-    t->store_local_bytes = gpu ? 32768 : 0;
-    t->store_local_groups = gpu ? cu * 4 : 0;
-    /* Sorts cut their rows into chunks over about this many items in all. */
-    t->sort_items = gpu ? cu * 256 : cu * 8;
-    /* 8-bit digits: four passes over 32-bit keys. GPUs sort in tiles of local memory
-     * (coalesced moves; rows that fit a tile never leave it). */
-    t->sort_digit_bits = 8;
-    t->sort_tiles = gpu;
-    /* Top-k selections: a few chunks per row on CPUs; on GPUs about 1024 items per compute
-     * unit, neighbouring items reading neighbouring elements. */
-    t->topk_items = gpu ? cu * 1024 : cu * 8;
-    t->topk_coalesce = gpu;
-    /* CPUs: a row of at most this many elements is sorted by one item in one launch (GPUs
-     * sort a row that fits a tile in one launch). Measured on PoCL (2 cores, shared), one
-     * float64 row, ms, one launch vs 24: 1000: 0.08/0.19, 4096: 0.13-0.21/0.19-0.52,
-     * 8192: 0.22-0.35/0.31-0.71, 16384: 0.41-0.64/0.56-0.97 (at 16384 and over, the chunks
-     * sort.c spreads over the cores win when both are free). Many rows take it too (one
-     * item per row either way): 16384 x 256 and 4096 x 4096 cost the same CPU time. */
-    t->sort_row_max = gpu ? 0 : 8192;
-    /* Products: 128 x 128 outputs per group of 16 x 16 items (8 x 8 each), K in steps of 4
-     * (H100 SGEMM 8192^2, TFLOP/s: steps of 2/4/8/16/32 gave 32.6/40.1/38.4/30.4/24.3; blocks
-     * of 128x64 36.9 and 64x64 31.7 at 8; fewer registers for the next step's values keep
-     * more groups resident). The autotuner may pick another of lc_gemm_gpu_tiles below. */
-    t->gemm_tiles = gpu && mwg >= 256;
-    t->gemm_group = 16;
-    t->gemm_tile_m = t->gemm_tile_n = 128;
-    t->gemm_tile_k = 4;
-    t->gemm_min = 64;
-    t->gemm_vec = 4;
-    t->gemm_min_k = 16;
-    /* PoCL: 4 rows x 2 float8 per item, 8 vector accumulators in registers (double8: 1). */
-    t->gemm_simd_rows = gpu ? 0 : 4;
-    t->gemm_simd_width = 8;
-    t->gemm_simd_vectors = 2;
-    /* ... 16 items share a 256-row panel (measured on 2 cores, 2048^2: WG 8/16/32 gave
-     * 65/95/79 GFLOP/s, KC 128/256/512 91/95/95, RM x RV 4x2 95, 6x2 89-105, 8x2 76, 2x4 71;
-     * the autotuner may pick another of lc_gemm_cpu_blocks below) */
-    t->gemm_simd_group = 16;
-    t->gemm_simd_kc = 256;
+    t->reduce_loop_outputs += cu * p->reduce_loop_outputs;
+    t->column_loop_outputs += cu * p->column_loop_outputs;
+    t->scan_split_rows += cu * p->scan_split_rows;
+    t->scan_max_chunks += cu * p->scan_max_chunks;
+    t->store_private += (int)(cu * p->store_private);
+    t->store_local_groups += cu * p->store_local_groups;
+    t->sort_items += cu * p->sort_items;
+    t->topk_items += cu * p->topk_items;
 }
 
 /* The GEMM tile candidates the autotuner times (engine/autotune.c) on a device of each kind;
@@ -157,6 +178,8 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
         return LC_TARGET_GPU;
     if (sched && !strcmp(sched, "cpu"))
         return LC_TARGET_CPU;
+    if (sched && !strcmp(sched, "pocl"))
+        return LC_TARGET_POCL;
     return gpu ? LC_TARGET_GPU : pocl ? LC_TARGET_POCL : LC_TARGET_CPU;
 }
 
@@ -174,7 +197,7 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
     X(reduce_colsplit)    /* reduce_split.c: groups of adjacent outputs x row chunks */    \
     X(reduce_loop)        /* reduce.c: one item per output */                              \
     X(reduce_split)       /* reduce_split.c: groups per output, last group combines */     \
-    X(topk_select)        /* topk.c: the k best of each row chunk, then merged (argtopk) */ \
+    X(topk_chunks)        /* topk.c: the k best of each row chunk, then merged (argtopk) */ \
     X(sort_tiles)         /* sort_tile.c: radix sort in work-group tiles (GPUs) */         \
     X(sort_rows)          /* sort_row.c: one item per row, every digit in one launch (CPUs) */ \
     X(sort_radix)         /* sort.c: LSD radix sort along the last dim (sort, argsort) */  \
@@ -189,6 +212,8 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
 LC_SCHEDULES(LC_DECLARE)
 #define LC_ENTRY(name) &lc_sched_##name,
 static const struct lc_schedule *const lc_schedules[] = {LC_SCHEDULES(LC_ENTRY)};
+#define LC_NAME(name) #name,
+static const char *const lc_schedule_names[] = {LC_SCHEDULES(LC_NAME)};
 
 /* The schedules that take kernels with post-reductions (fusion.h's post_axes); such a
  * kernel takes one of these or none (the engine then fuses without them). */
@@ -202,13 +227,30 @@ static int lc_takes_post(const struct lc_schedule *s)
     return 0;
 }
 
+/* Does schedule s take kernel g: one of its kind, with post-reductions only if s runs them,
+ * and one its fits() accepts? */
+static int lc_takes(const struct lc_schedule *s, struct lc_cg *g)
+{
+    return s->kind == g->k->kind && (!g->k->post_axes || lc_takes_post(s)) &&
+           (!s->fits || s->fits(g));
+}
+
 const struct lc_schedule *lc_schedule_for(struct lc_cg *g)
 {
-    for (size_t i = 0; i < sizeof lc_schedules / sizeof *lc_schedules; i++) {
-        const struct lc_schedule *s = lc_schedules[i];
-        if (s->kind == g->k->kind && (!g->k->post_axes || lc_takes_post(s)) &&
-            (!s->fits || s->fits(g)))
-            return s;
-    }
+    for (size_t i = 0; i < sizeof lc_schedules / sizeof *lc_schedules; i++)
+        if (lc_takes(lc_schedules[i], g))
+            return lc_schedules[i];
     return NULL;
+}
+
+int lc_schedules_taking(struct lc_cg *g, const char **names, int cap)
+{
+    int n = 0;
+    for (size_t i = 0; i < sizeof lc_schedules / sizeof *lc_schedules; i++)
+        if (lc_takes(lc_schedules[i], g)) {
+            if (n < cap)
+                names[n] = lc_schedule_names[i];
+            n++;
+        }
+    return n;
 }

@@ -18,7 +18,7 @@
 #endif
 #include "engine/autotune.h"
 
-#include "engine/engine.h"
+#include "engine/storage.h"
 #include "engine/tunerec.h"
 #include "engine/xplan.h"
 #include "fusion/fusion.h"
@@ -266,7 +266,9 @@ static struct lc_xplan *lc_tune_prepare(lc_queue_t q, struct lc_storage *sa, str
         return NULL;
     }
     if (lc_fuse(&out, 1, 0, &plan, e) == LC_OK) {
-        lc_xplan_make(&plan, &sig, lc_queue_device(q), t, 0, &x, e);
+        struct lc_kcode *codes;
+        if (lc_xplan_codegen(&plan, t, &codes, e) == LC_OK)
+            lc_xplan_make(&plan, codes, &sig, lc_queue_device(q), t, 0, &x, e);
         lc_plan_free(&plan);
     }
     lc_graph_sig_free(&sig);

@@ -1,7 +1,7 @@
 /* xplan.c: executable plans: made once from a fused plan, run for every graph of its structure. */
 #include "engine/xplan.h"
 
-#include "engine/engine.h"
+#include "engine/storage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,23 +46,56 @@ static int lc_xplan_name_leaves(struct lc_kcode *code, const struct lc_kernel *k
     return 0;
 }
 
-lc_status lc_xplan_make(const struct lc_plan *p, const struct lc_graph_sig *sig, lc_device_t d,
-                        const struct lc_target *t, int debug, struct lc_xplan **out,
-                        struct lc_error *e)
+void lc_xplan_codes_free(struct lc_kcode *codes, int n)
+{
+    for (int k = 0; codes && k < n; k++)
+        lc_kcode_free(&codes[k]);
+    free(codes);
+}
+
+lc_status lc_xplan_codegen(const struct lc_plan *p, const struct lc_target *t,
+                           struct lc_kcode **codes, struct lc_error *e)
+{
+    *codes = calloc((size_t)(p->n_kernels ? p->n_kernels : 1), sizeof **codes);
+    if (!*codes)
+        return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+    for (int k = 0; k < p->n_kernels; k++) {
+        lc_status st = lc_codegen(p, k, t, &(*codes)[k], e);
+        if (st != LC_OK) {
+            lc_xplan_codes_free(*codes, k);
+            *codes = NULL;
+            return st;
+        }
+    }
+    return LC_OK;
+}
+
+lc_status lc_xplan_make(const struct lc_plan *p, struct lc_kcode *codes,
+                        const struct lc_graph_sig *sig, lc_device_t d, const struct lc_target *t,
+                        int debug, struct lc_xplan **out, struct lc_error *e)
 {
     *out = NULL;
     struct lc_xplan *x = calloc(1, sizeof *x);
-    if (!x)
+    if (x)
+        x->kernels = calloc((size_t)(p->n_kernels ? p->n_kernels : 1), sizeof *x->kernels);
+    if (!x || !x->kernels) {
+        free(x);
+        lc_xplan_codes_free(codes, p->n_kernels);
         return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+    }
+    /* The codes are the xplan's from here on. */
+    for (int k = 0; k < p->n_kernels; k++)
+        x->kernels[k].code = codes[k];
+    x->n_kernels = p->n_kernels;
+    free(codes);
     x->device = d;
     x->target = *t;
     x->key = 0;
-    x->kernels = calloc((size_t)(p->n_kernels ? p->n_kernels : 1), sizeof *x->kernels);
     x->buffers = calloc((size_t)(p->n_buffers ? p->n_buffers : 1), sizeof *x->buffers);
     x->inputs = calloc((size_t)(p->n_inputs ? p->n_inputs : 1), sizeof *x->inputs);
     x->out_buffer = malloc((size_t)(p->n_out ? p->n_out : 1) * sizeof *x->out_buffer);
     x->words = malloc((sig->n_words ? sig->n_words : 1) * sizeof *x->words);
-    if (!x->kernels || !x->buffers || !x->inputs || !x->out_buffer || !x->words)
+    if (!x->buffers || !x->inputs || !x->out_buffer || !x->words)
         goto nomem;
     memcpy(x->words, sig->words, sig->n_words * sizeof *x->words);
     x->n_words = sig->n_words;
@@ -86,12 +119,7 @@ lc_status lc_xplan_make(const struct lc_plan *p, const struct lc_graph_sig *sig,
     }
     for (int k = 0; k < p->n_kernels; k++) {
         struct lc_xkernel *xk = &x->kernels[k];
-        lc_status st = lc_codegen(p, k, t, &xk->code, e);
-        if (st != LC_OK) {
-            lc_xplan_free(x);
-            return st;
-        }
-        x->n_kernels = k + 1;
+        lc_status st;
         if (debug >= 4)
             fprintf(stderr, "[lazycl] kernel %d (%s):\n%s\n", k, xk->code.schedule, xk->code.source);
         if (lc_xplan_name_leaves(&xk->code, &p->kernels[k], sig) < 0) {

@@ -1,7 +1,7 @@
 /* xplan.h: an executable plan: what forcing a graph of one structure needs.
  *
  * An xplan is made once from a fused plan (lc_fuse), the code of each of its
- * kernels (lc_codegen) and the compiled kernels (lc_kernel_get). It refers to
+ * kernels (lc_xplan_codegen) and the compiled kernels (lc_kernel_get). It refers to
  * no node: leaves are named by their place in the graph signature's walk, so
  * the same xplan runs every graph with an equal signature (graph/signature.h),
  * binding that graph's storage and constant values at each run.
@@ -47,11 +47,17 @@ struct lc_xplan {
     struct lc_xplan *lru_prev, *lru_next, *chain;
 };
 
-/* Make the xplan of plan `p` for the graph of `sig` on device d. With debug
- * >= 4 each kernel's source is printed. On failure nothing is held. */
-lc_status lc_xplan_make(const struct lc_plan *p, const struct lc_graph_sig *sig, lc_device_t d,
-                        const struct lc_target *t, int debug, struct lc_xplan **out,
-                        struct lc_error *e);
+/* The code of each of p's kernels for target t (lc_codegen): *codes is a malloc'd array of
+ * p->n_kernels, freed with lc_xplan_codes_free. On failure nothing is held. */
+lc_status lc_xplan_codegen(const struct lc_plan *p, const struct lc_target *t,
+                           struct lc_kcode **codes, struct lc_error *e);
+void lc_xplan_codes_free(struct lc_kcode *codes, int n);
+/* Make the xplan of plan `p` for the graph of `sig` on device d and target t, building its
+ * kernels. `codes` is p's code for t (lc_xplan_codegen); the xplan takes it over, on failure
+ * too. With debug >= 4 each kernel's source is printed. On failure nothing is held. */
+lc_status lc_xplan_make(const struct lc_plan *p, struct lc_kcode *codes,
+                        const struct lc_graph_sig *sig, lc_device_t d, const struct lc_target *t,
+                        int debug, struct lc_xplan **out, struct lc_error *e);
 /* Run x over the graph of `sig` (equal to the one x was made for) on q, and
  * realize the forced outputs `outs`. Work is enqueued, not waited for. */
 lc_status lc_xplan_run(const struct lc_xplan *x, lc_queue_t q, const struct lc_graph_sig *sig,

@@ -48,7 +48,31 @@
 #define LC_RECOMPUTE_MAX_OPS 16
 #define LC_KERNEL_MAX_DEPTH 200
 
-enum lc_kernel_kind { LC_KERNEL_MAP, LC_KERNEL_REDUCE, LC_KERNEL_SCAN, LC_KERNEL_STORE };
+/* What a kernel computes, and so which schedules may take it (codegen/target.c): each
+ * schedule serves one kind. SCAN, SORT and TOPK kernels run along the last axis of their
+ * index space (lc_kernel_along_axis); fusion picks the kind from the op (lc_kernel_kind_of). */
+enum lc_kernel_kind {
+    LC_KERNEL_MAP,    /* elementwise over the output shape */
+    LC_KERNEL_REDUCE, /* reductions over some axes, with prologue and epilogue */
+    LC_KERNEL_SCAN,   /* a cumulative op along the axis: CUMSUM, CUMPROD, CUMMIN, CUMMAX */
+    LC_KERNEL_STORE,  /* a store into a leaf's storage, in place */
+    LC_KERNEL_SORT,   /* a stable sort along the axis: SORT, ARGSORT */
+    LC_KERNEL_TOPK,   /* the positions of the k best along the axis: ARGTOPK */
+};
+
+/* The kernel kind of a node of op kind LC_KIND_SCAN (the ops along an axis). */
+static inline enum lc_kernel_kind lc_kernel_kind_of(int op)
+{
+    return op == LC_OP_SORT || op == LC_OP_ARGSORT ? LC_KERNEL_SORT
+         : op == LC_OP_ARGTOPK ? LC_KERNEL_TOPK : LC_KERNEL_SCAN;
+}
+
+/* Does a kernel of this kind run along its last axis (SCAN, SORT, TOPK)? Its index space is
+ * then the input's shape with that axis last, and its outputs cover every dim. */
+static inline int lc_kernel_along_axis(enum lc_kernel_kind kind)
+{
+    return kind == LC_KERNEL_SCAN || kind == LC_KERNEL_SORT || kind == LC_KERNEL_TOPK;
+}
 
 /* Where an access reads from. */
 enum lc_access_kind {
@@ -130,7 +154,7 @@ struct lc_output {
     int buffer;
     int dtype;
     int64_t strides[LC_MAXDIM];    /* element strides over the kernel's output
-                                      dims (MAP, SCAN: all dims; REDUCE: kept) */
+                                      dims (REDUCE: kept; the others: all dims) */
     const struct lc_node *node;
 };
 
@@ -138,7 +162,7 @@ struct lc_kernel {
     enum lc_kernel_kind kind;
     /* Index space. MAP: the output shape. REDUCE: the input shape reordered
      * as [kept dims..., reduced dims...] with `nkept` kept dims; outputs are
-     * over the kept dims. SCAN: the input shape with the scanned axis last. */
+     * over the kept dims. SCAN, SORT, TOPK: the input shape with the axis last. */
     int ndim, nkept;
     int64_t shape[LC_MAXDIM];
     struct lc_expr *exprs;
@@ -149,7 +173,8 @@ struct lc_kernel {
     int n_outputs, cap_outputs;
     struct lc_reduction *reds;
     int n_reds, cap_reds;
-    int scan_op;                   /* SCAN: CUMSUM ... */
+    int scan_op;                   /* SCAN, SORT, TOPK: the op (CUMSUM ..., SORT, ARGSORT,
+                                      ARGTOPK) */
     /* REDUCE with post-reductions (lc_fuse's LC_FUSE_PRODUCT_POST): reds[0] is a sum of
      * x * y over the reduced dims (a product), the epilogue (phase 1) computes its
      * elementwise consumers per kept index, the post-reductions (reds[1..], post set) fold

@@ -1,8 +1,13 @@
-/* internal.h: what the fusion pass's files share (fuse.c, viewstack.c, u64map.c). */
+/* internal.h: what the fusion pass's files share. In the order the pass runs: fuse.c (the
+ * driver), mark.c (which nodes are written), place.c (one attempt at a plan), deps.c (what a
+ * root reads), post.c (post-reductions), expr.c (a node's expression in a kernel),
+ * viewstack.c (views applied to leaves), u64map.c (the maps they use). */
 #ifndef LC_FUSION_INTERNAL_H
 #define LC_FUSION_INTERNAL_H
 
 #include "fusion/fusion.h"
+
+#include <string.h>
 
 /* ---- a small u64 -> int map (open addressing, u64map.c) ---------------------------- */
 
@@ -25,6 +30,14 @@ int lc_grow(void **arr, int *cap, size_t elem);
     (((n) < (cap)) ? 0 : lc_grow((void **)&(arr), &(cap), sizeof *(arr)))
 
 /* ---- the pass's state -------------------------------------------------------------- */
+
+/* A reduce or scan-like kernel's input shape and reduced axes (place.c), by which siblings
+ * are grouped and dims ordered; zeroed for map and store kernels. */
+struct lc_redspace {
+    int ndim;
+    int64_t shape[LC_MAXDIM];
+    uint32_t axes;
+};
 
 struct lc_nodeinfo {
     int mat;          /* written by a kernel (or a leaf copied contiguous) */
@@ -63,6 +76,10 @@ struct lc_fuse {
                                   (accesses get stride 0 along those) */
     int epi_nkept;
     unsigned flags;            /* lc_fuse's flags */
+    /* One attempt's (lc_plan_once's) own, freed at its end: */
+    struct lc_redspace *rs;    /* per kernel */
+    int cap_rs;
+    int *root_expr;            /* per node: an elementwise root's expr in its kernel */
     struct lc_plan *plan;
     struct lc_error *e;
 };
@@ -73,6 +90,55 @@ static inline int lc_idx(struct lc_fuse *f, const struct lc_node *n)
     lc_map_get(&f->index, (uint64_t)(uintptr_t)n, &i);
     return i;
 }
+
+static inline int lc_same_dims(int na, const int64_t *a, int nb, const int64_t *b)
+{
+    return na == nb && memcmp(a, b, (size_t)na * sizeof *a) == 0;
+}
+
+/* ---- marking (mark.c) -------------------------------------------------------------- */
+
+/* Decide which nodes are written to memory (info->mat), counting consumers and costs. */
+void lc_mark(struct lc_fuse *f, struct lc_node *const *outs, size_t n_outs);
+/* Materialized reshapes of a node held in a plan buffer take that buffer instead (alias);
+ * run before each attempt. */
+void lc_alias_reshapes(struct lc_fuse *f);
+
+/* ---- one attempt at a plan (place.c, deps.c, post.c) ------------------------------- */
+
+/* Place every materialized node in a kernel, write the outputs, order the dims: 0, -2 on
+ * error (e set), -3 to retry with f->fail_node materialized. */
+int lc_plan_once(struct lc_fuse *f);
+/* What the fused subtree of `root` reads: *max_dep the latest kernel among the
+ * materialized nodes it reads (-1 if none), and *epi_kernel the kernel whose epilogue it
+ * may join: that of the reduce nodes it reads with no view in between, or else the latest
+ * of those it reads through reshapes only (-1 none, -2 none fits: reduces read directly
+ * from several kernels, or a reduce of that kernel or a later one read through a view
+ * other than reshapes, or through reshapes from a later kernel). 0, or -1 out of memory. */
+int lc_deps(struct lc_fuse *f, int root, int *max_dep, int *epi_kernel);
+/* The kept dims of a reduce kernel's input space rs, less those in `post`; their count. */
+int lc_kept_dims(const struct lc_redspace *rs, uint32_t post, int64_t *kept);
+/* With LC_FUSE_PRODUCT_POST: the kernel reduce node `idx` joins as a post-reduction, -1
+ * none, -2 on error. */
+int lc_post_kernel(struct lc_fuse *f, int idx);
+
+/* ---- expressions (expr.c) ---------------------------------------------------------- */
+
+/* Record n as computed in k (for explain): 0, -1 out of memory. */
+int lc_add_fused(struct lc_kernel *k, const struct lc_node *n);
+/* A new expr of k: its index, -1 out of memory (e set). */
+int lc_new_expr(struct lc_fuse *f, struct lc_kernel *k, int op, int dtype, int cdtype,
+                const struct lc_node *node);
+/* The plan buffer node `idx` is written to (made on first use): its index, -1 out of memory. */
+int lc_plan_buffer_for(struct lc_fuse *f, int idx);
+/* Strides over the kept dims but those in `post` as strides over all nkept kept dims, 0
+ * along the post-reduced ones. */
+void lc_post_expand(int64_t *st, int nkept, uint32_t post);
+/* The expression computing node `idx` seen through `stack` in kernel `kid` (phase 0
+ * prologue or map, 1 epilogue, 2 after post-reductions): the expr index, -2 on error (e
+ * set), -3 when a reshape needs its input materialized first (f->fail_node set). `top`:
+ * the node is the kernel's own root, computed here even though it is materialized. */
+int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, int top);
 
 
 /* ---- view stacks (viewstack.c) ----------------------------------------------------- */

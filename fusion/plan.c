@@ -47,7 +47,11 @@ char *lc_plan_describe(const struct lc_plan *p)
         }                                                                       \
         len += (size_t)w_;                                                      \
     } while (0)
-    static const char *kinds[] = {"map", "reduce", "scan", "store"};
+    /* Sorts and top-k selections are described as scans (kernels along an axis), as
+     * explain has always printed them. */
+    static const char *kinds[] = {[LC_KERNEL_MAP] = "map", [LC_KERNEL_REDUCE] = "reduce",
+                                  [LC_KERNEL_SCAN] = "scan", [LC_KERNEL_STORE] = "store",
+                                  [LC_KERNEL_SORT] = "scan", [LC_KERNEL_TOPK] = "scan"};
     APPEND("plan: %d kernel%s, %d buffer%s\n", p->n_kernels, p->n_kernels == 1 ? "" : "s",
            p->n_buffers, p->n_buffers == 1 ? "" : "s");
     for (int i = 0; i < p->n_kernels; i++) {

@@ -138,8 +138,3 @@ int lc_dtype_float_of(int dt)
         return dt;
     return lc_dtypes[dt].size <= 2 ? LC_FLOAT32 : LC_FLOAT64;
 }
-
-int lc_dtype_can_cast_safe(int from, int to)
-{
-    return lc_dtype_promote(from, to) == to;
-}

@@ -51,7 +51,4 @@ int lc_dtype_of_pyscalar(enum lc_pyscalar s);
  * ints give float64; complex keeps its own. */
 int lc_dtype_float_of(int dt);
 
-/* Can every value of `from` be represented in `to` (NumPy's "safe" casting)? */
-int lc_dtype_can_cast_safe(int from, int to);
-
 #endif

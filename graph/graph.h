@@ -1,7 +1,7 @@
 /* graph.h: the lazy DAG: nodes, the ops table, builders that validate eagerly.
  *
  * A node is pending (an op over input nodes) or a leaf (a realized buffer, a
- * constant, an arange). Builders check shapes and dtypes the moment a node is
+ * constant, an arange, random numbers). Builders check shapes and dtypes the moment a node is
  * made and fail with NumPy's exception kind and message; nothing is ever
  * rejected later. Views of leaves fold into a new leaf (offset and strides,
  * like NumPy); views of pending nodes stay view nodes, which fusion turns
@@ -112,10 +112,11 @@ struct lc_node {
             int64_t start[LC_MAXDIM];
             int64_t step[LC_MAXDIM];
         } slice;
-        struct {                          /* REDUCE, SCAN */
+        struct {                          /* REDUCE, SCAN (sorts and top-k included) */
             uint32_t axes;                /* bit k: input axis k is reduced (SCAN: one bit) */
-            int32_t ddof;                 /* MEANVAR */
-            int32_t kind;                 /* MEANVAR: 0 var, 1 mean */
+            int32_t ddof;                 /* MEANVAR; ARGTOPK: k */
+            int32_t kind;                 /* MEANVAR: 0 var, 1 mean; SORT, ARGSORT:
+                                             descending; ARGTOPK: largest */
         } red;
         struct {                          /* GATHER */
             int32_t axis;                 /* the input axis the index replaces */
@@ -181,7 +182,7 @@ struct lc_node *lc_node_random(void *owner, int dtype, int dist, uint64_t key, u
  * stay. */
 void lc_node_realize(struct lc_node *n, struct lc_storage *storage);
 
-/* ---- elementwise ---------------------------------------------------------------- */
+/* ---- elementwise (graph/elementwise.c) ------------------------------------------ */
 
 struct lc_node *lc_node_unary(int op, struct lc_node *a, struct lc_error *e);
 struct lc_node *lc_node_binary(int op, struct lc_node *a, struct lc_node *b, struct lc_error *e);
@@ -192,11 +193,12 @@ struct lc_node *lc_node_cast(struct lc_node *a, int dtype, struct lc_error *e);
  * included), or -1 with e set to NumPy's TypeError. */
 int lc_binary_result_dtype(int op, const struct lc_node *a, const struct lc_node *b, int *cdtype,
                            struct lc_error *e);
-/* Broadcast two or more shapes (NumPy rules). */
+/* The shape a and b broadcast to (NumPy rules), into `out` (which may be a or b) and *nout;
+ * LC_ERR_SHAPE with NumPy's message when they do not broadcast. */
 lc_status lc_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout,
                               int64_t *out, struct lc_error *e);
 
-/* ---- views ---------------------------------------------------------------------- */
+/* ---- views (graph/view.c) ------------------------------------------------------- */
 
 /* `shape` may hold one -1. */
 struct lc_node *lc_node_reshape(struct lc_node *a, int ndim, const int64_t *shape,
@@ -208,8 +210,12 @@ struct lc_node *lc_node_broadcast_to(struct lc_node *a, int ndim, const int64_t 
 /* Per dim: input index = start + step * i for i < len (already normalized). */
 struct lc_node *lc_node_slice(struct lc_node *a, const int64_t *start, const int64_t *step,
                               const int64_t *len, struct lc_error *e);
+/* Apply a reshape to a strided layout in place: 0, or -1 (nothing changed) when the layout
+ * cannot take the new shape without a copy. */
+int lc_layout_reshape(int *ndim, int64_t *shape, int64_t *strides, int nndim,
+                      const int64_t *nshape);
 
-/* ---- reductions and scans ------------------------------------------------------- */
+/* ---- reductions and scans (graph/reduce.c) -------------------------------------- */
 
 /* Reduce over the axes in `axes` (bit mask over a's dims; 0 with ndim 0 is a
  * no-op reduction). The result has the kept dims. dtype rules are the
@@ -232,7 +238,7 @@ struct lc_node *lc_node_sort(int op, struct lc_node *a, int axis, int descending
 struct lc_node *lc_node_topk(struct lc_node *a, int axis, int k, int largest,
                              struct lc_error *e);
 
-/* ---- gathers -------------------------------------------------------------------- */
+/* ---- gathers (graph/gather.c) --------------------------------------------------- */
 
 /* out[i] = src[i with its `axis` index replaced by idx[i]]: the result has idx's
  * shape and src's dtype; src and idx have the same ndim, and every dim of src

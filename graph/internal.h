@@ -15,4 +15,10 @@ struct lc_node *lc_node_new(int op, int dtype, int ndim, const int64_t *shape,
 /* Compute the structural hash once the node's fields are final. */
 void lc_node_seal(struct lc_node *n);
 
+/* "(2,3)", "(4,)", "()" as NumPy prints shapes, into buf (view.c); returns buf. */
+const char *lc_fmt_shape(int ndim, const int64_t *shape, char *buf, size_t n);
+/* 0 when every node of `in` has in[0]'s owner, else -1 with e set to a placement error
+ * (elementwise.c). */
+int lc_check_owner(struct lc_node *const *in, int n, struct lc_error *e);
+
 #endif

@@ -38,7 +38,7 @@ lc_status lc_graph_sig_make(struct lc_node *const *outs, size_t n_outs, unsigned
     /* Per node: its skey, its inputs' places (sharing), and for a buffer leaf
      * the place of the first leaf on the same storage (aliasing) and, in a
      * graph that writes (a store reads its target's storage in place or not,
-     * fusion/fuse.c), their offsets' difference. Where an array lies in its
+     * fusion/place.c), their offsets' difference. Where an array lies in its
      * storage is not structure (LC_FROM_OFFSET): the slices C[:, i:i+1] of a
      * loop share one plan. Then the outputs' places and the flags. */
     int writes = 0;

@@ -68,6 +68,10 @@ const char *lc_status_name(lc_status s);
 
 #define LC_TRY(expr) do { lc_status st_ = (expr); if (st_ != LC_OK) return st_; } while (0)
 
+/* A kernel source containing this comment is built from OpenCL C even where the device takes
+ * SPIR-V (under LAZYCL_BUILD=auto): codegen writes it, runtime reads it. */
+#define LC_SOURCE_ONLY_MARK "/* lazycl: build from source */"
+
 #ifdef __cplusplus
 }
 #endif

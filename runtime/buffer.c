@@ -187,11 +187,6 @@ size_t lc_buffer_size(lc_buffer_t b)
     return b->size;
 }
 
-lc_device_t lc_buffer_device(lc_buffer_t b)
-{
-    return b->dev;
-}
-
 /* The range [off, off+n) must lie in the buffer, and the buffer on q's device. */
 static lc_status check_range(lc_queue_t q, lc_buffer_t b, size_t off, size_t n, const char *what,
                              struct lc_error *e)

@@ -2,7 +2,7 @@
  *
  * Only the .c files of runtime/ include this file. It defines what lc_device, lc_queue,
  * lc_buffer and lc_kernel are, the LC_CL_CHECK error macro, the statistics
- * counters and the debug log.
+ * counters and the debug log, and declares what runtime/'s files call of each other.
  */
 #ifndef LC_CL_UTIL_H
 #define LC_CL_UTIL_H
@@ -26,7 +26,7 @@
 /* ---- the structs behind the handles --------------------------------------------- */
 
 struct lc_pool;          /* buffer.c */
-struct lc_kcache;        /* program.c */
+struct lc_kcache;        /* kcache.c */
 
 struct lc_device {
     struct lc_device_info info;
@@ -44,7 +44,7 @@ struct lc_device {
 
     struct lc_pool *pool;      /* buffer.c: size-class free lists */
     atomic_int host_sharing;   /* hostmem.c: LC_HOST_* bits + LC_HOST_PROBED once probed */
-    struct lc_kcache *kcache;  /* program.c: the in-memory kernel cache */
+    struct lc_kcache *kcache;  /* kcache.c: the in-memory kernel cache */
 };
 
 struct lc_queue {
@@ -86,8 +86,6 @@ struct lc_kernel {
                                   the ones that differ) */
     size_t n_set;
     char *name;
-    size_t wg_multiple;
-    size_t max_wg;
     struct lc_kernel *next;    /* the program's list of kernels */
 };
 
@@ -145,7 +143,73 @@ unsigned long long lc_now_ns(void);
 void lc_buffer_init_id(struct lc_buffer *b);
 /* buffer.c: set up the device's pool (at discovery). */
 lc_status lc_pool_init(struct lc_device *d, struct lc_error *e);
-/* program.c: set up the device's kernel cache (at discovery). */
+
+/* ---- the kernel caches (kcache.c, diskcache.c) ---------------------------------- */
+
+/* Set up the device's memory cache (at discovery). */
 lc_status lc_kcache_init(struct lc_device *d, struct lc_error *e);
+/* Look up `key` in d's memory cache: 1 when the program is there (then *st says whether its
+ * kernel `name` was made into *out), else 0. Counts and logs a hit. */
+int lc_kcache_lookup(struct lc_device *d, struct lc_cache_key key, const char *name,
+                     lc_kernel_t *out, lc_status *st, struct lc_error *e);
+/* Held while loading or building a program for d (one at a time per device). */
+void lc_kcache_build_lock(struct lc_device *d);
+void lc_kcache_build_unlock(struct lc_device *d);
+/* Keep `prog` under `key` (the cache owns it from now on, or releases it at once on failure)
+ * and make its kernel `name` into *out. */
+lc_status lc_kcache_add(struct lc_device *d, struct lc_cache_key key, cl_program prog,
+                        const char *name, lc_kernel_t *out, struct lc_error *e);
+/* Keep the program cached under `of` under `key` too, unless `key` is there already: the
+ * program (owned by the cache), or NULL when nothing was added. */
+cl_program lc_kcache_alias(struct lc_device *d, struct lc_cache_key key, struct lc_cache_key of);
+/* The device binary cached on disk under `key`, built with the driver options `options`;
+ * NULL when there is no usable one (or the disk cache is off). */
+cl_program lc_disk_load(struct lc_device *d, struct lc_cache_key key, const char *options);
+/* Write prog's binary to the disk cache under `key`; a failure is only logged. */
+void lc_disk_store(struct lc_device *d, struct lc_cache_key key, cl_program prog);
+
+/* ---- building programs (spirv.c, build.c) --------------------------------------- */
+
+/* The compiler identity of a build from source in the cache key (docs/cache.md). */
+#define LC_COMPILER_SOURCE "source"
+
+/* LAZYCL_BUILD and the SPIR-V tools, as found once per process. */
+struct lc_build_env {
+    int mode;                    /* enum lc_build_mode */
+    char bad[128];               /* a bad LAZYCL_BUILD value, "" when fine */
+    char clang[1024], spirv[1024];   /* LAZYCL_CLANG, LAZYCL_LLVM_SPIRV, else their defaults */
+    int tools_ok;                /* both tools answer --version */
+    char tools_id[512];          /* "spirv:<clang version>;<llvm-spirv version>" */
+    char tools_why[1024];        /* why the tools are not usable */
+};
+/* Read the environment and look for the tools on the first call (thread-safe). */
+const struct lc_build_env *lc_build_env(void);
+/* OpenCL C -> SPIR-V with clang + llvm-spirv. *spv is malloc'd. On failure
+ * LC_ERR_COMPILE with the tools' output as the log. */
+lc_status lc_spirv_compile(struct lc_device *d, const char *source, const char *name,
+                           const char *options, char **spv, size_t *spv_n, struct lc_error *e);
+/* Write n bytes to a new file at `path`: 0, or -1 (errno says why). */
+int lc_write_file(const char *path, const void *data, size_t n);
+
+/* Split options on white space into argv (no quoting), at most `max`. Returns the count;
+ * `store` holds the copy the pointers point into. */
+int lc_split_options(const char *options, char *store, size_t store_n, char **argv, int max);
+/* A failed build of kernel `name`: LC_ERR_COMPILE, with the numbered source and `log` in
+ * e->detail; `what` names the route. */
+lc_status lc_build_failed(struct lc_error *e, struct lc_device *d, const char *name,
+                          const char *source, const char *what, const char *log);
+/* The options the driver gets (from source, or from SPIR-V when `spirv`). */
+void lc_build_driver_options(const struct lc_device *d, const char *options, int spirv, char *out,
+                             size_t n);
+/* Build `source` with the driver's compiler; on success *out is a built program. */
+lc_status lc_build_source(struct lc_device *d, const char *source, const char *name,
+                          const char *options, cl_program *out, struct lc_error *e);
+/* Build `source` through SPIR-V; *spv (malloc'd, the caller frees it) keeps the SPIR-V
+ * made, also when the driver then fails on it. */
+lc_status lc_build_spirv(struct lc_device *d, const char *source, const char *name,
+                         const char *options, cl_program *out, char **spv, size_t *spv_n,
+                         struct lc_error *e);
+/* Write <name>.cl, or <name>.spv when spv is given, into LAZYCL_DUMP (when set). */
+void lc_build_dump(const char *name, const char *source, const char *spv, size_t spv_n);
 
 #endif

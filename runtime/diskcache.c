@@ -95,7 +95,6 @@ static void discard(const char *path, const char *why)
         LC_LOG(1, "disk cache: cannot delete %s: %s", path, strerror(errno));
 }
 
-cl_program lc_disk_load(struct lc_device *d, struct lc_cache_key key, const char *options);
 cl_program lc_disk_load(struct lc_device *d, struct lc_cache_key key, const char *options)
 {
     char dir[4096], path[4200];
@@ -173,7 +172,6 @@ out:
     return prog;
 }
 
-void lc_disk_store(struct lc_device *d, struct lc_cache_key key, cl_program prog);
 void lc_disk_store(struct lc_device *d, struct lc_cache_key key, cl_program prog)
 {
     char dir[4096], path[4200], shard[4200], tmp[4300];

@@ -55,8 +55,8 @@ size_t lc_device_count(void);
 lc_device_t lc_device_get(size_t i);
 const struct lc_device_info *lc_device_info(lc_device_t d);
 
-/* A parsed device filter string: `[platform:]type[:index]`, or the
- * shorthand `platform` alone is NOT allowed; `type` is one of cpu, gpu,
+/* A parsed device filter string: `[platform:]type[:index]` (a platform
+ * alone is not a filter); `type` is one of cpu, gpu,
  * accelerator (alias accel), all/any (alias *). Platform is a
  * case-insensitive substring of the platform name. Index >= 0, or -1 when
  * absent. Examples: "cpu", "gpu:0", "pocl:cpu", "nvidia:gpu:1", "intel:cpu". */
@@ -68,9 +68,9 @@ struct lc_filter {
 /* Parse a filter string (pure: no OpenCL). A bad string is LC_ERR_INVALID
  * with a message saying what is wrong and what the form is. */
 lc_status lc_filter_parse(const char *s, struct lc_filter *f, struct lc_error *e);
-/* Does the device match the filter, counting `index` among the matches
- * of platform+type in discovery order? `nth` is the device's rank among the
- * devices that match platform+type. Pure helper used by lc_device_select. */
+/* Does a device of this platform name and type match the filter's platform
+ * (a case-insensitive substring) and type? The index is not looked at: the
+ * caller counts it among the matches, in discovery order (lc_device_select). */
 int lc_filter_match(const struct lc_filter *f, const char *platform_name, int type);
 
 /* Select the device a filter string names. No match is LC_ERR_INVALID with a
@@ -107,7 +107,6 @@ void lc_buffer_retain(lc_buffer_t b);
 /* Drop a reference; at zero the buffer returns to its device's pool. */
 void lc_buffer_release(lc_buffer_t b);
 size_t lc_buffer_size(lc_buffer_t b);     /* the size asked for */
-lc_device_t lc_buffer_device(lc_buffer_t b);
 
 /* Host -> device. With blocking == 0 the caller keeps `src` alive and
  * unchanged until the queue has finished. */
@@ -183,10 +182,6 @@ enum lc_build_mode { LC_BUILD_AUTO = 0, LC_BUILD_SOURCE, LC_BUILD_SPIRV };
 lc_status lc_kernel_get(lc_device_t d, const char *source, const char *name, const char *options,
                         lc_kernel_t *out, struct lc_error *e);
 
-/* A kernel source containing this comment is built from OpenCL C even where the device takes
- * SPIR-V (under LAZYCL_BUILD=auto). */
-#define LC_SOURCE_ONLY_MARK "/* lazycl: build from source */"
-
 enum lc_arg_kind { LC_ARG_BUFFER, LC_ARG_I32, LC_ARG_U32, LC_ARG_I64, LC_ARG_U64, LC_ARG_F32,
                    LC_ARG_F64, LC_ARG_LOCAL, LC_ARG_I8, LC_ARG_U8, LC_ARG_I16, LC_ARG_U16,
                    LC_ARG_C64, LC_ARG_C128 };   /* float2, double2: (real, imaginary) */
@@ -242,10 +237,6 @@ int lc_disk_record_write(const char *sub, const char *name, const char *text, ch
                          size_t path_n);
 /* Delete a record found unusable, saying why at LAZYCL_DEBUG=1. */
 void lc_disk_record_discard(const char *path, const char *why);
-
-/* The device's preferred work-group size multiple for this kernel. */
-size_t lc_kernel_wg_multiple(lc_kernel_t k);
-size_t lc_kernel_max_wg(lc_kernel_t k);
 
 /* ---- cache key and file format (pure; runtime/cachefile.c) ----------------------- */
 

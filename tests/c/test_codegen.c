@@ -277,6 +277,54 @@ static void golden(const char *name, struct lc_node *const *outs, size_t n,
     free(code);
 }
 
+/* Does a schedule of this name (as in codegen/target.c's LC_SCHEDULES) serve kernels of
+ * this kind? */
+static int serves(enum lc_kernel_kind kind, const char *sched)
+{
+    switch (kind) {
+    case LC_KERNEL_MAP: return !strncmp(sched, "map_", 4);
+    case LC_KERNEL_REDUCE: return !strncmp(sched, "reduce_", 7) || !strncmp(sched, "gemm_", 5);
+    case LC_KERNEL_SCAN: return !strncmp(sched, "scan_", 5);
+    case LC_KERNEL_STORE: return !strncmp(sched, "store_", 6);
+    case LC_KERNEL_SORT: return !strncmp(sched, "sort_", 5);
+    case LC_KERNEL_TOPK: return !strncmp(sched, "topk_", 5);
+    }
+    return 0;
+}
+
+/* Sorts, top-k selections and scans are kernels of kinds of their own, and each schedule
+ * serves one kind: every schedule that would take a kernel of the plan, wherever it stands
+ * in the schedule table, is one of its kind's, so no order of that table sends a sort to
+ * the scan schedules (scan_chunks takes every scan). Returns the kinds of the plan's
+ * kernels, a bit each. */
+static unsigned check_routing(const char *name, struct lc_node *const *outs, size_t n,
+                              const struct lc_target *t)
+{
+    struct lc_plan p;
+    struct lc_error e = {0};
+    unsigned kinds = 0;
+    CHECK(lc_fuse(outs, n, LC_FUSE_PRODUCT_POST, &p, &e) == LC_OK);
+    if (e.code)
+        return 0;
+    for (int k = 0; k < p.n_kernels; k++) {
+        const struct lc_kernel *kk = &p.kernels[k];
+        const char *taking[32];
+        int m = lc_codegen_schedules(&p, k, t, taking, 32);
+        kinds |= 1u << kk->kind;
+        /* A kernel with post-reductions may have none: the engine fuses again without. */
+        CHECK(m >= 1 || kk->post_axes);
+        for (int j = 0; j < m && j < 32; j++) {
+            int ok = serves(kk->kind, taking[j]);
+            CHECK(ok);
+            if (!ok)
+                fprintf(stderr, "  %s: kernel %d (kind %d) reaches schedule %s\n", name, k,
+                        (int)kk->kind, taking[j]);
+        }
+    }
+    lc_plan_free(&p);
+    return kinds;
+}
+
 /* The plans, built at a size; `which` picks one. */
 static size_t build(int which, int64_t scale, struct lc_node **outs)
 {
@@ -589,6 +637,13 @@ int main(void)
             char name[64];
             snprintf(name, sizeof name, "%s_%s", names[w], targets[ti].suffix);
             golden(name, outs, n, targets[ti].t);
+            unsigned kinds = check_routing(name, outs, n, targets[ti].t);
+            if (!strcmp(names[w], "sort_square") || !strcmp(names[w], "argsort_rows"))
+                CHECK(kinds == 1u << LC_KERNEL_SORT);
+            if (!strcmp(names[w], "topk_cols"))
+                CHECK(kinds == 1u << LC_KERNEL_TOPK);
+            if (long_scan || !strcmp(names[w], "scan_prologue"))
+                CHECK(kinds == 1u << LC_KERNEL_SCAN);
         }
         /* The same expression at another size: identical source (sizes are arguments). */
         size_t n2 = build(w, 2, outs2);
