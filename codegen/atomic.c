@@ -11,14 +11,16 @@
  */
 #include "codegen/cg.h"
 
-/* *ptr = *ptr <op> val by a compare-and-swap loop on the bits (4- and 8-byte dtypes). */
+/* *ptr = *ptr <op> val by a compare-and-swap loop on the bits (4- and 8-byte dtypes). The
+ * loop starts from a guess (0 bits) rather than a plain read, which would race with other
+ * items' swaps: a wrong guess costs one swap, which returns the current bits to retry with. */
 static void lc_fold_cas(struct lc_cg *g, struct lc_sb *sb, const char *ind, int dt, int op,
                         const char *space, const char *ptr, const char *val)
 {
     const char *U = lc_dtype_size(dt) == 8 ? "ulong" : "uint";
     lc_sb_printf(sb, "%s{\n%s    volatile %s %s *p_ = (volatile %s %s *)(%s);\n", ind, ind, space,
                  U, space, U, ptr);
-    lc_sb_printf(sb, "%s    union { %s u; %s t; } o_, n_;\n%s    %s e_;\n%s    o_.u = *p_;\n"
+    lc_sb_printf(sb, "%s    union { %s u; %s t; } o_, n_;\n%s    %s e_;\n%s    o_.u = 0;\n"
                      "%s    do {\n%s        e_ = o_.u;\n%s        n_.t = ",
                  ind, U, lc_T(dt), ind, U, ind, ind, ind, ind);
     const char *ops[2] = {"o_.t", val};

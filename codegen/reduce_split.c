@@ -9,33 +9,124 @@
  * An item or group that finishes increments the counter; the one that sees
  * P - 1 is the last, combines the P partials in chunk order (the same bits
  * every run) and runs the epilogue. No group ever waits for another, so
- * nothing assumes that groups make progress together.
+ * nothing assumes that groups make progress together. (Schedule D, whose
+ * partials are many, combines them in a second launch instead.)
  */
 #include "codegen/cg.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* Every slot's state s<k> stored as this item's partial at scratch index `at`. */
-static void lc_store_partials_at(struct lc_cg *g, struct lc_sb *sb, const char *at, const char *ind)
+/* Partials are written and read by atomics, a word at a time: the groups of one launch share
+ * them, and OpenCL 1.2 orders plain accesses of different groups by nothing (not by the fence
+ * and counter), so a plain write and the last group's plain read would be a data race. The
+ * last group still reads only after every other group has counted itself done, so each
+ * partial's words are whole. Fields of 8 bytes or more are 8-byte words (64-bit atomics, under
+ * cl_khr_int64_base_atomics as in store.c: half the atomics of 4-byte words); smaller fields
+ * take one 4-byte word in scratch. */
+static int lc_field_wide(struct lc_cg *g, int s, int f)
+{
+    return lc_red_fsize(g, &g->k->reds[s], f) >= 8;
+}
+
+static int lc_field_words(struct lc_cg *g, int s, int f)
+{
+    return lc_field_wide(g, s, f) ? (int)(lc_red_fsize(g, &g->k->reds[s], f) / 8) : 1;
+}
+
+/* Enable 64-bit atomics where some field is an 8-byte word (before the kernel). */
+static void lc_partials_pragma(struct lc_cg *g, struct lc_sb *sb)
+{
+    int wide = 0;
+    for (int s = 0; s < g->k->n_reds; s++)
+        for (int f = 0; f < lc_red_nfields(&g->k->reds[s]); f++)
+            wide |= lc_field_wide(g, s, f);
+    if (wide)
+        lc_sb_printf(sb, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
+}
+
+/* The address of field f of slot s's partial `at`, as words. */
+static void lc_field_words_at(struct lc_cg *g, struct lc_sb *sb, int s, int f, const char *at,
+                              const char *ind)
+{
+    int w = lc_field_words(g, s, f);
+    const char *U = lc_field_wide(g, s, f) ? "ulong" : "uint";
+    lc_sb_printf(sb, "%s    union { %s t; %s w[%d]; } u_;\n"
+                     "%s    volatile __global %s *w_ = (volatile __global %s *)(scratch + so%d_%d) + (%s)",
+                 ind, lc_red_ftype(g, &g->k->reds[s], f), U, w, ind, U, U, s, f, at);
+    if (w > 1)
+        lc_sb_printf(sb, " * %d", w);
+    lc_sb_printf(sb, ";\n");
+}
+
+/* Field f of slot s's partial `at` = val. */
+static void lc_put_field(struct lc_cg *g, struct lc_sb *sb, int s, int f, const char *at,
+                         const char *val, const char *ind)
+{
+    lc_sb_printf(sb, "%s{\n", ind);
+    lc_field_words_at(g, sb, s, f, at, ind);
+    if (lc_red_fsize(g, &g->k->reds[s], f) < 4)
+        lc_sb_printf(sb, "%s    u_.w[0] = 0;\n", ind);
+    lc_sb_printf(sb, "%s    u_.t = %s;\n", ind, val);
+    for (int i = 0; i < lc_field_words(g, s, f); i++)
+        lc_sb_printf(sb, "%s    %s(w_ + %d, u_.w[%d]);\n", ind,
+                     lc_field_wide(g, s, f) ? "atom_xchg" : "atomic_xchg", i, i);
+    lc_sb_printf(sb, "%s}\n", ind);
+}
+
+/* `T var` = field f of slot s's partial `at`. */
+static void lc_get_field(struct lc_cg *g, struct lc_sb *sb, int s, int f, const char *at,
+                         const char *var, const char *ind)
+{
+    lc_sb_printf(sb, "%s%s %s;\n%s{\n", ind, lc_red_ftype(g, &g->k->reds[s], f), var, ind);
+    lc_field_words_at(g, sb, s, f, at, ind);
+    for (int i = 0; i < lc_field_words(g, s, f); i++)
+        lc_sb_printf(sb, "%s    u_.w[%d] = %s(w_ + %d, 0);\n", ind, i,
+                     lc_field_wide(g, s, f) ? "atom_add" : "atomic_add", i);
+    lc_sb_printf(sb, "%s    %s = u_.t;\n%s}\n", ind, var, ind);
+}
+
+/* Every slot's state s<k> stored as this item's partial at scratch index `at` (atomic: read
+ * by another group of the same launch; else plain, read by a later launch). */
+static void lc_store_partials_at(struct lc_cg *g, struct lc_sb *sb, const char *at, const char *ind,
+                                 int atomic)
 {
     for (int s = 0; s < g->k->n_reds; s++) {
         char pre[16];
         snprintf(pre, sizeof pre, "s%d", s);
-        lc_red_store(g, sb, s, pre, at, ind);
+        if (!atomic) {
+            lc_red_store(g, sb, s, pre, at, ind);
+            continue;
+        }
+        for (int f = 0; f < lc_red_nfields(&g->k->reds[s]); f++) {
+            char v[24];
+            snprintf(v, sizeof v, "%s_%c", pre, 'a' + f);
+            lc_put_field(g, sb, s, f, at, v, ind);
+        }
+    }
+}
+
+/* State `pre` (o<k>) of slot s = the partial at scratch index `at`. */
+static void lc_load_partial(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
+                            const char *at, const char *ind)
+{
+    for (int f = 0; f < lc_red_nfields(&g->k->reds[s]); f++) {
+        char v[40];
+        snprintf(v, sizeof v, "%.30s_%c", pre, 'a' + f);
+        lc_get_field(g, sb, s, f, at, v, ind);
     }
 }
 
 static void lc_store_partials(struct lc_cg *g, struct lc_sb *sb, const char *at)
 {
-    lc_store_partials_at(g, sb, at, "        ");
+    lc_store_partials_at(g, sb, at, "        ", 1);
 }
 
 /* The last group's part of a split reduction: fold the partials of this
  * output in chunk order (partial q at scratch index `at`, written in terms of
  * q), then the epilogue and the stores. */
 static void lc_combine_partials_at(struct lc_cg *g, struct lc_sb *sb, const char *at,
-                                   const char *ind)
+                                   const char *ind, int atomic)
 {
     const struct lc_kernel *k = g->k;
     char in2[64];
@@ -46,7 +137,10 @@ static void lc_combine_partials_at(struct lc_cg *g, struct lc_sb *sb, const char
         char me[16], o[16];
         snprintf(me, sizeof me, "s%d", s);
         snprintf(o, sizeof o, "o%d", s);
-        lc_red_load(g, sb, s, o, at, in2);
+        if (atomic)
+            lc_load_partial(g, sb, s, o, at, in2);
+        else
+            lc_red_load(g, sb, s, o, at, in2);
         lc_red_combine(g, sb, s, me, o, in2);
     }
     lc_sb_printf(sb, "%s}\n", ind);
@@ -56,7 +150,7 @@ static void lc_combine_partials_at(struct lc_cg *g, struct lc_sb *sb, const char
 
 static void lc_combine_partials(struct lc_cg *g, struct lc_sb *sb, const char *at)
 {
-    lc_combine_partials_at(g, sb, at, "    ");
+    lc_combine_partials_at(g, sb, at, "    ", 1);
     lc_sb_printf(sb, "}\n");
 }
 
@@ -71,21 +165,22 @@ static size_t lc_partial_params(struct lc_cg *g, struct lc_launch *l, struct lc_
             lc_sb_printf(sb, ", const long so%d_%d", s, f);
             if (lc_add_i64(l, (int64_t)off) < 0)
                 return 0;
-            off = lc_round_up(off + count * lc_red_fsize(g, &k->reds[s], f), 16);
+            off = lc_round_up(off + count * (lc_field_wide(g, s, f) ? 8 : 4) *
+                                        (size_t)lc_field_words(g, s, f), 16);
         }
     return off;
 }
 
-/* The kernel header of a column reduction over `blocks` blocks of outputs
+/* The header of kernel @K@<suffix>, a column reduction over `blocks` blocks of outputs
  * times P chunks: the common parameters, then a scratch area holding one
  * zeroed counter per block and the [P][M] partials of every reduction. */
 static int lc_block_partials_header(struct lc_cg *g, struct lc_kcode *c, struct lc_launch *l,
-                                    struct lc_sb *sb, int64_t blocks, int64_t P, int64_t M,
-                                    int64_t N)
+                                    struct lc_sb *sb, const char *suffix, int64_t blocks,
+                                    int64_t P, int64_t M, int64_t N)
 {
     size_t off = lc_round_up((size_t)blocks * sizeof(int), 16);
     c->zero_bytes = (size_t)blocks * sizeof(int);
-    lc_sb_printf(sb, "__kernel void @K@(");
+    lc_sb_printf(sb, "__kernel void @K@%s(", suffix);
     if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0)
         return -1;
     union lc_scalar none = {0};
@@ -119,7 +214,8 @@ static int lc_gen_reduce_colsplit(struct lc_cg *g, struct lc_kcode *c, struct lc
     int64_t blocks = (M + (int64_t)L - 1) / (int64_t)L;
     int64_t want = (int64_t)cu * 8 / blocks, maxp = N / 16;
     size_t P = (size_t)(want < 1 ? 1 : want > maxp ? (maxp < 1 ? 1 : maxp) : want);
-    if (lc_block_partials_header(g, c, l, sb, blocks, (int64_t)P, M, N) < 0)
+    lc_partials_pragma(g, sb);
+    if (lc_block_partials_header(g, c, l, sb, "", blocks, (int64_t)P, M, N) < 0)
         return -1;
     lc_sb_printf(sb, "    __local int last_[1];\n"
                      "    __global char *scratch = scratch_ + sbase;\n"
@@ -162,8 +258,8 @@ static int lc_gen_reduce_colsplit(struct lc_cg *g, struct lc_kcode *c, struct lc
  * block is a few cache lines per row, read once: walking all rows of 8
  * columns instead reads half a line per 16 KB stride and runs at a third of
  * the bandwidth); variances accumulate x - K (K = the chunk's first row) and
- * leave the chunk as Welford partials, [P][M] in scratch; the last item of
- * each block combines them in chunk order and runs the epilogue. */
+ * leave the chunk as Welford partials, [P][M] in scratch; a second launch
+ * combines each block's in chunk order and runs the epilogue. */
 static void lc_cb_exprs(struct lc_cg *g, struct lc_sb *sb, int W, int j, const char *ind)
 {
     lc_sb_printf(sb, "%sconst long i0 = c0 + %d;\n", ind, j * W);
@@ -173,7 +269,7 @@ static void lc_cb_exprs(struct lc_cg *g, struct lc_sb *sb, int W, int j, const c
 static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
     const struct lc_kernel *k = g->k;
-    struct lc_launch *l = lc_new_launch(c, "");
+    struct lc_launch *l = lc_new_launch(c, "_part");
     if (!l)
         return -1;
     int nd = g->nd, nk = g->nk, W = g->t->simd;
@@ -189,7 +285,7 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
         P = (4 * (int64_t)cu + blocks - 1) / blocks;
     if (P > maxp)
         P = maxp;
-    if (lc_block_partials_header(g, c, l, sb, blocks, P, M, N) < 0)
+    if (lc_block_partials_header(g, c, l, sb, "_part", blocks, P, M, N) < 0)
         return -1;
     lc_sb_printf(sb, "    __global char *scratch = scratch_ + sbase;\n"
                      "    const long blk = get_global_id(0), p = get_global_id(1);\n"
@@ -292,23 +388,33 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
     lc_unravel(sb, nk, nd, "r", "                ");
     lc_fold_all(g, sb, "r", "                ");
     lc_sb_printf(sb, "            }\n");
-    lc_store_partials_at(g, sb, "p * M + i0", "            ");
+    lc_store_partials_at(g, sb, "p * M + i0", "            ", 0);
     lc_sb_printf(sb, "        }\n"
-                     "    }\n"
-                     "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
-                     "    if (atomic_inc((volatile __global int *)scratch + blk) != (int)(P - 1))\n"
-                     "        return;\n"
-                     "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
-                     "    for (long i0 = c0; i0 < min(M, c0 + %lld); i0++) {\n", (long long)B);
-    lc_combine_partials_at(g, sb, "q * M + i0", "        ");
-    lc_sb_printf(sb, "    }\n}\n");
+                     "    }\n}\n\n");
     l->work_dim = 2;
     l->use_local = 1;
     l->local[0] = l->local[1] = l->local[2] = 1;
     l->global[0] = (size_t)blocks;
     l->global[1] = (size_t)P;
+    /* Launch 2: item blk combines its block's partials in chunk order. A launch of its own, not
+     * a last item counted in: the M*P partials would each take atomics (plain accesses of two
+     * groups of one launch race), at a cost comparable with the fold's. */
+    l = lc_new_launch(c, "_comb");
+    if (!l || lc_block_partials_header(g, c, l, sb, "_comb", blocks, P, M, N) < 0)
+        return -1;
+    c->zero_bytes = 0;
+    lc_sb_printf(sb, "    __global char *scratch = scratch_ + sbase;\n"
+                     "    const long c0 = get_global_id(0) * %lld;\n"
+                     "    for (long i0 = c0; i0 < min(M, c0 + %lld); i0++) {\n",
+                 (long long)B, (long long)B);
+    lc_combine_partials_at(g, sb, "q * M + i0", "        ", 0);
+    lc_sb_printf(sb, "    }\n}\n");
+    l->work_dim = 1;
+    l->use_local = 1;
+    l->local[0] = l->local[1] = l->local[2] = 1;
+    l->global[0] = (size_t)blocks;
     snprintf(c->schedule, sizeof c->schedule,
-             "reduce: blocks of %lld outputs x chunks of rows, %d-wide SIMD, last item combines",
+             "reduce: blocks of %lld outputs x chunks of rows, %d-wide SIMD, then a launch combines",
              (long long)B, W);
     return 0;
 }
@@ -429,6 +535,7 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
     /* Scratch: M counters (zeroed), then per slot and field M*P partials. */
     size_t off = lc_round_up((size_t)M * sizeof(int), 16);
     c->zero_bytes = (size_t)M * sizeof(int);
+    lc_partials_pragma(g, sb);
     lc_sb_printf(sb, "__kernel void @K@(");
     if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nk) < 0)
         return -1;
@@ -504,7 +611,7 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
             char me[16], o[16];
             snprintf(me, sizeof me, "s%d", s);
             snprintf(o, sizeof o, "o%d", s);
-            lc_red_load(g, sb, s, o, "m * P + q", "        ");
+            lc_load_partial(g, sb, s, o, "m * P + q", "        ");
             lc_red_combine(g, sb, s, me, o, "        ");
         }
         lc_sb_printf(sb, "    }\n");

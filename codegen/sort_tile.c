@@ -298,7 +298,9 @@ static int lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
      * local sort would read 32-byte sectors for 4-byte values). */
     lc_sb_printf(sb, "            if (pay)\n                lv[LP(e)] = %s;\n",
                  first ? "(uint)(tb + e)" : "vsrc[tb + e]");
-    lc_sb_printf(sb, "        }\n        lk[LP(e)] = k_;\n    }\n"
+    /* Padding entries (e >= nb) get a defined payload too: the local sort moves them. */
+    lc_sb_printf(sb, "        } else if (pay) {\n            lv[LP(e)] = 0;\n        }\n"
+                     "        lk[LP(e)] = k_;\n    }\n"
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n");
     if (kk == LC_T_LOCAL) {
         lc_sb_printf(sb, "    lc_tile_sort(lk, lv, c, sl, 0, %d, pay);\n", key.bits);

@@ -609,7 +609,7 @@ def test_warnings_do_not_escape_as_errors():
 
 
 # Column reductions with many rows: on PoCL these run as blocks of adjacent
-# columns times chunks of rows, combined by the last item of each block
+# columns times chunks of rows, combined in chunk order by a second launch
 # (codegen's schedule D); the shapes cover a partial last block, row counts
 # that do not divide into the chunks, several reduced dims and NaN/inf.
 @pytest.mark.parametrize("shape,axis", [((1000, 75), 0), ((777, 40), 0), ((300, 4, 37), (0, 1)),
@@ -642,7 +642,7 @@ def test_column_blocks_schedule_is_used():
         pytest.skip("the blocked column schedule is PoCL's (the only driver lazycl writes SIMD for)")
     x = lazycl.asarray(np.ones((1000, 75), np.float32))
     assert "blocks of 32 outputs x chunks of rows" in lazycl.explain(x.mean(0), x.std(0))
-    # Each block's last item combines its partials in chunk order: same bits every run.
+    # The second launch combines each block's partials in chunk order: same bits every run.
     a = np.random.default_rng(2).standard_normal((1000, 75)).astype(np.float32)
     runs = [np.asarray(lazycl.asarray(a).std(0)).tobytes() for _ in range(3)]
     assert runs[0] == runs[1] == runs[2]

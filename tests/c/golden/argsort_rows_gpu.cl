@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_6467d3de6f4e2364_local */
+/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_db10b7783836a7a2_local */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 1 fused op; sort: rows in one work-group tile of 4096, 4 local passes of 4 bits. */
@@ -127,7 +127,7 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_i64_6467d3de6f4e2364_local(
+void lc_sort_i64_db10b7783836a7a2_local(
     __global long *restrict out0,
     __global const short *restrict a0, const long a0_o, const long a0_s0,
     const long n0,
@@ -162,6 +162,8 @@ void lc_sort_i64_6467d3de6f4e2364_local(
             k_ = key_;
             if (pay)
                 lv[LP(e)] = (uint)(tb + e);
+        } else if (pay) {
+            lv[LP(e)] = 0;
         }
         lk[LP(e)] = k_;
     }

@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "reduce: blocks of 32 outputs x chunks of rows, 8-wide SIMD, last item combines", 1 launch: lc_reduce_f32_f533eb5bc7566aef */
+/* ---- kernel 0: schedule "reduce: blocks of 32 outputs x chunks of rows, 8-wide SIMD, then a launch combines", 2 launches: lc_reduce_f32_63e519da547903b4_part lc_reduce_f32_63e519da547903b4_comb */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
-/* lazycl reduce kernel: 3 fused ops; reduce: blocks of 32 outputs x chunks of rows, 8-wide SIMD, last item combines. */
-__kernel void lc_reduce_f32_f533eb5bc7566aef(
+/* lazycl reduce kernel: 3 fused ops; reduce: blocks of 32 outputs x chunks of rows, 8-wide SIMD, then a launch combines. */
+__kernel void lc_reduce_f32_63e519da547903b4_part(
     __global float *restrict out0,
     __global float *restrict out1,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
@@ -152,10 +152,18 @@ __kernel void lc_reduce_f32_f533eb5bc7566aef(
             ((__global double *)(scratch + so1_2))[p * M + i0] = s1_c;
         }
     }
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    if (atomic_inc((volatile __global int *)scratch + blk) != (int)(P - 1))
-        return;
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+}
+
+__kernel void lc_reduce_f32_63e519da547903b4_comb(
+    __global float *restrict out0,
+    __global float *restrict out1,
+    __global const float *restrict a0, const long a0_o, const long a0_s1,
+    const long n0,
+    const long n1,
+    __global char *scratch_, const long sbase, const long P, const long N, const long M, const long so0_0, const long so0_1, const long so0_2, const long so1_0, const long so1_1, const long so1_2)
+{
+    __global char *scratch = scratch_ + sbase;
+    const long c0 = get_global_id(0) * 32;
     for (long i0 = c0; i0 < min(M, c0 + 32); i0++) {
         double s0_a = 0, s0_b = 0, s0_c = 0;
         double s1_a = 0, s1_b = 0, s1_c = 0;

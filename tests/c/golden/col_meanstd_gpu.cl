@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines", 1 launch: lc_reduce_f32_038a5f960d86fedd */
+/* ---- kernel 0: schedule "reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines", 1 launch: lc_reduce_f32_00db19598b232869 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 3 fused ops; reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines. */
@@ -10,7 +10,8 @@ static inline double lc_var_1(double n, double s1, double s2) {
     const double v = (s2 - s1 * s1 / n) / fmax(n - (double)0, (double)0);
     return v < 0 ? (double)0 : v;
 }
-__kernel void lc_reduce_f32_038a5f960d86fedd(
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+__kernel void lc_reduce_f32_00db19598b232869(
     __global float *restrict out0,
     __global float *restrict out1,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
@@ -44,12 +45,42 @@ __kernel void lc_reduce_f32_038a5f960d86fedd(
             { const double x_ = (double)v0 - s0_k; s0_a += 1; s0_b += x_; s0_c += x_ * x_; }
             { const double x_ = (double)v0 - s1_k; s1_a += 1; s1_b += x_; s1_c += x_ * x_; }
         }
-        ((__global double *)(scratch + so0_0))[p * M + i0] = s0_a;
-        ((__global double *)(scratch + so0_1))[p * M + i0] = s0_b;
-        ((__global double *)(scratch + so0_2))[p * M + i0] = s0_c;
-        ((__global double *)(scratch + so1_0))[p * M + i0] = s1_a;
-        ((__global double *)(scratch + so1_1))[p * M + i0] = s1_b;
-        ((__global double *)(scratch + so1_2))[p * M + i0] = s1_c;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_0) + (p * M + i0);
+            u_.t = s0_a;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_1) + (p * M + i0);
+            u_.t = s0_b;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_2) + (p * M + i0);
+            u_.t = s0_c;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so1_0) + (p * M + i0);
+            u_.t = s1_a;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so1_1) + (p * M + i0);
+            u_.t = s1_b;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so1_2) + (p * M + i0);
+            u_.t = s1_c;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
         mem_fence(CLK_GLOBAL_MEM_FENCE);
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -69,13 +100,49 @@ __kernel void lc_reduce_f32_038a5f960d86fedd(
     double s0_a = 0, s0_b = 0, s0_c = 0;
     double s1_a = 0, s1_b = 0, s1_c = 0;
     for (long q = 0; q < P; q++) {
-        double o0_a = ((volatile __global double *)(scratch + so0_0))[q * M + i0];
-        double o0_b = ((volatile __global double *)(scratch + so0_1))[q * M + i0];
-        double o0_c = ((volatile __global double *)(scratch + so0_2))[q * M + i0];
+        double o0_a;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_0) + (q * M + i0);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o0_a = u_.t;
+        }
+        double o0_b;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_1) + (q * M + i0);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o0_b = u_.t;
+        }
+        double o0_c;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_2) + (q * M + i0);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o0_c = u_.t;
+        }
         s0_a += o0_a; s0_b += o0_b; s0_c += o0_c;
-        double o1_a = ((volatile __global double *)(scratch + so1_0))[q * M + i0];
-        double o1_b = ((volatile __global double *)(scratch + so1_1))[q * M + i0];
-        double o1_c = ((volatile __global double *)(scratch + so1_2))[q * M + i0];
+        double o1_a;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so1_0) + (q * M + i0);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o1_a = u_.t;
+        }
+        double o1_b;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so1_1) + (q * M + i0);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o1_b = u_.t;
+        }
+        double o1_c;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so1_2) + (q * M + i0);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o1_c = u_.t;
+        }
         s1_a += o1_a; s1_b += o1_b; s1_c += o1_c;
     }
     const float v1 = (float)lc_var_1(s1_a, s1_b, s1_c); /* result of var */

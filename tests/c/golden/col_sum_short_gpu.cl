@@ -1,8 +1,9 @@
-/* ---- kernel 0: schedule "reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines", 1 launch: lc_reduce_f32_2cba14463cd6f5fe */
+/* ---- kernel 0: schedule "reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines", 1 launch: lc_reduce_f32_897593027461c11e */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 1 fused op; reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines. */
-__kernel void lc_reduce_f32_2cba14463cd6f5fe(
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+__kernel void lc_reduce_f32_897593027461c11e(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const long n0,
@@ -25,7 +26,12 @@ __kernel void lc_reduce_f32_2cba14463cd6f5fe(
             const float v0 = a0[a0_o + i0 + i1 * a0_s1]; /* buffer */
             s0_a += (double)v0;
         }
-        ((__global double *)(scratch + so0_0))[p * M + i0] = s0_a;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_0) + (p * M + i0);
+            u_.t = s0_a;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
         mem_fence(CLK_GLOBAL_MEM_FENCE);
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -36,7 +42,13 @@ __kernel void lc_reduce_f32_2cba14463cd6f5fe(
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     double s0_a = 0;
     for (long q = 0; q < P; q++) {
-        double o0_a = ((volatile __global double *)(scratch + so0_0))[q * M + i0];
+        double o0_a;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_0) + (q * M + i0);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o0_a = u_.t;
+        }
         s0_a += o0_a;
     }
     const float v1 = (float)s0_a; /* result of sum */

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines", 1 launch: lc_reduce_f32_c758dda29f4897cf */
+/* ---- kernel 0: schedule "reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines", 1 launch: lc_reduce_f32_82392d5a065709c7 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 3 fused ops; reduce: blocks of 256 adjacent outputs x chunks of rows, last group combines. */
@@ -13,7 +13,8 @@ static inline long lc_gidx(const long i, const long n, __global int *err, const 
     }
     return 0;
 }
-__kernel void lc_reduce_f32_c758dda29f4897cf(
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+__kernel void lc_reduce_f32_82392d5a065709c7(
     __global float *restrict out0,
     __global const int *restrict a0, const long a0_o,
     __global const float *restrict a1, const long a1_o, const long a1_g0,
@@ -44,7 +45,12 @@ __kernel void lc_reduce_f32_c758dda29f4897cf(
             const float v4 = (v2 * v3); /* multiply */
             s0_a += (double)v4;
         }
-        ((__global double *)(scratch + so0_0))[p * M + i0] = s0_a;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_0) + (p * M + i0);
+            u_.t = s0_a;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
         mem_fence(CLK_GLOBAL_MEM_FENCE);
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -55,7 +61,13 @@ __kernel void lc_reduce_f32_c758dda29f4897cf(
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     double s0_a = 0;
     for (long q = 0; q < P; q++) {
-        double o0_a = ((volatile __global double *)(scratch + so0_0))[q * M + i0];
+        double o0_a;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_0) + (q * M + i0);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o0_a = u_.t;
+        }
         s0_a += o0_a;
     }
     const float v5 = (float)s0_a; /* result of sum */

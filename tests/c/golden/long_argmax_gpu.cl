@@ -1,8 +1,9 @@
-/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_i64_83caab22e86a0cf3 */
+/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_i64_b4df5189d00ab31e */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 1 fused op; reduce: split over groups of 256 items, last group combines. */
-__kernel void lc_reduce_i64_83caab22e86a0cf3(
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+__kernel void lc_reduce_i64_b4df5189d00ab31e(
     __global long *restrict out0,
     __global const int *restrict a0, const long a0_o,
     const long n0,
@@ -43,8 +44,18 @@ __kernel void lc_reduce_i64_83caab22e86a0cf3(
     s0_a = ls0_0[0];
     s0_b = ls0_1[0];
     if (lid == 0) {
-        ((__global int *)(scratch + so0_0))[m * P + p] = s0_a;
-        ((__global long *)(scratch + so0_1))[m * P + p] = s0_b;
+        {
+            union { int t; uint w[1]; } u_;
+            volatile __global uint *w_ = (volatile __global uint *)(scratch + so0_0) + (m * P + p);
+            u_.t = s0_a;
+            atomic_xchg(w_ + 0, u_.w[0]);
+        }
+        {
+            union { long t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_1) + (m * P + p);
+            u_.t = s0_b;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
         mem_fence(CLK_GLOBAL_MEM_FENCE);
         last_[0] = atomic_inc((volatile __global int *)scratch + m) == (int)(P - 1);
     }
@@ -54,8 +65,20 @@ __kernel void lc_reduce_i64_83caab22e86a0cf3(
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     int s0_a = 0; long s0_b = -1;
     for (long q = lid; q < P; q += L) {
-        int o0_a = ((volatile __global int *)(scratch + so0_0))[m * P + q];
-        long o0_b = ((volatile __global long *)(scratch + so0_1))[m * P + q];
+        int o0_a;
+        {
+            union { int t; uint w[1]; } u_;
+            volatile __global uint *w_ = (volatile __global uint *)(scratch + so0_0) + (m * P + q);
+            u_.w[0] = atomic_add(w_ + 0, 0);
+            o0_a = u_.t;
+        }
+        long o0_b;
+        {
+            union { long t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_1) + (m * P + q);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o0_b = u_.t;
+        }
         if (o0_b >= 0 && (s0_b < 0 || o0_a > s0_a || (o0_a == s0_a && o0_b < s0_b))) { s0_a = o0_a; s0_b = o0_b; }
     }
     ls0_0[lid] = s0_a;

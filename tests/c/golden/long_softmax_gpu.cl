@@ -1,8 +1,9 @@
-/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f32_a100b99b135a71f5 */
+/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f32_21dc57942fac9277 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 2 fused ops; reduce: split over groups of 256 items, last group combines. */
-__kernel void lc_reduce_f32_a100b99b135a71f5(
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+__kernel void lc_reduce_f32_21dc57942fac9277(
     __global float *restrict out0,
     __global float *restrict out1,
     __global const float *restrict a0, const long a0_o,
@@ -55,9 +56,24 @@ __kernel void lc_reduce_f32_a100b99b135a71f5(
     s1_a = ls1_0[0];
     s1_b = ls1_1[0];
     if (lid == 0) {
-        ((__global float *)(scratch + so0_0))[m * P + p] = s0_a;
-        ((__global float *)(scratch + so1_0))[m * P + p] = s1_a;
-        ((__global double *)(scratch + so1_1))[m * P + p] = s1_b;
+        {
+            union { float t; uint w[1]; } u_;
+            volatile __global uint *w_ = (volatile __global uint *)(scratch + so0_0) + (m * P + p);
+            u_.t = s0_a;
+            atomic_xchg(w_ + 0, u_.w[0]);
+        }
+        {
+            union { float t; uint w[1]; } u_;
+            volatile __global uint *w_ = (volatile __global uint *)(scratch + so1_0) + (m * P + p);
+            u_.t = s1_a;
+            atomic_xchg(w_ + 0, u_.w[0]);
+        }
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so1_1) + (m * P + p);
+            u_.t = s1_b;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
         mem_fence(CLK_GLOBAL_MEM_FENCE);
         last_[0] = atomic_inc((volatile __global int *)scratch + m) == (int)(P - 1);
     }
@@ -68,10 +84,28 @@ __kernel void lc_reduce_f32_a100b99b135a71f5(
     float s0_a = -INFINITY;
     float s1_a = -INFINITY; double s1_b = 0;
     for (long q = lid; q < P; q += L) {
-        float o0_a = ((volatile __global float *)(scratch + so0_0))[m * P + q];
+        float o0_a;
+        {
+            union { float t; uint w[1]; } u_;
+            volatile __global uint *w_ = (volatile __global uint *)(scratch + so0_0) + (m * P + q);
+            u_.w[0] = atomic_add(w_ + 0, 0);
+            o0_a = u_.t;
+        }
         if (o0_a > s0_a || isnan(o0_a)) s0_a = o0_a;
-        float o1_a = ((volatile __global float *)(scratch + so1_0))[m * P + q];
-        double o1_b = ((volatile __global double *)(scratch + so1_1))[m * P + q];
+        float o1_a;
+        {
+            union { float t; uint w[1]; } u_;
+            volatile __global uint *w_ = (volatile __global uint *)(scratch + so1_0) + (m * P + q);
+            u_.w[0] = atomic_add(w_ + 0, 0);
+            o1_a = u_.t;
+        }
+        double o1_b;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so1_1) + (m * P + q);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o1_b = u_.t;
+        }
         if (o1_a > s1_a) { s1_b = s1_b * exp((double)s1_a - (double)o1_a) + o1_b; s1_a = o1_a; }
         else if (o1_a != -INFINITY) s1_b += o1_b * exp((double)o1_a - (double)s1_a);
     }

@@ -1,8 +1,9 @@
-/* ---- kernel 0: schedule "reduce: split over groups of 1 items, last group combines", 1 launch: lc_reduce_f32_0c1f3d7e064e58cb */
+/* ---- kernel 0: schedule "reduce: split over groups of 1 items, last group combines", 1 launch: lc_reduce_f32_d8d70ff9fb12614d */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 1 fused op; reduce: split over groups of 1 items, last group combines. */
-__kernel void lc_reduce_f32_0c1f3d7e064e58cb(
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+__kernel void lc_reduce_f32_d8d70ff9fb12614d(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -26,7 +27,12 @@ __kernel void lc_reduce_f32_0c1f3d7e064e58cb(
         }
     }
     if (lid == 0) {
-        ((__global double *)(scratch + so0_0))[m * P + p] = s0_a;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_0) + (m * P + p);
+            u_.t = s0_a;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
         mem_fence(CLK_GLOBAL_MEM_FENCE);
         last_[0] = atomic_inc((volatile __global int *)scratch + m) == (int)(P - 1);
     }
@@ -36,7 +42,13 @@ __kernel void lc_reduce_f32_0c1f3d7e064e58cb(
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     double s0_a = 0;
     for (long q = 0; q < P; q++) {
-        double o0_a = ((volatile __global double *)(scratch + so0_0))[m * P + q];
+        double o0_a;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_0) + (m * P + q);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o0_a = u_.t;
+        }
         s0_a += o0_a;
     }
     const float v1 = (float)s0_a; /* result of sum */

@@ -1,8 +1,9 @@
-/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f32_959cf7d0928cecec */
+/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f32_b10f7f460d962e39 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 1 fused op; reduce: split over groups of 256 items, last group combines. */
-__kernel void lc_reduce_f32_959cf7d0928cecec(
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+__kernel void lc_reduce_f32_b10f7f460d962e39(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -37,7 +38,12 @@ __kernel void lc_reduce_f32_959cf7d0928cecec(
     }
     s0_a = ls0_0[0];
     if (lid == 0) {
-        ((__global double *)(scratch + so0_0))[m * P + p] = s0_a;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_0) + (m * P + p);
+            u_.t = s0_a;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
         mem_fence(CLK_GLOBAL_MEM_FENCE);
         last_[0] = atomic_inc((volatile __global int *)scratch + m) == (int)(P - 1);
     }
@@ -47,7 +53,13 @@ __kernel void lc_reduce_f32_959cf7d0928cecec(
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     double s0_a = 0;
     for (long q = lid; q < P; q += L) {
-        double o0_a = ((volatile __global double *)(scratch + so0_0))[m * P + q];
+        double o0_a;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_0) + (m * P + q);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o0_a = u_.t;
+        }
         s0_a += o0_a;
     }
     ls0_0[lid] = s0_a;

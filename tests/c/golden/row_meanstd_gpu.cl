@@ -1,8 +1,9 @@
-/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f64_18b4bc8b6f537108 */
+/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f64_696787df89639355 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 3 fused ops; reduce: split over groups of 256 items, last group combines. */
-__kernel void lc_reduce_f64_18b4bc8b6f537108(
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+__kernel void lc_reduce_f64_696787df89639355(
     __global double *restrict out0,
     __global double *restrict out1,
     __global const double *restrict a0, const long a0_o, const long a0_s0,
@@ -73,12 +74,42 @@ __kernel void lc_reduce_f64_18b4bc8b6f537108(
     s1_b = ls1_1[0];
     s1_c = ls1_2[0];
     if (lid == 0) {
-        ((__global double *)(scratch + so0_0))[m * P + p] = s0_a;
-        ((__global double *)(scratch + so0_1))[m * P + p] = s0_b;
-        ((__global double *)(scratch + so0_2))[m * P + p] = s0_c;
-        ((__global double *)(scratch + so1_0))[m * P + p] = s1_a;
-        ((__global double *)(scratch + so1_1))[m * P + p] = s1_b;
-        ((__global double *)(scratch + so1_2))[m * P + p] = s1_c;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_0) + (m * P + p);
+            u_.t = s0_a;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_1) + (m * P + p);
+            u_.t = s0_b;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_2) + (m * P + p);
+            u_.t = s0_c;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so1_0) + (m * P + p);
+            u_.t = s1_a;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so1_1) + (m * P + p);
+            u_.t = s1_b;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so1_2) + (m * P + p);
+            u_.t = s1_c;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
         mem_fence(CLK_GLOBAL_MEM_FENCE);
         last_[0] = atomic_inc((volatile __global int *)scratch + m) == (int)(P - 1);
     }
@@ -89,13 +120,49 @@ __kernel void lc_reduce_f64_18b4bc8b6f537108(
     double s0_a = 0, s0_b = 0, s0_c = 0;
     double s1_a = 0, s1_b = 0, s1_c = 0;
     for (long q = lid; q < P; q += L) {
-        double o0_a = ((volatile __global double *)(scratch + so0_0))[m * P + q];
-        double o0_b = ((volatile __global double *)(scratch + so0_1))[m * P + q];
-        double o0_c = ((volatile __global double *)(scratch + so0_2))[m * P + q];
+        double o0_a;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_0) + (m * P + q);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o0_a = u_.t;
+        }
+        double o0_b;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_1) + (m * P + q);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o0_b = u_.t;
+        }
+        double o0_c;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_2) + (m * P + q);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o0_c = u_.t;
+        }
         if (o0_a > 0) { const double n_ = s0_a + o0_a; const double d_ = o0_b - s0_b; s0_b += d_ * (o0_a / n_); s0_c += o0_c + d_ * d_ * (s0_a * o0_a / n_); s0_a = n_; }
-        double o1_a = ((volatile __global double *)(scratch + so1_0))[m * P + q];
-        double o1_b = ((volatile __global double *)(scratch + so1_1))[m * P + q];
-        double o1_c = ((volatile __global double *)(scratch + so1_2))[m * P + q];
+        double o1_a;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so1_0) + (m * P + q);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o1_a = u_.t;
+        }
+        double o1_b;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so1_1) + (m * P + q);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o1_b = u_.t;
+        }
+        double o1_c;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so1_2) + (m * P + q);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o1_c = u_.t;
+        }
         if (o1_a > 0) { const double n_ = s1_a + o1_a; const double d_ = o1_b - s1_b; s1_b += d_ * (o1_a / n_); s1_c += o1_c + d_ * d_ * (s1_a * o1_a / n_); s1_a = n_; }
     }
     ls0_0[lid] = s0_a;

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "store 1-d, scatter-add into a local copy per work-group, then into the target", 1 launch: lc_store_f64_054835a99e264dac */
+/* ---- kernel 0: schedule "store 1-d, scatter-add into a local copy per work-group, then into the target", 1 launch: lc_store_f64_91655a6073d1a732 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 3 fused ops; store 1-d, scatter-add into a local copy per work-group, then into the target. */
@@ -14,7 +14,7 @@ static inline long lc_gidx(const long i, const long n, __global int *err, const 
     return 0;
 }
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-__kernel void lc_store_f64_054835a99e264dac(
+__kernel void lc_store_f64_91655a6073d1a732(
     __global const double *restrict a0, const long a0_o,
     const double a1_v,
     __global const long *restrict a2, const long a2_o,
@@ -45,7 +45,7 @@ __kernel void lc_store_f64_054835a99e264dac(
                 volatile __local ulong *p_ = (volatile __local ulong *)(h_ + (q_ - lo));
                 union { ulong u; double t; } o_, n_;
                 ulong e_;
-                o_.u = *p_;
+                o_.u = 0;
                 do {
                     e_ = o_.u;
                     n_.t = (o_.t + v2);
@@ -66,7 +66,7 @@ __kernel void lc_store_f64_054835a99e264dac(
                 volatile __global ulong *p_ = (volatile __global ulong *)(a3 + lo + b_);
                 union { ulong u; double t; } o_, n_;
                 ulong e_;
-                o_.u = *p_;
+                o_.u = 0;
                 do {
                     e_ = o_.u;
                     n_.t = (o_.t + s_);

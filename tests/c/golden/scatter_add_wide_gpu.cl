@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "store 1-d, one item per element, combined atomically", 1 launch: lc_store_f64_3952c976a6d7b688 */
+/* ---- kernel 0: schedule "store 1-d, one item per element, combined atomically", 1 launch: lc_store_f64_400ede26d399a4b5 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 3 fused ops; store 1-d, one item per element, combined atomically. */
@@ -14,7 +14,7 @@ static inline long lc_gidx(const long i, const long n, __global int *err, const 
     return 0;
 }
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-__kernel void lc_store_f64_3952c976a6d7b688(
+__kernel void lc_store_f64_400ede26d399a4b5(
     __global const float *restrict a0, const long a0_o,
     __global const long *restrict a1, const long a1_o,
     __global double *a2, const long a2_o,
@@ -36,7 +36,7 @@ __kernel void lc_store_f64_3952c976a6d7b688(
             volatile __global ulong *p_ = (volatile __global ulong *)(a2 + a2_o + v3);
             union { ulong u; double t; } o_, n_;
             ulong e_;
-            o_.u = *p_;
+            o_.u = 0;
             do {
                 e_ = o_.u;
                 n_.t = (o_.t + v1);

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_0af3ebb7dc9f7ad9_cfirst lc_sort_f32_0af3ebb7dc9f7ad9_sred lc_sort_f32_0af3ebb7dc9f7ad9_sscan lc_sort_f32_0af3ebb7dc9f7ad9_sdown lc_sort_f32_0af3ebb7dc9f7ad9_mfirst lc_sort_f32_0af3ebb7dc9f7ad9_count lc_sort_f32_0af3ebb7dc9f7ad9_sred lc_sort_f32_0af3ebb7dc9f7ad9_sscan lc_sort_f32_0af3ebb7dc9f7ad9_sdown lc_sort_f32_0af3ebb7dc9f7ad9_move lc_sort_f32_0af3ebb7dc9f7ad9_count lc_sort_f32_0af3ebb7dc9f7ad9_sred lc_sort_f32_0af3ebb7dc9f7ad9_sscan lc_sort_f32_0af3ebb7dc9f7ad9_sdown lc_sort_f32_0af3ebb7dc9f7ad9_move lc_sort_f32_0af3ebb7dc9f7ad9_count lc_sort_f32_0af3ebb7dc9f7ad9_sred lc_sort_f32_0af3ebb7dc9f7ad9_sscan lc_sort_f32_0af3ebb7dc9f7ad9_sdown lc_sort_f32_0af3ebb7dc9f7ad9_mlast */
+/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_40954829f8413862_cfirst lc_sort_f32_40954829f8413862_sred lc_sort_f32_40954829f8413862_sscan lc_sort_f32_40954829f8413862_sdown lc_sort_f32_40954829f8413862_mfirst lc_sort_f32_40954829f8413862_count lc_sort_f32_40954829f8413862_sred lc_sort_f32_40954829f8413862_sscan lc_sort_f32_40954829f8413862_sdown lc_sort_f32_40954829f8413862_move lc_sort_f32_40954829f8413862_count lc_sort_f32_40954829f8413862_sred lc_sort_f32_40954829f8413862_sscan lc_sort_f32_40954829f8413862_sdown lc_sort_f32_40954829f8413862_move lc_sort_f32_40954829f8413862_count lc_sort_f32_40954829f8413862_sred lc_sort_f32_40954829f8413862_sscan lc_sort_f32_40954829f8413862_sdown lc_sort_f32_40954829f8413862_mlast */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits. */
@@ -127,7 +127,7 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_0af3ebb7dc9f7ad9_cfirst(
+void lc_sort_f32_40954829f8413862_cfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -173,7 +173,7 @@ void lc_sort_f32_0af3ebb7dc9f7ad9_cfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_0af3ebb7dc9f7ad9_sred(
+void lc_sort_f32_40954829f8413862_sred(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -201,7 +201,7 @@ void lc_sort_f32_0af3ebb7dc9f7ad9_sred(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_0af3ebb7dc9f7ad9_sscan(
+void lc_sort_f32_40954829f8413862_sscan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -229,7 +229,7 @@ void lc_sort_f32_0af3ebb7dc9f7ad9_sscan(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_0af3ebb7dc9f7ad9_sdown(
+void lc_sort_f32_40954829f8413862_sdown(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -269,7 +269,7 @@ void lc_sort_f32_0af3ebb7dc9f7ad9_sdown(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_0af3ebb7dc9f7ad9_mfirst(
+void lc_sort_f32_40954829f8413862_mfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -307,6 +307,8 @@ void lc_sort_f32_0af3ebb7dc9f7ad9_mfirst(
             k_ = key_;
             if (pay)
                 lv[LP(e)] = (uint)(tb + e);
+        } else if (pay) {
+            lv[LP(e)] = 0;
         }
         lk[LP(e)] = k_;
     }
@@ -334,7 +336,7 @@ void lc_sort_f32_0af3ebb7dc9f7ad9_mfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_0af3ebb7dc9f7ad9_count(
+void lc_sort_f32_40954829f8413862_count(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -373,7 +375,7 @@ void lc_sort_f32_0af3ebb7dc9f7ad9_count(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_0af3ebb7dc9f7ad9_move(
+void lc_sort_f32_40954829f8413862_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -405,6 +407,8 @@ void lc_sort_f32_0af3ebb7dc9f7ad9_move(
             k_ = ksrc[tb + e];
             if (pay)
                 lv[LP(e)] = vsrc[tb + e];
+        } else if (pay) {
+            lv[LP(e)] = 0;
         }
         lk[LP(e)] = k_;
     }
@@ -432,7 +436,7 @@ void lc_sort_f32_0af3ebb7dc9f7ad9_move(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_0af3ebb7dc9f7ad9_mlast(
+void lc_sort_f32_40954829f8413862_mlast(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -464,6 +468,8 @@ void lc_sort_f32_0af3ebb7dc9f7ad9_mlast(
             k_ = ksrc[tb + e];
             if (pay)
                 lv[LP(e)] = vsrc[tb + e];
+        } else if (pay) {
+            lv[LP(e)] = 0;
         }
         lk[LP(e)] = k_;
     }

@@ -1,8 +1,9 @@
-/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f32_0bda0f44b2d276eb */
+/* ---- kernel 0: schedule "reduce: split over groups of 256 items, last group combines", 1 launch: lc_reduce_f32_2f8fd6a0ae7e9739 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 3 fused ops; reduce: split over groups of 256 items, last group combines. */
-__kernel void lc_reduce_f32_0bda0f44b2d276eb(
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+__kernel void lc_reduce_f32_2f8fd6a0ae7e9739(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     __global const float *restrict a1, const long a1_o,
@@ -41,7 +42,12 @@ __kernel void lc_reduce_f32_0bda0f44b2d276eb(
     }
     s0_a = ls0_0[0];
     if (lid == 0) {
-        ((__global double *)(scratch + so0_0))[m * P + p] = s0_a;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_0) + (m * P + p);
+            u_.t = s0_a;
+            atom_xchg(w_ + 0, u_.w[0]);
+        }
         mem_fence(CLK_GLOBAL_MEM_FENCE);
         last_[0] = atomic_inc((volatile __global int *)scratch + m) == (int)(P - 1);
     }
@@ -51,7 +57,13 @@ __kernel void lc_reduce_f32_0bda0f44b2d276eb(
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     double s0_a = 0;
     for (long q = lid; q < P; q += L) {
-        double o0_a = ((volatile __global double *)(scratch + so0_0))[m * P + q];
+        double o0_a;
+        {
+            union { double t; ulong w[1]; } u_;
+            volatile __global ulong *w_ = (volatile __global ulong *)(scratch + so0_0) + (m * P + q);
+            u_.w[0] = atom_add(w_ + 0, 0);
+            o0_a = u_.t;
+        }
         s0_a += o0_a;
     }
     ls0_0[lid] = s0_a;
