@@ -158,6 +158,7 @@ extern PyMethodDef lc_py_force_functions[]; /* compute, _explain */
 /* ---- py_build.c: the module-level graph builders ---- */
 
 extern PyMethodDef lc_py_build_functions[];
+int lc_py_build_setup(PyObject *m); /* the op table `ops` and the op lookup */
 
 /* ---- py_launch.c: hand-written kernels ---- */
 

@@ -5,7 +5,7 @@
 PyObject *lc_py_PlacementError;
 PyObject *lc_py_CompileError;
 PyObject *lc_py_DeviceError;
-static PyObject *lc_py_AxisError; /* numpy.exceptions.AxisError, or IndexError */
+static PyObject *lc_py_AxisError; /* numpy.exceptions.AxisError */
 
 PyObject *lc_py_raise(struct lc_error *e)
 {
@@ -20,7 +20,7 @@ PyObject *lc_py_raise(struct lc_error *e)
     case LC_ERR_COMPILE: type = lc_py_CompileError; break;
     case LC_ERR_DEVICE: type = lc_py_DeviceError; break;
     case LC_ERR_INDEX: type = PyExc_IndexError; break;
-    case LC_ERR_AXIS: type = lc_py_AxisError ? lc_py_AxisError : PyExc_IndexError; break;
+    case LC_ERR_AXIS: type = lc_py_AxisError; break;
     case LC_ERR_IO: type = PyExc_OSError; break;
     }
     if (e->code == LC_ERR_COMPILE && e->detail) {
@@ -36,7 +36,7 @@ PyObject *lc_py_raise(struct lc_error *e)
             Py_DECREF(exc);
         }
         Py_XDECREF(msg);
-    } else if (e->code == LC_ERR_AXIS && lc_py_AxisError) {
+    } else if (e->code == LC_ERR_AXIS) {
         /* AxisError(message) keeps the message as it is. */
         PyObject *exc = PyObject_CallFunction(lc_py_AxisError, "s", e->msg);
         if (exc) {
@@ -74,19 +74,15 @@ PyMODINIT_FUNC PyInit__lazycl(void)
         PyModule_AddObjectRef(m, "CompileError", lc_py_CompileError) < 0 ||
         PyModule_AddObjectRef(m, "DeviceError", lc_py_DeviceError) < 0)
         goto error;
-    PyObject *npexc = PyImport_ImportModule("numpy.exceptions");
-    if (!npexc) {
-        PyErr_Clear();
-        npexc = PyImport_ImportModule("numpy");
-    }
-    if (npexc) {
-        lc_py_AxisError = PyObject_GetAttrString(npexc, "AxisError");
-        Py_DECREF(npexc);
-    }
+    PyObject *npexc = PyImport_ImportModule("numpy.exceptions");   /* NumPy >= 1.25 */
+    if (!npexc)
+        goto error;
+    lc_py_AxisError = PyObject_GetAttrString(npexc, "AxisError");
+    Py_DECREF(npexc);
     if (!lc_py_AxisError)
-        PyErr_Clear();
+        goto error;
     if (lc_py_device_setup(m) < 0 || lc_py_array_setup(m) < 0 ||
-        PyModule_AddFunctions(m, lc_py_build_functions) < 0 ||
+        PyModule_AddFunctions(m, lc_py_build_functions) < 0 || lc_py_build_setup(m) < 0 ||
         PyModule_AddFunctions(m, lc_py_force_functions) < 0 ||
         PyModule_AddFunctions(m, lc_py_launch_functions) < 0 ||
         PyModule_AddFunctions(m, lc_py_index_functions) < 0 ||

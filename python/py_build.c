@@ -1,23 +1,86 @@
 /* py_build.c: the module-level graph builders: creation, elementwise, views, reductions, scans.
  *
- * The NumPy-style namespace (lazycl/_api.py) normalizes arguments and calls
- * these; each adds one node to the graph of its operands' queue.
+ * The NumPy-style modules (lazycl/_creation.py, _views.py, _reductions.py, ...)
+ * normalize arguments and call these; each adds one node to the graph of its
+ * operands' queue. An op is named by its NumPy name, its enum name or its id
+ * (an int, as in the table `ops` that the module exports).
  */
 #include "lcpy.h"
 
 #include "graph/graph.h"
 
-#include <string.h>
+/* {NumPy name and enum name: op id}, built once by lc_py_build_setup. */
+static PyObject *lc_op_ids;
 
-static int lc_opcode(PyObject *name)
+/* The op id of `op` (an int id, or a name, looked up in lc_op_ids), or -1 with
+ * ValueError for an op that does not exist. */
+static int lc_opcode(PyObject *op)
 {
-    const char *s = PyUnicode_AsUTF8(name);
-    if (!s)
+    if (PyLong_CheckExact(op)) {
+        long id = PyLong_AsLong(op);
+        if (id >= 0 && id < LC_OP_COUNT)
+            return (int)id;
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "unknown lazycl op %ld", id);
         return -1;
-    for (int op = 0; op < LC_OP_COUNT; op++)
-        if (!strcmp(lc_op_name(op), s) || !strcmp(lc_op_enum_name(op), s))
-            return op;
-    PyErr_Format(PyExc_ValueError, "unknown lazycl op '%s'", s);
+    }
+    PyObject *id = PyDict_GetItemWithError(lc_op_ids, op);   /* borrowed */
+    if (id)
+        return (int)PyLong_AsLong(id);
+    if (!PyErr_Occurred())
+        PyErr_Format(PyExc_ValueError, "unknown lazycl op %R", op);
+    return -1;
+}
+
+static const char *lc_kind_name(enum lc_kind k)
+{
+    switch (k) {
+    case LC_KIND_SOURCE: return "source";
+    case LC_KIND_VIEW: return "view";
+    case LC_KIND_CAST: return "cast";
+    case LC_KIND_UNARY: return "unary";
+    case LC_KIND_BINARY: return "binary";
+    case LC_KIND_TERNARY: return "ternary";
+    case LC_KIND_REDUCE: return "reduce";
+    case LC_KIND_SCAN: return "scan";
+    case LC_KIND_GATHER: return "gather";
+    case LC_KIND_STORE: return "store";
+    }
+    return "?";
+}
+
+/* The module's op table, from graph/ops.def through graph.h: `ops`, a tuple of
+ * (NumPy name, number of inputs, kind, op id) in op id order, where kind is the
+ * family in lower case ("unary", "binary", "reduce", ...); and the lookup
+ * dictionary of lc_opcode. 0, or -1 with an exception set. */
+int lc_py_build_setup(PyObject *m)
+{
+    PyObject *ops = PyTuple_New(LC_OP_COUNT);
+    lc_op_ids = PyDict_New();
+    if (!ops || !lc_op_ids)
+        goto fail;
+    for (int op = 0; op < LC_OP_COUNT; op++) {
+        PyObject *row = Py_BuildValue("(sisi)", lc_op_name(op), lc_op_arity(op),
+                                      lc_kind_name(lc_op_kind(op)), op);
+        if (!row)
+            goto fail;
+        PyTuple_SET_ITEM(ops, op, row);
+        PyObject *id = PyTuple_GET_ITEM(row, 3);
+        /* The first op of a NumPy name keeps it (no two ops share one today). */
+        if (PyDict_SetDefault(lc_op_ids, PyTuple_GET_ITEM(row, 0), id) == NULL)
+            goto fail;
+        PyObject *en = PyUnicode_FromString(lc_op_enum_name(op));
+        if (!en || PyDict_SetItem(lc_op_ids, en, id) < 0) {
+            Py_XDECREF(en);
+            goto fail;
+        }
+        Py_DECREF(en);
+    }
+    int rc = PyModule_AddObjectRef(m, "ops", ops);
+    Py_DECREF(ops);
+    return rc;
+fail:
+    Py_XDECREF(ops);
     return -1;
 }
 
@@ -167,29 +230,57 @@ static PyObject *py_random(PyObject *Py_UNUSED(m), PyObject *args)
     return r;
 }
 
-static PyObject *py_unary(PyObject *Py_UNUSED(m), PyObject *args)
+/* _unary(op, x) and _binary(op, a, b): fast calls (the ufuncs' hot path). */
+static PyObject *py_unary(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *name, *x;
-    if (!PyArg_ParseTuple(args, "UO:_unary", &name, &x))
-        return NULL;
-    int op = lc_opcode(name);
+    if (nargs != 2)
+        return PyErr_Format(PyExc_TypeError, "_unary takes 2 arguments (%zd given)", nargs);
+    PyObject *x = args[1];
+    int op = lc_opcode(args[0]);
     lc_py_Array *a = op < 0 ? NULL : lc_py_as_array(x);
     if (!a)
         return NULL;
     return lc_py_unary_obj(op, x);
 }
 
-static PyObject *py_binary(PyObject *Py_UNUSED(m), PyObject *args)
+static PyObject *py_binary(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *name, *a, *b;
-    if (!PyArg_ParseTuple(args, "UOO:_binary", &name, &a, &b))
-        return NULL;
-    int op = lc_opcode(name);
+    if (nargs != 3)
+        return PyErr_Format(PyExc_TypeError, "_binary takes 3 arguments (%zd given)", nargs);
+    PyObject *a = args[1], *b = args[2];
+    int op = lc_opcode(args[0]);
     if (op < 0)
         return NULL;
     if (op == LC_OP_POW)
         return lc_py_array_pow(a, b, Py_None);
     return lc_py_binary_obj(op, a, b);
+}
+
+/* _ufunc_call(op, fallback, x[, y], **kw): the call of the ufunc of a unary or
+ * binary op (lazycl/_ufuncs.py binds op and fallback per ufunc): op's node when
+ * one operand at least is a lazycl array and no keyword is given, as _unary and
+ * _binary; anything else (out=, only host operands, a wrong count) is
+ * fallback(x[, y], **kw), the ufunc's Python call. */
+static PyObject *py_ufunc_call(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nargs,
+                               PyObject *kwnames)
+{
+    if (nargs < 2)
+        return PyErr_Format(PyExc_TypeError, "_ufunc_call takes op and fallback");
+    int op = lc_opcode(args[0]);
+    if (op < 0)
+        return NULL;
+    Py_ssize_t n = nargs - 2;
+    int any = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        any |= LC_PY_IS_ARRAY(args[2 + i]);
+    if ((kwnames && PyTuple_GET_SIZE(kwnames)) || n != lc_op_arity(op) || !any ||
+        (lc_op_kind(op) != LC_KIND_UNARY && lc_op_kind(op) != LC_KIND_BINARY))
+        return PyObject_Vectorcall(args[1], args + 2, n, kwnames);
+    if (n == 1)
+        return lc_py_unary_obj(op, args[2]);
+    if (op == LC_OP_POW)
+        return lc_py_array_pow(args[2], args[3], Py_None);
+    return lc_py_binary_obj(op, args[2], args[3]);
 }
 
 static PyObject *py_where(PyObject *Py_UNUSED(m), PyObject *args)
@@ -316,7 +407,7 @@ static PyObject *py_reduce(PyObject *Py_UNUSED(m), PyObject *args)
 {
     PyObject *name, *x, *axes_o;
     int ddof = 0, kind = 0;
-    if (!PyArg_ParseTuple(args, "UOO|ii:_reduce", &name, &x, &axes_o, &ddof, &kind))
+    if (!PyArg_ParseTuple(args, "OOO|ii:_reduce", &name, &x, &axes_o, &ddof, &kind))
         return NULL;
     int op = lc_opcode(name);
     lc_py_Array *a = op < 0 ? NULL : lc_py_as_array(x);
@@ -344,7 +435,7 @@ static PyObject *py_scan(PyObject *Py_UNUSED(m), PyObject *args)
 {
     PyObject *name, *x;
     int axis;
-    if (!PyArg_ParseTuple(args, "UOi:_scan", &name, &x, &axis))
+    if (!PyArg_ParseTuple(args, "OOi:_scan", &name, &x, &axis))
         return NULL;
     int op = lc_opcode(name);
     lc_py_Array *a = op < 0 ? NULL : lc_py_as_array(x);
@@ -406,8 +497,10 @@ PyMethodDef lc_py_build_functions[] = {
     {"_random", py_random, METH_VARARGS,
      "_random(dtype, dist, key, offset, n, device): n Philox values, element k of counter "
      "offset + k (dist 0 bits, 1 uniform, 2 normal; graph.h)"},
-    {"_unary", py_unary, METH_VARARGS, "_unary(op, x)"},
-    {"_binary", py_binary, METH_VARARGS, "_binary(op, a, b)"},
+    {"_unary", (PyCFunction)(void (*)(void))py_unary, METH_FASTCALL, "_unary(op, x)"},
+    {"_binary", (PyCFunction)(void (*)(void))py_binary, METH_FASTCALL, "_binary(op, a, b)"},
+    {"_ufunc_call", (PyCFunction)(void (*)(void))py_ufunc_call, METH_FASTCALL | METH_KEYWORDS,
+     "_ufunc_call(op, fallback, x[, y], **kw)"},
     {"where", py_where, METH_VARARGS, "where(cond, a, b): elements of a where cond, else of b."},
     {"astype", py_cast, METH_VARARGS, "astype(x, dtype): a cast copy of x (lazy)."},
     {"reshape", py_reshape, METH_VARARGS, "reshape(x, shape): a view with another shape."},

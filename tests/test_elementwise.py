@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import lazycl
-from lazycl._api import _BINARY, _UNARY
+from lazycl._ufuncs import BINARY as _BINARY, UNARY as _UNARY
 
 from conftest import ALL_DTYPES, DEVICE_FILTERS, FLOAT_DTYPES, INT_DTYPES, assert_same, core, make
 

@@ -11,7 +11,7 @@ import pytest
 
 import lazycl as lc
 import lazycl.linalg
-from lazycl import _protocol
+from lazycl import _dispatch, _fallback
 
 from conftest import assert_same
 
@@ -103,8 +103,8 @@ def _host_calls():
 @pytest.fixture
 def fresh_warnings(monkeypatch):
     """The fallback warning on, and shown again for every function."""
-    monkeypatch.setattr(_protocol, "_WARN_FALLBACK", True)
-    monkeypatch.setattr(_protocol, "_WARNED", set())
+    monkeypatch.setattr(_fallback, "WARN", True)
+    monkeypatch.setattr(_fallback, "WARNED", set())
 
 
 def test_host_fallback_names_run_through_the_fallback(fresh_warnings):
@@ -240,7 +240,7 @@ def test_one_liners_match_numpy(name, args, kw):
     else:
         assert_same(got, ref, rtol=1e-12)
     # NumPy's own function on a lazycl array stays lazy (no fallback) where it dispatches.
-    if getattr(np, name) in _protocol._lazy_functions() and any(
+    if getattr(np, name) in _dispatch._LAZY and any(
             isinstance(a, np.ndarray) for a in args):
         with warnings.catch_warnings():
             warnings.simplefilter("error", lc.HostFallbackWarning)

@@ -132,7 +132,7 @@ def test_reduce_keywords(dev):
 
 def test_reduce_on_the_host(dev):
     x = data("int32", (3, 4), 2)
-    lazycl._protocol._WARNED.discard((np.subtract, "reduce"))
+    lazycl._fallback.WARNED.discard((np.subtract, "reduce"))
     with pytest.warns(lazycl.HostFallbackWarning, match="numpy.subtract.reduce"):
         r = lazycl.subtract.reduce(lz(x, dev), axis=1)
     assert isinstance(r, lazycl.Array)
@@ -314,7 +314,7 @@ def test_reduceat_lazy_host_and_errors(dev):
     assert lazycl.stats()["launches"] == 1
     assert_same(r, np.add.reduceat(x * 2, [0, 1000, 2000, 3000]), rtol=1e-5)
     # One segment far longer than the others: padding would blow up, so NumPy answers.
-    lazycl._protocol._WARNED.discard((np.add, "reduceat"))
+    lazycl._fallback.WARNED.discard((np.add, "reduceat"))
     with pytest.warns(lazycl.HostFallbackWarning, match="numpy.add.reduceat"):
         r = lazycl.add.reduceat(lz(x, dev), idx)
     assert_same(r, np.add.reduceat(x, [0, 10, 20, 1000]))

@@ -9,6 +9,19 @@ that holds the data.
     >>> x = lc.asarray(np.arange(10, dtype=np.float32))
     >>> float((x * 2 + 1).sum())
     100.0
+
+The package is in layers; a module imports only modules of the layers below its own
+(tests/test_layers.py checks it; docs/layout.md draws the map):
+
+ 1. _lazycl (the extension), _util (shared helpers), _fallback (the host fallback)
+ 2. _index, _write, _tiling, _join, _histogram, _dlpack, _info, _host
+ 3. _creation, _views, _complex, _reductions, _sort, _scans (the core; their elementwise
+    steps call the extension's ops)
+ 4. _ufuncs (the ufunc type and the ufuncs of graph/ops.def), _elementwise
+ 5. the feature modules: _setops, _select, _indexmaps, _linalg, _einsum, _mathfns, _stats,
+    linalg, _shapes, _arrayapi, fft, random
+ 6. _namespace (re-exports), _dispatch (NumPy's protocols), _array (lazycl.Array)
+ 7. this package, and dask (imported only when Dask is)
 """
 from . import _lazycl
 from ._lazycl import (  # noqa: F401
@@ -19,12 +32,12 @@ from ._array import Array  # noqa: F401
 # NumPy's name for the array type (isinstance checks, annotations): lazycl's arrays only, as
 # numpy.ndarray is NumPy's; a NumPy array is not an lc.ndarray.
 ndarray = Array
-from ._api import *  # noqa: F401,F403
-from ._api import (  # noqa: F401
+from ._namespace import *  # noqa: F401,F403
+from ._namespace import (  # noqa: F401
     abs, all, any, asarray, asnumpy, compute, explain, max, min, pow, round, sum,
 )
-from . import _api as _api_module
-from ._protocol import HostFallbackWarning  # noqa: F401
+from . import _namespace
+from ._fallback import HostFallbackWarning  # noqa: F401
 from . import random  # noqa: E402  (lazycl.random: counter-based random numbers)
 from . import linalg  # noqa: E402  (lazycl.linalg: norms, traces, cross, the products)
 from . import fft  # noqa: E402  (lazycl.fft: the array API's fft extension)
@@ -57,6 +70,6 @@ for _n in ("dtype bool_ int_ intp uintp intc uintc uint long ulong longlong ulon
         globals()[_n] = getattr(_np, _n)
 del _n, _np
 
-__all__ = list(_api_module.__all__) + [
+__all__ = list(_namespace.__all__) + [
     "Array", "ndarray", "HostFallbackWarning", "CompileError", "Device", "DeviceError",
     "PlacementError", "Queue", "default_device", "devices", "reset_stats", "stats"]

@@ -1,7 +1,8 @@
 """The lazycl.Array class: the C ArrayBase plus the NumPy-facing protocol in Python.
 
-Imports go one way: this module uses the namespace (_api) for the methods that
-forward to it; _api knows arrays only through the C base, _lazycl.ArrayBase.
+Layer: above _dispatch (package docstring). Its methods forward to the modules of the
+functions of the same name; the modules below know arrays only through the C base,
+_lazycl.ArrayBase.
 """
 import builtins
 import numbers
@@ -10,7 +11,10 @@ import sys
 
 import numpy as np
 
-from . import _api, _dlpack, _lazycl as _c, _protocol, _write
+from . import (
+    _complex, _creation, _dispatch, _dlpack, _elementwise, _lazycl as _c, _linalg, _mathfns,
+    _reductions, _scans, _sort, _util as _u, _views, _write,
+)
 
 __all__ = ["Array"]
 
@@ -31,10 +35,10 @@ class Array(_c.ArrayBase):
         `dtype` on the default device, zeros (lazycl never hands out uninitialized memory); with
         `buffer`, NumPy's array over that host buffer, copied to the device. Arrays are C-ordered
         (order 'F' raises NotImplementedError). The engine makes its arrays without this."""
-        _api._check_order(order, "CA")
+        _u.check_order(order, "CA")
         if buffer is None and offset == 0 and strides is None:
-            return _api.zeros(shape, dtype)
-        return _api.asarray(np.ndarray(shape, dtype, buffer, offset, strides, order))
+            return _creation.zeros(shape, dtype)
+        return _creation.asarray(np.ndarray(shape, dtype, buffer, offset, strides, order))
 
     # ---- forcing and conversion -------------------------------------------------------
 
@@ -62,7 +66,7 @@ class Array(_c.ArrayBase):
                             if self.ndim else "invalid array")
         v = self.numpy().reshape(()).item()
         if isinstance(v, complex) and kind is not complex:
-            _api._complex_warning(self.dtype, kind, stacklevel=4)
+            _creation._complex_warning(self.dtype, kind, stacklevel=4)
             v = v.real
         return kind(v)
 
@@ -92,10 +96,10 @@ class Array(_c.ArrayBase):
         return bool(self.numpy().reshape(()).item())
 
     def __divmod__(self, other):
-        return _api.divmod(self, other)
+        return _mathfns.divmod(self, other)
 
     def __rdivmod__(self, other):
-        return _api.divmod(other, self)
+        return _mathfns.divmod(other, self)
 
     def __iter__(self):
         if self.ndim == 0:
@@ -164,21 +168,21 @@ class Array(_c.ArrayBase):
     @property
     def real(self):
         """The real part (pending, read-only: lazycl has no strided complex views to write)."""
-        return _api.real(self)
+        return _complex.real(self)
 
     @property
     def imag(self):
-        return _api.imag(self)
+        return _complex.imag(self)
 
     def conj(self):
-        return _api.conjugate(self)
+        return _elementwise.conjugate(self)
 
     conjugate = conj
 
     # ---- methods (NumPy names) --------------------------------------------------------
 
     def astype(self, dtype, copy=True):
-        return _api.astype(self, dtype, copy=copy)
+        return _creation.astype(self, dtype, copy=copy)
 
     def copy(self, order="C"):
         return _c._copy(self)
@@ -198,11 +202,9 @@ class Array(_c.ArrayBase):
         return _write.nonzero(self)
 
     def sort(self, axis=-1, kind=None, order=None):
-        from . import _sort
         _sort.sort_inplace(self, axis, kind, order)
 
     def argsort(self, axis=-1, kind=None, order=None):
-        from . import _sort
         return _sort.argsort(self, axis, kind, order)
 
     def __iadd__(self, o):
@@ -256,48 +258,48 @@ class Array(_c.ArrayBase):
         return _c.permute_dims(self, axes)
 
     def ravel(self, order="C"):
-        return _api.ravel(self, order)
+        return _views.ravel(self, order)
 
     def flatten(self, order="C"):
-        return _c._copy(_api.ravel(self, order))
+        return _c._copy(_views.ravel(self, order))
 
     def squeeze(self, axis=None):
-        return _api.squeeze(self, axis)
+        return _views.squeeze(self, axis)
 
     def swapaxes(self, a, b):
-        return _api.swapaxes(self, a, b)
+        return _views.swapaxes(self, a, b)
 
     def to_device(self, device, /, *, stream=None):
         """A copy of the array on another device (or queue). lazycl has no streams: `stream`
         must be None."""
         if stream is not None:
             raise ValueError("lazycl has no streams: to_device takes stream=None only")
-        return _api.to_device(self, device)
+        return _creation.to_device(self, device)
 
     def clip(self, min=None, max=None):
-        return _api.clip(self, min, max)
+        return _elementwise.clip(self, min, max)
 
     def round(self, decimals=0):
-        return _api.round(self, decimals)
+        return _elementwise.round(self, decimals)
 
     def __round__(self, ndigits=None):
-        return _api.round(self, ndigits or 0)
+        return _elementwise.round(self, ndigits or 0)
 
     def __matmul__(self, other):
-        return _api.matmul(self, other)
+        return _linalg.matmul(self, other)
 
     def __rmatmul__(self, other):
-        return _api.matmul(other, self)
+        return _linalg.matmul(other, self)
 
     def __imatmul__(self, other):
-        return _api.matmul(self, other, out=self)
+        return _linalg.matmul(self, other, out=self)
 
     def dot(self, b, out=None):
-        return _api.dot(self, b, out=out)
+        return _linalg.dot(self, b, out=out)
 
     def __array_namespace__(self, api_version=None):
-        import lazycl
-        return lazycl
+        # The package itself, which imports this module (an import here would be upward).
+        return sys.modules[__package__]
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         return _dlpack.dlpack(self, stream, max_version, dl_device, copy)
@@ -308,10 +310,10 @@ class Array(_c.ArrayBase):
     # ---- NumPy protocols ----------------------------------------------------------------
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        return _protocol.array_ufunc(ufunc, method, inputs, kwargs)
+        return _dispatch.array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        return _protocol.array_function(func, types, args, kwargs, self)
+        return _dispatch.array_function(func, types, args, kwargs, self)
 
 
 def _join_dask():
@@ -336,7 +338,7 @@ def _unpickle(host, origin):
             device = _c.Device(origin)
         except ValueError:
             device = None
-    return _api.asarray(host, device=device)
+    return _creation.asarray(host, device=device)
 
 
 def _add_reductions():
@@ -345,8 +347,10 @@ def _add_reductions():
              "all", "cumsum", "cumprod"]
 
     def make(name):
+        f = getattr(_scans if name in ("cumsum", "cumprod") else _reductions, name)
+
         def method(self, *args, **kwargs):
-            return getattr(_api, name)(self, *args, **kwargs)
+            return f(self, *args, **kwargs)
         method.__name__ = name
         method.__qualname__ = f"Array.{name}"
         method.__doc__ = f"Same as lazycl.{name}(self, ...)."

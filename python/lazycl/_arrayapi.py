@@ -4,8 +4,7 @@ functions with include_initial. Each has the standard's signature and NumPy 2's 
 (NumPy 2 implements the standard in its main namespace), so a lazycl result equals NumPy's."""
 import numpy as np
 
-from . import _api as _a
-from . import _lazycl as _c
+from . import _lazycl as _c, _scans, _util as _u
 from ._join import concatenate as _concatenate
 
 
@@ -75,7 +74,7 @@ def can_cast(from_, to, /, casting="safe"):
 def result_type(*arrays_and_dtypes):
     """The dtype of an operation on these arrays, dtypes and Python scalars: NumPy 2's
     promotion (NEP 50: Python scalars are weak)."""
-    args = [x.dtype if isinstance(x, _c.ArrayBase) else x for x in arrays_and_dtypes]
+    args = [x.dtype if _u.is_array(x) else x for x in arrays_and_dtypes]
     return np.result_type(*args)
 
 
@@ -92,16 +91,16 @@ def concat(arrays, /, *, axis=0):
 
 def unstack(x, /, *, axis=0):
     """The slices of x along `axis`, as a tuple of views (the inverse of stack)."""
-    x = x if isinstance(x, _c.ArrayBase) else _c.asarray(x)
+    x = x if _u.is_array(x) else _c.asarray(x)
     if x.ndim == 0:
         raise ValueError("Input array must be at least 1-d.")
-    axis = _a._norm_axis(axis, x.ndim)
+    axis = _u.norm_axis(axis, x.ndim)
     lead = (slice(None),) * axis
     return tuple(x[lead + (i,)] for i in range(x.shape[axis]))
 
 
 def _cumulative(scan, x, axis, dtype, include_initial, initial):
-    x = x if isinstance(x, _c.ArrayBase) else _c.asarray(x)
+    x = x if _u.is_array(x) else _c.asarray(x)
     if axis is None:
         if x.ndim > 1:
             raise ValueError("axis must be specified in cumulative_sum/cumulative_prod for more "
@@ -109,7 +108,7 @@ def _cumulative(scan, x, axis, dtype, include_initial, initial):
         axis = 0
     if x.ndim == 0:
         raise ValueError("cumulative functions need an array of at least one dimension")
-    axis = _a._norm_axis(axis, x.ndim)
+    axis = _u.norm_axis(axis, x.ndim)
     r = scan(x, axis=axis, dtype=dtype)
     if not include_initial:
         return r
@@ -121,10 +120,16 @@ def _cumulative(scan, x, axis, dtype, include_initial, initial):
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
     """Running sums along `axis` (optional for 1-d input), as numpy.cumulative_sum;
     include_initial puts a 0 first."""
-    return _cumulative(_a.cumsum, x, axis, dtype, include_initial, 0)
+    return _cumulative(_scans.cumsum, x, axis, dtype, include_initial, 0)
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     """Running products along `axis`, as numpy.cumulative_prod; include_initial puts a 1
     first."""
-    return _cumulative(_a.cumprod, x, axis, dtype, include_initial, 1)
+    return _cumulative(_scans.cumprod, x, axis, dtype, include_initial, 1)
+
+
+__all__ = [
+    "can_cast", "concat", "cumulative_prod", "cumulative_sum", "finfo", "iinfo", "isdtype",
+    "result_type", "unstack",
+]

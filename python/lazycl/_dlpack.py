@@ -96,3 +96,8 @@ def from_dlpack(x, /, *, device=None, copy=None):
                               f"memory only") from None
         cap = x.__dlpack__()
     return _c._dlpack_import(cap, device, flag)
+
+
+__all__ = [
+    "from_dlpack", "DLPackCopyError",
+]

@@ -9,8 +9,7 @@ import string
 
 import numpy as np
 
-from . import _api as _a
-from . import _lazycl as _c
+from . import _creation, _lazycl as _c, _util as _u, _write
 from ._indexmaps import diagonal
 from ._linalg import _contract, _on_device_of
 
@@ -169,8 +168,8 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         subscripts, ops = operands[0], list(operands[1:])
     else:
         subscripts, ops = _sublist_form(operands)
-    first = next((o for o in ops if _a._is_array(o)), None)
-    ops = [_on_device_of(o, first) if first is not None else _a.asarray(o) for o in ops]
+    first = next((o for o in ops if _u.is_array(o)), None)
+    ops = [_on_device_of(o, first) if first is not None else _creation.asarray(o) for o in ops]
     if dtype is None:
         dt = np.result_type(*[o.dtype for o in ops])
     else:
@@ -208,6 +207,10 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     x, tx = _sum_out(x, tx, set(outt))
     r = _c.permute_dims(x, [tx.index(ch) for ch in outt]) if tx != outt else x
     if out is not None:
-        from . import _write
-        return _write.assign_out(_a._out_of(out), r, "einsum", casting=casting)
+        return _write.assign_out(_u.out_of(out), r, "einsum", casting=casting)
     return r
+
+
+__all__ = [
+    "einsum",
+]

@@ -24,13 +24,10 @@ import warnings
 import numpy as np
 
 from . import _lazycl as _c
+from ._util import is_array as _is_array
 
 #: Up to this many edges, the search is a sum of comparisons (no gathers, fused in the count).
 LINEAR_SEARCH_MAX = 32
-
-
-def _is_array(x):
-    return isinstance(x, _c.ArrayBase)
 
 
 def _scalar(a):
@@ -391,3 +388,8 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa:
         bins = [e, e]
     hist, edges = histogramdd([x, y], bins, range, density, weights)
     return hist, edges[0], edges[1]
+
+
+__all__ = [
+    "histogram", "histogram2d", "histogramdd",
+]

@@ -8,15 +8,9 @@ import warnings
 
 import numpy as np
 
+from . import _fallback
 from . import _lazycl as _c
-from . import _protocol
-
-
-def _queue(args):
-    for a in args:
-        if isinstance(a, _c.ArrayBase):
-            return a.queue
-    return None
+from ._util import queue_of
 
 
 def _upload(r, queue):
@@ -28,11 +22,11 @@ def _upload(r, queue):
 def call(name, func, *args, **kwargs):
     """NumPy's func(*args, **kwargs) on the host, the result uploaded to the arguments' queue;
     `name` is the function's public name, for the HostFallbackWarning."""
-    if _protocol._WARN_FALLBACK and name not in _protocol._WARNED:
-        _protocol._WARNED.add(name)
+    if _fallback.WARN and name not in _fallback.WARNED:
+        _fallback.WARNED.add(name)
         warnings.warn(f"{name} has no lazycl device ops: its lazycl arguments were computed and "
                       "copied to the host, and NumPy answered there (shown once per function; "
                       "LAZYCL_HOST_FALLBACK_WARNING=0 turns it off)",
-                      _protocol.HostFallbackWarning, stacklevel=3)
-    queue = _queue(args)
-    return _upload(func(*_protocol._numpy_args(args), **_protocol._numpy_args(kwargs)), queue)
+                      _fallback.HostFallbackWarning, stacklevel=3)
+    queue = queue_of(*args)
+    return _upload(func(*_fallback.numpy_args(args), **_fallback.numpy_args(kwargs)), queue)

@@ -1,6 +1,6 @@
 """Advanced indexing: integer arrays and lists (NumPy's rules), take and take_along_axis.
 
-Each is a chain of gathers (lazycl._lazycl._gather, graph/build.c lc_node_gather): the source is
+Each is a chain of gathers (lazycl._lazycl._gather, graph/gather.c lc_node_gather): the source is
 read at the index in the consumer's own kernel, with no temporary, and every index is checked on
 the device: one out of range raises IndexError when the result is forced, and is never read.
 Indices that live on the host (lists, NumPy arrays, ints) are checked at once, as NumPy does.
@@ -10,10 +10,7 @@ import operator
 import numpy as np
 
 from . import _lazycl as _c
-
-
-def _is_array(x):
-    return isinstance(x, _c.ArrayBase)
+from ._util import is_array as _is_array, no_out as _no_out, norm_axis as _norm_axis
 
 
 def _bool_error():
@@ -152,17 +149,13 @@ def getitem(x, key):
 
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of `a` at `indices` along `axis` (flattened when None), as numpy.take."""
-    if out is not None:
-        raise TypeError("lazycl arrays are immutable: out= is not supported")
+    _no_out(out)
     if not _is_array(a):
         a = _c.asarray(a, None, None)
     if axis is None:
         a = _c.reshape(a, (-1,))
         axis = 0
-    axis = operator.index(axis)
-    if not -a.ndim <= axis < a.ndim:
-        raise np.exceptions.AxisError(axis, a.ndim)
-    axis %= a.ndim
+    axis = _norm_axis(axis, a.ndim)
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got '{mode}')")
     n = a.shape[axis]
@@ -195,10 +188,7 @@ def take_along_axis(arr, indices, axis=-1):
             raise ValueError("when axis=None, `indices` must have a single dimension.")
     if np.ndim(indices) != arr.ndim:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
-    axis = operator.index(axis)
-    if not -arr.ndim <= axis < arr.ndim:
-        raise np.exceptions.AxisError(axis, arr.ndim)
-    axis %= arr.ndim
+    axis = _norm_axis(axis, arr.ndim)
     kind = np.dtype(indices.dtype).kind if _is_array(indices) else np.asarray(indices).dtype.kind
     if kind not in "iu":
         raise IndexError("`indices` must be an integer array")
@@ -215,3 +205,8 @@ def take_along_axis(arr, indices, axis=-1):
                              f"with shape {tuple(i.shape)}.")
         shape.append(max(a, b) if a and b else 0)
     return _c._gather(arr, _c.broadcast_to(i, tuple(shape)), axis, axis)
+
+
+__all__ = [
+    "take", "take_along_axis",
+]

@@ -8,13 +8,11 @@ import operator
 
 import numpy as np
 
-from . import _api as _a
-from . import _lazycl as _c
-
-try:
-    from numpy.exceptions import AxisError
-except ImportError:  # NumPy < 1.25
-    from numpy import AxisError
+from . import (
+    _creation, _elementwise as _ew, _lazycl as _c, _reductions as _red, _ufuncs as _uf, _util as _u,
+    _views, _write,
+)
+from ._util import norm_axis as _norm_axis_named
 
 
 def _iota_along(n, axis, ndim, device):
@@ -44,16 +42,16 @@ def _tri_mask(x, keep):
 def tril(x, k=0):
     """The lower triangle of x's last two dims (elements above the k-th diagonal are 0):
     where(col - row <= k, x, 0) over two aranges, one fused kernel."""
-    x = _a._as(x)
+    x = _u.as_array(x)
     t = math.floor(k)
-    return _a.where(_tri_mask(x, lambda d: d <= t), x, _zero_of(x))
+    return _ew.where(_tri_mask(x, lambda d: d <= t), x, _zero_of(x))
 
 
 def triu(x, k=0):
     """The upper triangle of x's last two dims (elements below the k-th diagonal are 0)."""
-    x = _a._as(x)
+    x = _u.as_array(x)
     t = math.floor(k - 1) + 1
-    return _a.where(_tri_mask(x, lambda d: d >= t), x, _zero_of(x))
+    return _ew.where(_tri_mask(x, lambda d: d >= t), x, _zero_of(x))
 
 
 def diagonal(x, offset=0, axis1=0, axis2=1):
@@ -63,7 +61,7 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
     a new strided leaf; for a pending one, index arithmetic fused into the consumer (an input
     whose leaves cannot be seen with the two axes merged is first written contiguously, one
     launch, as fusion does for any such reshape)."""
-    x = _a._as(x)
+    x = _u.as_array(x)
     nd = x.ndim
     offset = operator.index(offset)
     if nd < 2:
@@ -91,24 +89,17 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
     return r
 
 
-def _norm_axis_named(axis, ndim, name):
-    a = operator.index(axis)
-    if a < -ndim or a >= ndim:
-        raise AxisError(a, ndim, msg_prefix=name)
-    return a + ndim if a < 0 else a
-
-
 def trace(x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """The sum of a diagonal (sum's accumulator dtypes): one reduction over the diagonal
     view, one launch."""
-    return _a.sum(diagonal(x, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
+    return _red.sum(diagonal(x, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 
 def diag(v, k=0):
     """A 1-d v: the square matrix with v on its k-th diagonal, where(col - row == k, v, 0)
     reading v broadcast along the rows (k >= 0) or columns (k < 0). A 2-d v: its k-th
     diagonal (a view)."""
-    v = _a._as(v)
+    v = _u.as_array(v)
     k = operator.index(k)
     if v.ndim == 2:
         return diagonal(v, k)
@@ -124,12 +115,12 @@ def diag(v, k=0):
         # diagonal has nv elements), the rest only fills the broadcast. A reshape that
         # strides cannot express: fusion writes the tiling (c * nv elements) first.
         c = -(-n // nv)
-        src = _c.reshape(_a.broadcast_to(_c.reshape(v, (1, nv)), (c, nv)), (c * nv,))
+        src = _c.reshape(_views.broadcast_to(_c.reshape(v, (1, nv)), (c, nv)), (c * nv,))
         src = _c._slice(src, [0], [1], [n])
     src = _c.reshape(src, (n, 1) if k > 0 else (1, n))
     rows = _iota_along(n, 0, 2, v.queue)
     cols = _iota_along(n, 1, 2, v.queue)
-    return _a.where((cols - rows) == k, _a.broadcast_to(src, (n, n)), _zero_of(v))
+    return _ew.where((cols - rows) == k, _views.broadcast_to(src, (n, n)), _zero_of(v))
 
 
 def indices(dimensions, dtype=int, sparse=False, device=None):
@@ -149,9 +140,9 @@ def indices(dimensions, dtype=int, sparse=False, device=None):
         return _c._full(0, (0,), dt, device)
     sel = _iota_along(nd, 0, nd + 1, device)
     grids = [_iota_along(dims[a], a + 1, nd + 1, device).astype(dt) for a in range(nd)]
-    r = _a.broadcast_to(grids[nd - 1], (nd,) + dims)
+    r = _views.broadcast_to(grids[nd - 1], (nd,) + dims)
     for a in range(nd - 2, -1, -1):
-        r = _a.where(sel == a, grids[a], r)
+        r = _ew.where(sel == a, grids[a], r)
     return r
 
 
@@ -168,11 +159,11 @@ def meshgrid(*xs, copy=True, sparse=False, indexing="xy"):
         shape[i] = -1
         if indexing == "xy" and nd > 1 and i < 2:
             shape[i], shape[1 - i] = 1, -1
-        out.append(_c.reshape(_a._as(x), shape))
+        out.append(_c.reshape(_u.as_array(x), shape))
     if not sparse and out:
-        out = _a.broadcast_arrays(*out)
+        out = _views.broadcast_arrays(*out)
     if copy:
-        out = [_a.copy(o) for o in out]
+        out = [_creation.copy(o) for o in out]
     return tuple(out)
 
 
@@ -188,16 +179,16 @@ def tri(N, M=None, k=0, dtype=float, *, like=None, device=None):
 def tril_indices(n, k=0, m=None):
     """The (rows, cols) of the lower triangle of an n x m matrix, in C order, as
     numpy.tril_indices (int64; the nonzero of tri's mask)."""
-    return tuple(_a.nonzero(tri(n, m, k, dtype=bool)))
+    return tuple(_write.nonzero(tri(n, m, k, dtype=bool)))
 
 
 def triu_indices(n, k=0, m=None):
     """The (rows, cols) of the upper triangle (from the k-th diagonal on), in C order."""
-    return tuple(_a.nonzero(_a.logical_not(tri(n, m, k - 1, dtype=bool))))
+    return tuple(_write.nonzero(_uf.logical_not(tri(n, m, k - 1, dtype=bool))))
 
 
 def _two_d_shape(arr):
-    shape = np.shape(arr) if not _a._is_array(arr) else tuple(arr.shape)
+    shape = np.shape(arr) if not _u.is_array(arr) else tuple(arr.shape)
     if len(shape) != 2:
         raise ValueError("input array must be 2-d")
     return shape
@@ -223,7 +214,7 @@ def diag_indices(n, ndim=2):
 
 def diag_indices_from(arr):
     """diag_indices for arr's shape (at least 2-d, every dim of one length)."""
-    shape = np.shape(arr) if not _a._is_array(arr) else tuple(arr.shape)
+    shape = np.shape(arr) if not _u.is_array(arr) else tuple(arr.shape)
     if len(shape) < 2:
         raise ValueError("input array must be at least 2-d")
     if len(set(shape)) != 1:
@@ -233,7 +224,7 @@ def diag_indices_from(arr):
 
 def diagflat(v, k=0):
     """The flattened input on the k-th diagonal of a square matrix, as numpy.diagflat."""
-    return diag(_a.ravel(_a._as(v)), k)
+    return diag(_views.ravel(_u.as_array(v)), k)
 
 
 class _Grid:
@@ -272,7 +263,7 @@ class _Grid:
             starts.append(start)
             steps.append(step)
         typ = np.result_type(*typ_of) if typ_of else np.dtype(np.int64)
-        axes = [_a.add(_a.multiply(_c.astype(_c._iota(0, 1, n, np.int64, None), typ), st), s0)
+        axes = [_uf.add(_uf.multiply(_c.astype(_c._iota(0, 1, n, np.int64, None), typ), st), s0)
                 for n, st, s0 in zip(sizes, steps, starts)]
         if self.sparse:
             return tuple(_c.reshape(v, [n if d == k else 1 for d in range(nd)])
@@ -285,7 +276,7 @@ class _Grid:
         r = _c.broadcast_to(grids[nd - 1], shape)
         sel = _iota_along(nd, 0, nd + 1, None)
         for k in range(nd - 2, -1, -1):
-            r = _a.where(sel == k, grids[k], r)
+            r = _ew.where(sel == k, grids[k], r)
         return r
 
     def _one(self, key):
@@ -296,9 +287,9 @@ class _Grid:
             n = int(_b.abs(step))
             typ = np.result_type(start, key.stop, _b.abs(step))
             d = 1 if n == 1 else (key.stop - start) / float(n - 1)
-            return _a.add(_a.multiply(_c.astype(_c._iota(0, 1, n, np.int64, None), typ), d),
+            return _uf.add(_uf.multiply(_c.astype(_c._iota(0, 1, n, np.int64, None), typ), d),
                           start)
-        return _a.arange(start, key.stop, 1 if step is None else step)
+        return _creation.arange(start, key.stop, 1 if step is None else step)
 
 
 mgrid = _Grid(sparse=False)
@@ -308,9 +299,9 @@ ogrid = _Grid(sparse=True)
 def outer(a, b, out=None):
     """a.ravel()[:, None] * b.ravel()[None, :], as numpy.outer: views and one multiply,
     fused into its consumer."""
-    _a._no_out(out)
-    a, b = _a._as(a), _a._as(b)
-    return _a.multiply(_c.reshape(a, (-1, 1)), _c.reshape(b, (1, -1)))
+    _u.no_out(out)
+    a, b = _u.as_array(a), _u.as_array(b)
+    return _uf.multiply(_c.reshape(a, (-1, 1)), _c.reshape(b, (1, -1)))
 
 
 def _flat_strides(dims, order):
@@ -326,7 +317,7 @@ def _flat_strides(dims, order):
 
 def _int_indices(x):
     """x as a lazycl int64 array; floats raise NumPy's TypeError (bools count as ints)."""
-    x = x if _a._is_array(x) else _a.asarray(np.asarray(x))
+    x = x if _u.is_array(x) else _creation.asarray(np.asarray(x))
     if x.dtype.kind not in "iub":
         raise TypeError("only int indices permitted")
     return x.astype(np.int64)
@@ -345,7 +336,7 @@ def unravel_index(indices, shape, order="C"):
     dims = _dims_of(shape)
     idx = _int_indices(indices)
     strides, size = _flat_strides(dims, order)
-    bad = _a.any((idx < 0) | (idx >= size))
+    bad = _red.any((idx < 0) | (idx >= size))
     _c.compute(idx, bad)
     if bool(bad):
         h = idx.numpy()
@@ -369,16 +360,16 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
             raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {m!r})")
     strides, _ = _flat_strides(dims, order)
     coords = [_int_indices(c) for c in multi_index]
-    queue = next((c.queue for c in multi_index if _a._is_array(c)), coords[0].queue)
-    coords = [c if c.queue is queue else _a.to_device(c, queue) for c in coords]
+    queue = next((c.queue for c in multi_index if _u.is_array(c)), coords[0].queue)
+    coords = [c if c.queue is queue else _creation.to_device(c, queue) for c in coords]
     checks = []
     for k, (c, d, m) in enumerate(zip(coords, dims, modes)):
         if m == "wrap":
             coords[k] = c % d if d else c
         elif m == "clip":
-            coords[k] = _a.clip(c, 0, _b.max(d - 1, 0))
+            coords[k] = _ew.clip(c, 0, _b.max(d - 1, 0))
         else:
-            checks.append(_a.any((c < 0) | (c >= d)))
+            checks.append(_red.any((c < 0) | (c >= d)))
     flat = coords[0] * strides[0]
     for c, st in zip(coords[1:], strides[1:]):
         flat = flat + c * st
@@ -390,3 +381,10 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         if bool(bad):
             raise ValueError("invalid entry in coordinates array")
     return flat
+
+
+__all__ = [
+    "diag", "diag_indices", "diag_indices_from", "diagflat", "diagonal", "indices", "meshgrid",
+    "mgrid", "ogrid", "outer", "ravel_multi_index", "trace", "tri", "tril", "tril_indices",
+    "tril_indices_from", "triu", "triu_indices", "triu_indices_from", "unravel_index",
+]

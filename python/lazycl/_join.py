@@ -14,37 +14,17 @@ import operator
 import numpy as np
 
 from . import _lazycl as _c
+from ._util import (
+    is_array as _is_array, no_out as _no_out, norm_axis as _axis, queue_of as _queue_of,
+)
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
-
-
-def _is_array(x):
-    return isinstance(x, _c.ArrayBase)
-
-
-def _no_out(out):
-    if out is not None:
-        raise TypeError("lazycl arrays are immutable: out= is not supported")
-
-
-def _axis(axis, ndim):
-    axis = operator.index(axis)
-    if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(axis, ndim)
-    return axis % ndim
 
 
 def _operand(x):
     """x as an array that has .shape, .ndim, .dtype and .reshape: a lazycl array as it is, anything
     else as a NumPy array on the host (uploaded once the result's dtype is known)."""
     return x if _is_array(x) else np.asarray(x)
-
-
-def _queue(xs):
-    for x in xs:
-        if _is_array(x):
-            return x.queue
-    return None
 
 
 def _lazy(x, dtype, queue):
@@ -161,7 +141,7 @@ def _concatenate(xs, axis, dtype, casting):
                                  f"size {x.shape[d]}")
         shape[axis] += x.shape[axis]
     dt = _result_dtype(xs, dtype, casting)
-    queue = _queue(xs)
+    queue = _queue_of(*xs)
     return _join([_lazy(x, dt, queue) for x in xs], axis, tuple(shape))
 
 
@@ -340,7 +320,7 @@ def choose(a, choices, out=None, mode="raise"):
         lo, hi = _index_range(a, n)
         if lo < 0 or hi >= n:
             raise ValueError("invalid entry in choice array")
-    queue = _queue([a] + choices)
+    queue = _queue_of(a, *choices)
     idx = _lazy(a, np.dtype(np.int64), queue)
     if mode == "wrap":
         idx = _bin("remainder", idx, n)
@@ -371,7 +351,7 @@ def select(condlist, choicelist, default=0):
         if c.dtype != np.bool_:
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
     shape = tuple(np.broadcast_shapes(cshape, vshape))
-    queue = _queue(conds + choices)
+    queue = _queue_of(*conds, *choices)
     cs = [_lazy_choice(c, dt, queue) for c in choices]
     qs = [_lazy(c, np.dtype(np.bool_), queue) for c in conds]
 
@@ -382,3 +362,9 @@ def select(condlist, choicelist, default=0):
     for q, v in zip(qs[::-1], cs[-2::-1]):
         r = _c.where(q, v, r)
     return r if tuple(r.shape) == shape else _c.broadcast_to(r, shape)
+
+
+__all__ = [
+    "array_split", "choose", "column_stack", "concatenate", "dsplit", "dstack", "hsplit", "hstack",
+    "select", "split", "stack", "vsplit", "vstack",
+]

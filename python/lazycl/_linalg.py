@@ -20,8 +20,7 @@ import operator
 
 import numpy as np
 
-from . import _api as _a
-from . import _lazycl as _c
+from . import _creation, _lazycl as _c, _ufuncs, _util as _u, _views, _write
 
 # Contractions of at most this many elements are written out elementwise (map-like kernels).
 _SMALL_K = 16
@@ -38,8 +37,8 @@ def _contract(a, b, nc, dt):
     if csize == 0:
         return _c._full(0, keep, dt, a.queue)
     logical = dt.kind == "b"
-    mul = _a.logical_and if logical else _a.multiply
-    add = _a.logical_or if logical else _a.add
+    mul = _ufuncs.logical_and if logical else _ufuncs.multiply
+    add = _ufuncs.logical_or if logical else _ufuncs.add
     if csize <= _SMALL_K:
         r = None
         for idx in np.ndindex(*shape[len(shape) - nc:]):
@@ -53,13 +52,13 @@ def _contract(a, b, nc, dt):
 
 def _on_device_of(x, other):
     """x as a lazycl array: itself, or made on `other`'s device (compute follows data)."""
-    if _a._is_array(x):
+    if _u.is_array(x):
         return x
-    return _a.asarray(x, device=other.device if _a._is_array(other) else None)
+    return _creation.asarray(x, device=other.device if _u.is_array(other) else None)
 
 
 def _scalar(x):
-    return not _a._is_array(x) and np.ndim(x) == 0
+    return not _u.is_array(x) and np.ndim(x) == 0
 
 
 def _operands(x1, x2, dtype=None, casting="same_kind", name="matmul"):
@@ -87,7 +86,7 @@ def _ufunc_options(name, out, order, subok, extra):
     for k, v in extra.items():
         if v is not None:
             raise NotImplementedError(f"lazycl: {name} does not take {k}= yet")
-    return _a._out_of(out)
+    return _u.out_of(out)
 
 
 def _finish(r, out, name):
@@ -97,7 +96,6 @@ def _finish(r, out, name):
         raise ValueError(f"{name}: Output operand 0 has a mismatch in its core dimension 0, with "
                          f"gufunc signature {_SIG} (expected shape {tuple(r.shape)}, got "
                          f"{tuple(out.shape)})")
-    from . import _write
     return _write.assign_out(out, r, name)
 
 
@@ -131,7 +129,7 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     m, k = a.shape[-2:]
     n = b.shape[-1]
     a3 = _c.reshape(a, tuple(a.shape[:-2]) + (m, 1, k))
-    b3 = _c.reshape(_a.swapaxes(b, -1, -2), tuple(b.shape[:-2]) + (1, n, k))
+    b3 = _c.reshape(_views.swapaxes(b, -1, -2), tuple(b.shape[:-2]) + (1, n, k))
     r = _contract(a3, b3, 1, dt)
     if tuple(r.shape[:-2]) != batch:
         r = _c.broadcast_to(r, batch + (m, n))
@@ -163,13 +161,13 @@ def _not_aligned(a, b, da, db):
 def dot(a, b, out=None):
     """numpy.dot: a product of scalars, the inner product of vectors, matmul of matrices; for
     N-d operands the sum over a's last axis and b's second-to-last."""
-    out = _a._out_of(out)
+    out = _u.out_of(out)
     if _scalar(a) or _scalar(b):
-        r = _a.multiply(a, b)   # a Python scalar promotes weakly, as in NumPy's multiply
+        r = _ufuncs.multiply(a, b)   # a Python scalar promotes weakly, as in NumPy's multiply
         return r if out is None else _write_out(out, r)
     x, y, dt = _operands(a, b, name="dot")
     if x.ndim == 0 or y.ndim == 0:
-        r = _a.multiply(x, y)
+        r = _ufuncs.multiply(x, y)
     elif y.ndim == 1:
         if x.shape[-1] != y.shape[0]:
             raise _not_aligned(x, y, x.ndim - 1, 0)
@@ -186,7 +184,6 @@ def _write_out(out, r):
     if tuple(out.shape) != tuple(r.shape) or np.dtype(out.dtype) != np.dtype(r.dtype):
         raise ValueError("output array is not acceptable (must have the right datatype, number "
                          "of dimensions, and be a C-Array)")
-    from . import _write
     return _write.assign_out(out, r, "dot")
 
 
@@ -203,10 +200,10 @@ def vdot(a, b, /):
 def inner(a, b, /):
     """numpy.inner: the sum over the last axes of both (a product when either is a scalar)."""
     if _scalar(a) or _scalar(b):
-        return _a.multiply(a, b)
+        return _ufuncs.multiply(a, b)
     x, y, dt = _operands(a, b, name="inner")
     if x.ndim == 0 or y.ndim == 0:
-        return _a.multiply(x, y)
+        return _ufuncs.multiply(x, y)
     if x.shape[-1] != y.shape[-1]:
         raise _not_aligned(x, y, x.ndim - 1, y.ndim - 1)
     return _tensordot(x, y, [x.ndim - 1], [y.ndim - 1], dt)
@@ -233,8 +230,8 @@ def tensordot(a, b, /, axes=2):
         axes_b = [axes_b] if isinstance(axes_b, (int, np.integer)) else list(axes_b)
         if len(axes_a) != len(axes_b):
             raise ValueError("shape-mismatch for sum")
-        axes_a = [_a._norm_axis(d, x.ndim) for d in axes_a]
-        axes_b = [_a._norm_axis(d, y.ndim) for d in axes_b]
+        axes_a = [_u.norm_axis(d, x.ndim) for d in axes_a]
+        axes_b = [_u.norm_axis(d, y.ndim) for d in axes_b]
         if len(set(axes_a)) != len(axes_a) or len(set(axes_b)) != len(axes_b):
             raise ValueError("repeated axis in tensordot")
     for da, db in zip(axes_a, axes_b):
@@ -257,8 +254,8 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, axes=None, casting="same_kind", orde
         raise ValueError(f"vecdot: Input operand {0 if a.ndim == 0 else 1} does not have enough "
                          "dimensions (has 0, gufunc core with signature (n),(n)->() requires 1)")
     ax = operator.index(axis)
-    a = _a.moveaxis(a, _a._norm_axis(ax, a.ndim), -1)
-    b = _a.moveaxis(b, _a._norm_axis(ax, b.ndim), -1)
+    a = _views.moveaxis(a, _u.norm_axis(ax, a.ndim), -1)
+    b = _views.moveaxis(b, _u.norm_axis(ax, b.ndim), -1)
     if a.shape[-1] != b.shape[-1]:
         raise ValueError(f"vecdot: Input operand 1 has a mismatch in its core dimension 0, with "
                          f"gufunc signature (n),(n)->() (size {b.shape[-1]} is different from "
@@ -272,7 +269,12 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, axes=None, casting="same_kind", orde
 
 def matrix_transpose(x, /):
     """The last two axes swapped (a view)."""
-    x = _a._as(x)
+    x = _u.as_array(x)
     if x.ndim < 2:
         raise ValueError("Input array must be at least 2-dimensional")
-    return _a.swapaxes(x, -1, -2)
+    return _views.swapaxes(x, -1, -2)
+
+
+__all__ = [
+    "dot", "inner", "matmul", "matrix_transpose", "tensordot", "vdot", "vecdot",
+]

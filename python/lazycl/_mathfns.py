@@ -15,16 +15,17 @@ NumPy does; the others return lazy arrays (a 0-d array where NumPy returns a sca
 """
 import math
 import operator
+import warnings
 
 import numpy as np
 
-from . import _api  # imports this module: _api's functions are read at call time
-from . import _lazycl as _c
-
-try:
-    from numpy.lib.array_utils import normalize_axis_tuple as _normalize_axis_tuple
-except ImportError:  # NumPy < 2
-    from numpy.core.numeric import normalize_axis_tuple as _normalize_axis_tuple
+from . import (
+    _creation, _elementwise as _ew, _index, _join, _lazycl as _c, _reductions as _red, _setops,
+    _sort, _ufuncs as _uf, _views, _write,
+)
+from ._util import (
+    is_array as _is_array, norm_axis_tuple as _normalize_axis_tuple, queue_of as _queue_of,
+)
 
 __all__ = ["fabs", "deg2rad", "rad2deg", "degrees", "radians", "signbit", "spacing",
            "nextafter", "ldexp", "frexp", "modf", "divmod", "float_power", "gcd", "lcm",
@@ -36,10 +37,6 @@ UFUNCS = ("fabs", "deg2rad", "rad2deg", "degrees", "radians", "signbit", "spacin
           "nextafter", "ldexp", "frexp", "modf", "divmod", "float_power", "gcd", "lcm")
 
 _PYSCALAR = (bool, int, float)
-
-
-def _is_array(x):
-    return isinstance(x, _c.ArrayBase)
 
 
 def _lc_dtype(dt):
@@ -70,7 +67,7 @@ def _loop(ufunc, *args):
 def _operands(args, dt):
     """args cast to dtype dt on one queue: lazycl arrays cast (lazily), Python scalars left weak
     (the op settles them into dt), anything else uploaded as dt."""
-    q = _api._queue_of(*args)
+    q = _queue_of(*args)
     out = []
     for a in args:
         if _is_array(a):
@@ -81,7 +78,7 @@ def _operands(args, dt):
         else:
             v = np.asarray(a, dtype=dt) if type(a) not in _PYSCALAR else np.asarray(a).astype(dt)
             out.append(_c._full(v[()], (), dt, q) if v.ndim == 0 else
-                       _api.asarray(v, device=q))
+                       _creation.asarray(v, device=q))
             q = out[-1].queue
     return out
 
@@ -102,12 +99,12 @@ def _ufunc2(ufunc, x1, x2):
 def fabs(x, /):
     """|x| as a float, as numpy.fabs (integers and bools give floats)."""
     x, _ = _ufunc1(np.fabs, x)
-    return _api.absolute(x)
+    return _uf.absolute(x)
 
 
 def _scaled(ufunc, x, c64, c32):
     x, dt = _ufunc1(ufunc, x)
-    return _api.multiply(x, c64 if dt == np.float64 else c32)
+    return _uf.multiply(x, c64 if dt == np.float64 else c32)
 
 
 # NumPy's constants: x * (pi / 180) and x * (180 / pi), the quotient taken in the loop's dtype.
@@ -141,10 +138,10 @@ def signbit(x, /):
     x = x if _is_array(x) else _operands([x], np.asarray(x).dtype)[0]
     k = np.dtype(x.dtype).kind
     if k == "f":
-        return _api.less(_api.copysign(1.0, x), 0)
+        return _uf.less(_uf.copysign(1.0, x), 0)
     if k == "i":
-        return _api.less(x, 0)
-    return _api.full_like(x, False, dtype=np.bool_)
+        return _uf.less(x, 0)
+    return _creation.full_like(x, False, dtype=np.bool_)
 
 
 def nextafter(x1, x2, /):
@@ -157,11 +154,11 @@ def spacing(x, /):
     """The distance from x to the next float away from zero, as numpy.spacing (NaN for
     infinities; the smallest subnormal for both zeros)."""
     x, dt = _ufunc1(np.spacing, x)
-    nx = _c._binary("nextafter", x, _api.copysign(math.inf, x))
-    r = _api.subtract(nx, x)
-    r = _c.where(_api.equal(x, 0), np.finfo(dt).smallest_subnormal, r)
-    r = _c.where(_api.isnan(x), x, r)            # NaN keeps its sign bit, as NumPy's
-    return _c.where(_api.isinf(x), math.nan, r)
+    nx = _c._binary("nextafter", x, _uf.copysign(math.inf, x))
+    r = _uf.subtract(nx, x)
+    r = _c.where(_uf.equal(x, 0), np.finfo(dt).smallest_subnormal, r)
+    r = _c.where(_uf.isnan(x), x, r)            # NaN keeps its sign bit, as NumPy's
+    return _c.where(_uf.isinf(x), math.nan, r)
 
 
 def ldexp(x1, x2, /):
@@ -176,7 +173,7 @@ def frexp(x, /, out=None):
     dm, de = _loop(np.frexp, x)
     x = _operands([x], dm)[0]
     e = _c._unary("frexp_exponent", x)
-    return _two_out((_c._binary("ldexp", x, _api.negative(e)), _c.astype(e, de)), out,
+    return _two_out((_c._binary("ldexp", x, _uf.negative(e)), _c.astype(e, de)), out,
                     "frexp")
 
 
@@ -184,16 +181,16 @@ def modf(x, /, out=None):
     """(fractional part, integral part), both with x's sign, as numpy.modf (modf(inf) is
     (0.0, inf))."""
     x, _ = _ufunc1(np.modf, x)
-    i = _api.trunc(x)
+    i = _uf.trunc(x)
     # its own trunc: f read from the output i would cost a second kernel
-    f = _api.copysign(_c.where(_api.isinf(x), 0, _api.subtract(x, _api.trunc(x))), x)
+    f = _uf.copysign(_c.where(_uf.isinf(x), 0, _uf.subtract(x, _uf.trunc(x))), x)
     return _two_out((f, i), out, "modf")
 
 
 def divmod(x1, x2, /, out=None):  # noqa: A001
     """(floor_divide(x1, x2), remainder(x1, x2)), as numpy.divmod."""
     x1, x2, _ = _ufunc2(np.divmod, x1, x2)
-    return _two_out((_api.floor_divide(x1, x2), _api.remainder(x1, x2)), out, "divmod")
+    return _two_out((_uf.floor_divide(x1, x2), _uf.remainder(x1, x2)), out, "divmod")
 
 
 def _two_out(r, out, name):
@@ -202,7 +199,6 @@ def _two_out(r, out, name):
         return r
     if not isinstance(out, tuple) or len(out) != 2:
         raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
-    from . import _write
     return tuple(v if o is None else _write.assign_out(o, v, name) for o, v in zip(out, r))
 
 
@@ -242,7 +238,7 @@ def _lift(v, q):
     if type(v) in (bool, int, float) or _is_array(v):
         return v
     a = np.asarray(v)
-    return a[()] if a.ndim == 0 else _api.asarray(a, device=q)
+    return a[()] if a.ndim == 0 else _creation.asarray(a, device=q)
 
 
 def _host_or(f_host, f_lazy, v):
@@ -252,14 +248,14 @@ def _host_or(f_host, f_lazy, v):
 
 def _all_finite(v):
     if _is_array(v):
-        return bool(_api.all(_api.isfinite(v)))
+        return bool(_red.all(_uf.isfinite(v)))
     return bool(np.all(np.isfinite(v)))
 
 
 def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
     """|a - b| <= atol + rtol * |b| (and b finite), or a == b; NaNs equal with equal_nan; as
     numpy.isclose (a bool array; 0-d for scalars)."""
-    q = _api._queue_of(a, b, rtol, atol)
+    q = _queue_of(a, b, rtol, atol)
     x, y, atol, rtol = (_lift(v, q) for v in (a, b, atol, rtol))
     if _is_array(y):
         dt = np.result_type(y.dtype, 1.0)
@@ -272,33 +268,32 @@ def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
         err = np.geterr()["invalid"]
         msg = f"One of rtol or atol is not valid, atol: {atol}, rtol: {rtol}"
         if err == "warn":
-            import warnings
             warnings.warn(msg, RuntimeWarning, stacklevel=2)
         elif err == "raise":
             raise FloatingPointError(msg)
         elif err == "print":
             print(msg)
     if not _is_array(x) and not _is_array(y):
-        x = _api.asarray(np.asarray(x), device=q)
-    yfin = _host_or(np.isfinite, _api.isfinite, y)
-    close = _api.less_equal(_api.absolute(_api.subtract(x, y)),
-                            _api.add(atol, _api.multiply(rtol, _api.absolute(y))))
-    r = _api.bitwise_or(_api.bitwise_and(close, yfin), _api.equal(x, y))
+        x = _creation.asarray(np.asarray(x), device=q)
+    yfin = _host_or(np.isfinite, _uf.isfinite, y)
+    close = _uf.less_equal(_uf.absolute(_uf.subtract(x, y)),
+                            _uf.add(atol, _uf.multiply(rtol, _uf.absolute(y))))
+    r = _uf.bitwise_or(_uf.bitwise_and(close, yfin), _uf.equal(x, y))
     if equal_nan:
-        xn = _host_or(np.isnan, _api.isnan, x)
-        yn = _host_or(np.isnan, _api.isnan, y)
-        r = _api.bitwise_or(r, _api.bitwise_and(xn, yn))
+        xn = _host_or(np.isnan, _uf.isnan, x)
+        yn = _host_or(np.isnan, _uf.isnan, y)
+        r = _uf.bitwise_or(r, _uf.bitwise_and(xn, yn))
     return r
 
 
 def allclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
     """Whether every element is close (isclose), as a Python bool; forces one reduction."""
-    return bool(_api.all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+    return bool(_red.all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
 
 
 def _pair(a1, a2):
-    q = _api._queue_of(a1, a2)
-    return [a if _is_array(a) else _api.asarray(np.asarray(a), device=q) for a in (a1, a2)]
+    q = _queue_of(a1, a2)
+    return [a if _is_array(a) else _creation.asarray(np.asarray(a), device=q) for a in (a1, a2)]
 
 
 def array_equal(a1, a2, equal_nan=False):
@@ -309,13 +304,13 @@ def array_equal(a1, a2, equal_nan=False):
         return False
     if tuple(a1.shape) != tuple(a2.shape):
         return False
-    eq = _api.equal(a1, a2)
+    eq = _uf.equal(a1, a2)
     if equal_nan:
         if a1 is a2:
             return True
         if np.dtype(a1.dtype).kind in "fc" or np.dtype(a2.dtype).kind in "fc":
-            eq = _api.logical_or(eq, _api.logical_and(_api.isnan(a1), _api.isnan(a2)))
-    return bool(_api.all(eq))
+            eq = _uf.logical_or(eq, _uf.logical_and(_uf.isnan(a1), _uf.isnan(a2)))
+    return bool(_red.all(eq))
 
 
 def array_equiv(a1, a2):
@@ -325,7 +320,7 @@ def array_equiv(a1, a2):
         np.broadcast_shapes(tuple(a1.shape), tuple(a2.shape))
     except Exception:
         return False
-    return bool(_api.all(_api.equal(a1, a2)))
+    return bool(_red.all(_uf.equal(a1, a2)))
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
@@ -335,27 +330,26 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     if _is_array(x):
         a = x
     else:
-        a = _api.asarray(np.asarray(x))
+        a = _creation.asarray(np.asarray(x))
     dt = np.dtype(a.dtype)
     if dt.kind == "c":
         # The parts apart, as NumPy (its limits are the parts' float type's).
         parts = [nan_to_num(_c._unary(p, a), True, nan, posinf, neginf) for p in ("real", "imag")]
         r = _c._binary("complex", *parts)
     elif dt.kind != "f":
-        return _api.copy(a) if copy and a is x else a
+        return _creation.copy(a) if copy and a is x else a
     else:
         fi = np.finfo(dt)
         maxf = fi.max if posinf is None else posinf
         minf = fi.min if neginf is None else neginf
-        inf = _api.isinf(a)
-        r = _c.where(_api.isnan(a), nan, a)
-        r = _c.where(_api.logical_and(inf, _api.greater(a, 0)), maxf, r)
-        r = _c.where(_api.logical_and(inf, _api.less(a, 0)), minf, r)
+        inf = _uf.isinf(a)
+        r = _c.where(_uf.isnan(a), nan, a)
+        r = _c.where(_uf.logical_and(inf, _uf.greater(a, 0)), maxf, r)
+        r = _c.where(_uf.logical_and(inf, _uf.less(a, 0)), minf, r)
     r = r if np.dtype(r.dtype) == dt else _c.astype(r, dt)
     if copy:
         return r
     if _is_array(x):
-        from . import _write
         _write.setitem(x, Ellipsis, r)
         return x
     if isinstance(x, np.ndarray):
@@ -368,11 +362,11 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
 def sinc(x):
     """sin(pi x) / (pi x), 1 at 0, as numpy.sinc (integers give float64)."""
-    x = _api.multiply(math.pi, x if _is_array(x) else _api.asarray(np.asarray(x)))
+    x = _uf.multiply(math.pi, x if _is_array(x) else _creation.asarray(np.asarray(x)))
     dt = np.dtype(x.dtype)
     eps = np.finfo(dt).eps if dt.kind == "f" else 1e-20
-    y = _c.where(_api.not_equal(x, 0), x, eps)
-    return _api.true_divide(_api.sin(y), y)
+    y = _c.where(_uf.not_equal(x, 0), x, eps)
+    return _uf.true_divide(_uf.sin(y), y)
 
 
 def polyval(p, x):
@@ -380,10 +374,10 @@ def polyval(p, x):
     expression (p held on the host, or its elements read as 0-d views of a lazycl array)."""
     if not _is_array(p):
         p = np.asarray(p)
-    x = x if _is_array(x) else _api.asarray(np.asarray(x), device=_api._queue_of(p))
-    y = _api.zeros_like(x)
+    x = x if _is_array(x) else _creation.asarray(np.asarray(x), device=_queue_of(p))
+    y = _creation.zeros_like(x)
     for pv in p:
-        y = _api.add(_api.multiply(y, x), pv)
+        y = _uf.add(_uf.multiply(y, x), pv)
     return y
 
 
@@ -399,7 +393,7 @@ def _depth_error(v, a):
 
 def _as_float64_1d(v, q):
     """v as a 1-d float64 lazycl array, with NumPy's errors for other depths."""
-    a = v if _is_array(v) else _api.asarray(np.asarray(v), device=q)
+    a = v if _is_array(v) else _creation.asarray(np.asarray(v), device=q)
     if a.ndim != 1:
         raise _depth_error(v, a)
     return a if np.dtype(a.dtype) == np.float64 else _c.astype(a, np.float64)
@@ -415,9 +409,10 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     complex128 for complex fp: the parts interpolated apart; left, right and period as
     NumPy's). xp is searched on the device (lazycl.searchsorted), and the interpolation is one
     fused elementwise kernel over x."""
-    q = _api._queue_of(x, xp, fp)
+    q = _queue_of(x, xp, fp)
     if _is_complex(fp) or any(isinstance(v, complex) for v in (left, right)):
-        f = fp if _is_array(fp) else _api.asarray(np.asarray(fp, dtype=np.complex128), device=q)
+        f = fp if _is_array(fp) else _creation.asarray(np.asarray(fp, dtype=np.complex128),
+                                                       device=q)
         f = _c.astype(f, np.complex128)
         part = [None if v is None else (complex(v).real, complex(v).imag) for v in (left, right)]
         re = interp(x, xp, _c._unary("real", f), *(None if p is None else p[0] for p in part),
@@ -430,7 +425,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
             raise ValueError("period must be a non-zero value")
         period = abs(period)
         left = right = None
-        xa = [v if _is_array(v) else _api.asarray(np.asarray(v, dtype=np.float64), device=q)
+        xa = [v if _is_array(v) else _creation.asarray(np.asarray(v, dtype=np.float64), device=q)
               for v in (x, xp, fp)]
         x, xp, fp = [v if np.dtype(v.dtype) == np.float64 else _c.astype(v, np.float64)
                      for v in xa]
@@ -438,15 +433,15 @@ def interp(x, xp, fp, left=None, right=None, period=None):
             raise ValueError("Data points must be 1-D sequences")
         if xp.shape[0] != fp.shape[0]:
             raise ValueError("fp and xp are not of the same length")
-        x = _api.remainder(x, period)
-        xp = _api.remainder(xp, period)
-        order = _api.argsort(xp)
-        xp, fp = _api.take(xp, order), _api.take(fp, order)
-        xp = _api.concatenate((_api.subtract(xp[-1:], period), xp, _api.add(xp[0:1], period)))
-        fp = _api.concatenate((fp[-1:], fp, fp[0:1]))
+        x = _uf.remainder(x, period)
+        xp = _uf.remainder(xp, period)
+        order = _sort.argsort(xp)
+        xp, fp = _index.take(xp, order), _index.take(fp, order)
+        xp = _join.concatenate((_uf.subtract(xp[-1:], period), xp, _uf.add(xp[0:1], period)))
+        fp = _join.concatenate((fp[-1:], fp, fp[0:1]))
     fp = _as_float64_1d(fp, q)
     xp = _as_float64_1d(xp, fp.queue)
-    x = x if _is_array(x) else _api.asarray(np.asarray(x), device=fp.queue)
+    x = x if _is_array(x) else _creation.asarray(np.asarray(x), device=fp.queue)
     x = x if np.dtype(x.dtype) == np.float64 else _c.astype(x, np.float64)
     n = xp.shape[0]
     if n == 0:
@@ -456,23 +451,23 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     lval = fp[0] if left is None else float(left)
     rval = fp[n - 1] if right is None else float(right)
     if n == 1:
-        return _c.where(_api.less(x, xp[0]), lval,
-                        _c.where(_api.greater(x, xp[0]), rval, fp[0]))
-    j = _api.subtract(_api.searchsorted(xp, x, side="right"), 1)
-    jc = _api.clip(j, 0, n - 2)
-    x0, x1 = _api.take(xp, jc), _api.take(xp, _api.add(jc, 1))
-    y0, y1 = _api.take(fp, jc), _api.take(fp, _api.add(jc, 1))
-    slope = _api.true_divide(_api.subtract(y1, y0), _api.subtract(x1, x0))
-    r = _api.add(_api.multiply(slope, _api.subtract(x, x0)), y0)
+        return _c.where(_uf.less(x, xp[0]), lval,
+                        _c.where(_uf.greater(x, xp[0]), rval, fp[0]))
+    j = _uf.subtract(_setops.searchsorted(xp, x, side="right"), 1)
+    jc = _ew.clip(j, 0, n - 2)
+    x0, x1 = _index.take(xp, jc), _index.take(xp, _uf.add(jc, 1))
+    y0, y1 = _index.take(fp, jc), _index.take(fp, _uf.add(jc, 1))
+    slope = _uf.true_divide(_uf.subtract(y1, y0), _uf.subtract(x1, x0))
+    r = _uf.add(_uf.multiply(slope, _uf.subtract(x, x0)), y0)
     # A NaN in one direction (an infinite slope, say): NumPy tries the other.
-    r2 = _api.add(_api.multiply(slope, _api.subtract(x, x1)), y1)
-    r2 = _c.where(_api.logical_and(_api.isnan(r2), _api.equal(y0, y1)), y0, r2)
-    r = _c.where(_api.isnan(r), r2, r)
-    r = _c.where(_api.equal(x0, x), y0, r)
-    r = _c.where(_api.equal(j, n - 1), fp[n - 1], r)
-    r = _c.where(_api.less(x, xp[0]), lval, r)
-    r = _c.where(_api.greater(x, xp[n - 1]), rval, r)
-    return _c.where(_api.isnan(x), x, r)
+    r2 = _uf.add(_uf.multiply(slope, _uf.subtract(x, x1)), y1)
+    r2 = _c.where(_uf.logical_and(_uf.isnan(r2), _uf.equal(y0, y1)), y0, r2)
+    r = _c.where(_uf.isnan(r), r2, r)
+    r = _c.where(_uf.equal(x0, x), y0, r)
+    r = _c.where(_uf.equal(j, n - 1), fp[n - 1], r)
+    r = _c.where(_uf.less(x, xp[0]), lval, r)
+    r = _c.where(_uf.greater(x, xp[n - 1]), rval, r)
+    return _c.where(_uf.isnan(x), x, r)
 
 
 # ---- convolve / correlate ------------------------------------------------------------------
@@ -498,7 +493,7 @@ def _mode(mode):
 
 
 def _vector(v, q, ndmin):
-    a = v if _is_array(v) else _api.asarray(np.asarray(v), device=q)
+    a = v if _is_array(v) else _creation.asarray(np.asarray(v), device=q)
     if a.ndim == 0 and ndmin:
         a = _c.reshape(a, (1,))
     if a.ndim != 1:
@@ -526,16 +521,16 @@ def _correlate(a1, a2, mode):
     q = a1.queue
     k = _c.reshape(_c._iota(-n_left, 1, length, np.int64, q), (length, 1))
     i = _c.reshape(_c._iota(0, 1, n2, np.int64, q), (1, n2))
-    m = _api.add(k, i)
-    inside = _api.logical_and(_api.greater_equal(m, 0), _api.less(m, n1))
-    g = _api.take(a1, _api.clip(m, 0, n1 - 1))
+    m = _uf.add(k, i)
+    inside = _uf.logical_and(_uf.greater_equal(m, 0), _uf.less(m, n1))
+    g = _index.take(a1, _ew.clip(m, 0, n1 - 1))
     if dt.kind == "b":
-        r = _api.any(_api.logical_and(_api.logical_and(g, _c.reshape(a2, (1, n2))), inside),
+        r = _red.any(_uf.logical_and(_uf.logical_and(g, _c.reshape(a2, (1, n2))), inside),
                      axis=1)
     else:
-        prod = _c.where(inside, _api.multiply(g, _c.reshape(a2, (1, n2))),
+        prod = _c.where(inside, _uf.multiply(g, _c.reshape(a2, (1, n2))),
                         _c._full(0, (), dt, q))
-        r = _api.sum(prod, axis=1, dtype=dt)
+        r = _red.sum(prod, axis=1, dtype=dt)
     return r, inverted
 
 
@@ -543,20 +538,20 @@ def correlate(a, v, mode="valid"):
     """The cross-correlation of two 1-d sequences, as numpy.correlate (modes 'valid',
     'same', 'full'); its dtype is the inputs' common one (integers wrap, bools are any/and)."""
     m = _mode(mode)
-    q = _api._queue_of(a, v)
+    q = _queue_of(a, v)
     a, v = _vector(a, q, False), _vector(v, q, False)
     if a.shape[0] == 0:
         raise ValueError("first array argument cannot be empty")
     if v.shape[0] == 0:
         raise ValueError("second array argument cannot be empty")
     r, inverted = _correlate(a, v, m)
-    return _api.flip(r) if inverted else r
+    return _views.flip(r) if inverted else r
 
 
 def convolve(a, v, mode="full"):
     """The discrete linear convolution of two 1-d sequences, as numpy.convolve (modes 'full',
     'same', 'valid')."""
-    q = _api._queue_of(a, v)
+    q = _queue_of(a, v)
     a, v = _vector(a, q, True), _vector(v, q, True)
     if a.shape[0] == 0:
         raise ValueError("a cannot be empty")
@@ -564,7 +559,7 @@ def convolve(a, v, mode="full"):
         raise ValueError("v cannot be empty")
     if v.shape[0] > a.shape[0]:
         a, v = v, a
-    return _correlate(a, _api.flip(v), _mode(mode))[0]
+    return _correlate(a, _views.flip(v), _mode(mode))[0]
 
 
 # ---- gradient ------------------------------------------------------------------------------
@@ -595,7 +590,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     one-sided differences at the edges, as numpy.gradient (spacing: scalars or 1-d
     coordinates per axis). Each axis's result is one join of three lazy pieces (the interior
     and the two edges) that fuses into its consumer."""
-    f = f if _is_array(f) else _api.asarray(np.asarray(f))
+    f = f if _is_array(f) else _creation.asarray(np.asarray(f))
     N = f.ndim
     axes = tuple(range(N)) if axis is None else _normalize_axis_tuple(axis, N)
     len_axes = len(axes)
@@ -621,7 +616,6 @@ def gradient(f, *varargs, axis=None, edge_order=1):
         key[ax] = s
         return f[tuple(key)]
 
-    A = _api
     outvals = []
     for ax, ax_dx in zip(axes, dx):
         if f.shape[ax] < edge_order + 1:
@@ -633,23 +627,23 @@ def gradient(f, *varargs, axis=None, edge_order=1):
                              f"{f.shape[ax]}")
         uniform = np.ndim(ax_dx) == 0
         if uniform:
-            mid = A.true_divide(A.subtract(sl(ax, slice(2, None)), sl(ax, slice(None, -2))),
+            mid = _uf.true_divide(_uf.subtract(sl(ax, slice(2, None)), sl(ax, slice(None, -2))),
                                 2. * ax_dx)
         else:
             dx1, dx2 = ax_dx[0:-1], ax_dx[1:]
             shape = [1] * N
             shape[ax] = -1
-            a = A.asarray((-(dx2) / (dx1 * (dx1 + dx2))).reshape(shape), device=f.queue)
-            b = A.asarray(((dx2 - dx1) / (dx1 * dx2)).reshape(shape), device=f.queue)
-            c = A.asarray((dx1 / (dx2 * (dx1 + dx2))).reshape(shape), device=f.queue)
-            mid = A.add(A.add(A.multiply(a, sl(ax, slice(None, -2))),
-                              A.multiply(b, sl(ax, slice(1, -1)))),
-                        A.multiply(c, sl(ax, slice(2, None))))
+            a = _creation.asarray((-(dx2) / (dx1 * (dx1 + dx2))).reshape(shape), device=f.queue)
+            b = _creation.asarray(((dx2 - dx1) / (dx1 * dx2)).reshape(shape), device=f.queue)
+            c = _creation.asarray((dx1 / (dx2 * (dx1 + dx2))).reshape(shape), device=f.queue)
+            mid = _uf.add(_uf.add(_uf.multiply(a, sl(ax, slice(None, -2))),
+                              _uf.multiply(b, sl(ax, slice(1, -1)))),
+                        _uf.multiply(c, sl(ax, slice(2, None))))
         if edge_order == 1:
             dx_0 = ax_dx if uniform else ax_dx[0]
             dx_n = ax_dx if uniform else ax_dx[-1]
-            first = A.true_divide(A.subtract(sl(ax, slice(1, 2)), sl(ax, slice(0, 1))), dx_0)
-            last = A.true_divide(A.subtract(sl(ax, slice(-1, None)), sl(ax, slice(-2, -1))),
+            first = _uf.true_divide(_uf.subtract(sl(ax, slice(1, 2)), sl(ax, slice(0, 1))), dx_0)
+            last = _uf.true_divide(_uf.subtract(sl(ax, slice(-1, None)), sl(ax, slice(-2, -1))),
                                  dx_n)
         else:
             if uniform:
@@ -659,9 +653,9 @@ def gradient(f, *varargs, axis=None, edge_order=1):
                 a = -(2. * dx1 + dx2) / (dx1 * (dx1 + dx2))
                 b = (dx1 + dx2) / (dx1 * dx2)
                 c = - dx1 / (dx2 * (dx1 + dx2))
-            first = A.add(A.add(A.multiply(a, sl(ax, slice(0, 1))),
-                                A.multiply(b, sl(ax, slice(1, 2)))),
-                          A.multiply(c, sl(ax, slice(2, 3))))
+            first = _uf.add(_uf.add(_uf.multiply(a, sl(ax, slice(0, 1))),
+                                _uf.multiply(b, sl(ax, slice(1, 2)))),
+                          _uf.multiply(c, sl(ax, slice(2, 3))))
             if uniform:
                 a, b, c = 0.5 / ax_dx, -2. / ax_dx, 1.5 / ax_dx
             else:
@@ -670,12 +664,18 @@ def gradient(f, *varargs, axis=None, edge_order=1):
                 b = - (dx2 + dx1) / (dx1 * dx2)
                 c = (2. * dx2 + dx1) / (dx2 * (dx1 + dx2))
             m = f.shape[ax]
-            last = A.add(A.add(A.multiply(a, sl(ax, slice(m - 3, m - 2))),
-                               A.multiply(b, sl(ax, slice(m - 2, m - 1)))),
-                         A.multiply(c, sl(ax, slice(m - 1, m))))
+            last = _uf.add(_uf.add(_uf.multiply(a, sl(ax, slice(m - 3, m - 2))),
+                               _uf.multiply(b, sl(ax, slice(m - 2, m - 1)))),
+                         _uf.multiply(c, sl(ax, slice(m - 1, m))))
         pieces = [p if np.dtype(p.dtype) == otype else _c.astype(p, otype)
                   for p in (first, mid, last)]
-        outvals.append(A.concatenate(pieces, axis=ax))
+        outvals.append(_join.concatenate(pieces, axis=ax))
     if len_axes == 1:
         return outvals[0]
     return tuple(outvals)
+
+
+# The ufuncs among these functions, as lazycl.ufunc objects (NumPy's attributes and methods).
+for _n in UFUNCS:
+    globals()[_n] = _uf.from_function(globals()[_n])
+del _n

@@ -1,7 +1,7 @@
 """Selection on top of the sort: top_k, partition, argpartition, median, nanmedian, quantile,
 percentile.
 
-Each sorts along the axis (lc.sort / lc.argsort: a stable radix sort, NaN last) and reads the
+Each sorts along the axis (_sort.sort / _sort.argsort: a stable radix sort, NaN last) and reads the
 positions it needs with gathers, so a pending key is computed inside the sort's first pass and
 the values are read back by index (``top_k(abs(a), k)`` writes no ``abs(a)``). A full sort
 satisfies NumPy's partition contract (the kth element in its sorted place, none larger before
@@ -13,32 +13,21 @@ import warnings
 
 import numpy as np
 
-from . import _lazycl as _c
+from . import (
+    _creation, _elementwise as _ew, _lazycl as _c, _reductions as _red, _ufuncs as _uf, _write,
+)
+from ._index import take_along_axis
+from ._join import stack
 from ._sort import argsort, sort
 
-try:
-    from numpy.exceptions import AxisError
-except ImportError:  # NumPy < 1.25
-    from numpy import AxisError
+from ._util import AxisError, as_array as _as, norm_axis as _axis
+from ._views import reduce_axes as _reduce_axes
 
 TopK = collections.namedtuple("TopK", ["values", "indices"])
 
 
-def _as(x):
-    from ._api import _as as as_
-    return as_(x)
-
-
-def _axis(axis, ndim):
-    ax = operator.index(axis)
-    if not -ndim <= ax < ndim:
-        raise AxisError(ax, ndim)
-    return ax % ndim
-
-
 def _take(a, idx, axis):
     """a[..., idx, ...] along axis with idx of a's ndim (take_along_axis)."""
-    from ._index import take_along_axis
     return take_along_axis(a, idx, axis)
 
 
@@ -98,23 +87,22 @@ def _select_top(x, k, largest):
     those sorted. Every other element lies on one side of all of them, so their stable order
     is a run of the whole array's: the result is the full sort's, ties and NaNs included. None
     when the values do not narrow (many equal ones) or NaNs would be needed: sort it all."""
-    import lazycl as lc
     n, B = x.shape[0], _SELECT_BINS
     cap = max(8 * k, min(1 << 18, n >> 4))   # candidates sorted (a sort of 2^18 costs less
                                             # than another pass over a large n)
     isf = x.dtype.kind == "f"
     if isf:
-        fin = lc.isfinite(x)
-        stats = [lc.sum(lc.isnan(x)), lc.sum(x == np.inf), lc.sum(x == -np.inf),
-                 lc.min(lc.where(fin, x, np.inf)), lc.max(lc.where(fin, x, -np.inf))]
-        lc.compute(*stats)
+        fin = _uf.isfinite(x)
+        stats = [_red.sum(_uf.isnan(x)), _red.sum(x == np.inf), _red.sum(x == -np.inf),
+                 _red.min(_ew.where(fin, x, np.inf)), _red.max(_ew.where(fin, x, -np.inf))]
+        _creation.compute(*stats)
         nan, pinf, ninf, a, b = (int(stats[0]), int(stats[1]), int(stats[2]), float(stats[3]),
                                  float(stats[4]))
         if a > b:                                     # no finite value
             return None
     else:
-        stats = [lc.min(x), lc.max(x)]
-        lc.compute(*stats)
+        stats = [_red.min(x), _red.max(x)]
+        _creation.compute(*stats)
         nan, pinf, ninf, a, b = 0, 0, 0, float(stats[0]), float(stats[1])
     if largest:
         if nan >= k:
@@ -132,8 +120,8 @@ def _select_top(x, k, largest):
             break
         scale = B / (b - a)
         inside = (x >= a) & (x <= b)
-        bins = lc.where(inside, lc.clip(lc.floor((x - a) * scale), 0, B - 1), B)
-        h = np.asarray(lc.bincount(bins.astype(np.int32), minlength=B + 1))[:B]
+        bins = _ew.where(inside, _ew.clip(_uf.floor((x - a) * scale), 0, B - 1), B)
+        h = np.asarray(_write.bincount(bins.astype(np.int32), minlength=B + 1))[:B]
         c = np.cumsum(h[::-1] if largest else h)
         j = int(np.searchsorted(c, want))            # the bin (from the wanted end) of value k
         if j >= B:                                   # counts at the edges moved: sort it all
@@ -152,9 +140,8 @@ def _select_top(x, k, largest):
 def _select_past(x, k, largest, t, isf):
     """The top k among the elements at or past t (largest: >= t or NaN; else <= t), which
     number at least k (else None)."""
-    import lazycl as lc
     if t is None:
-        m = lc.isnan(x)
+        m = _uf.isnan(x)
     else:
         # t as x's dtype, rounded outwards (a few more candidates, never fewer)
         if isf:
@@ -166,8 +153,8 @@ def _select_past(x, k, largest, t, isf):
             tt = int(np.clip(np.floor(t) if largest else np.ceil(t), info.min, info.max))
         m = (x >= tt) if largest else (x <= tt)
         if largest and isf:
-            m = m | lc.isnan(x)
-    nz = lc.nonzero(m)[0]
+            m = m | _uf.isnan(x)
+    nz = _write.nonzero(m)[0]
     c = nz.shape[0]
     if c < k:
         return None
@@ -218,23 +205,6 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 
 
 # ---- order statistics --------------------------------------------------------------------
-
-def _reduce_axes(a, axis):
-    """a with the reduced axes flattened into one last axis; the kept shape."""
-    if axis is None:
-        return _c.reshape(a, (a.size,)), (), tuple(range(a.ndim))
-    given = [axis] if isinstance(axis, (int, np.integer)) else list(axis)
-    axes = tuple(sorted(_axis(x, a.ndim) for x in given))
-    if len(set(axes)) != len(axes):
-        raise ValueError("duplicate value in 'axis'")
-    keep = [d for d in range(a.ndim) if d not in axes]
-    t = _c.permute_dims(a, keep + list(axes)) if keep + list(axes) != list(range(a.ndim)) else a
-    kept = tuple(a.shape[d] for d in keep)
-    n = 1
-    for d in axes:
-        n *= a.shape[d]
-    return _c.reshape(t, kept + (n,)), kept, axes
-
 
 def _keepdims(r, a, axes, keepdims, qshape=()):
     if not keepdims:
@@ -341,7 +311,6 @@ def _order_stat(a, q, axis, keepdims, nan_aware, scalar_q):
     if scalar_q:
         r = rows[0]
         return _keepdims(r, a, axes, keepdims)
-    from ._join import stack
     qshape = np.asarray(q).shape
     r = _c.reshape(stack(rows, axis=0), qshape + kept) if rows else \
         _c._full(0, qshape + kept, dt.name, a.queue)
@@ -397,3 +366,8 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
                keepdims=False, *, weights=None):
     """numpy.percentile with the default linear method."""
     return _quantiles(a, q, 100, axis, out, method, keepdims, weights, "percentile")
+
+
+__all__ = [
+    "argpartition", "median", "nanmedian", "partition", "percentile", "quantile", "top_k",
+]

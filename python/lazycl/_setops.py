@@ -26,20 +26,17 @@ scalars that decide an error.
   last key sorted last.
 """
 import collections
-import operator
 
 import numpy as np
 
-from . import _api  # imports this module: _api's helpers are read at call time
 from . import _lazycl as _c
-from ._index import _is_array
 from . import _write
+from ._join import concatenate
 from ._sort import argsort as _argsort, sort as _sort
+from ._util import (
+    as_array as _as, is_array as _is_array, norm_axis as _norm_axis, queue_of as _queue_of,
+)
 
-try:
-    from numpy.exceptions import AxisError
-except ImportError:  # NumPy < 1.25
-    from numpy import AxisError
 
 UniqueAllResult = collections.namedtuple("UniqueAllResult",
                                          ["values", "indices", "inverse_indices", "counts"])
@@ -52,11 +49,6 @@ ISIN_LINEAR_MAX = 8
 
 
 # ---- small helpers ------------------------------------------------------------------------
-
-def _as(x, q=None):
-    """x as a lazycl array (a host value is uploaded to q)."""
-    return x if _is_array(x) else _c.asarray(np.asarray(x), None, q)
-
 
 def _flat(x):
     return _c.reshape(x, (x.size,))
@@ -158,15 +150,11 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     sorted (sorted=False allows any order)."""
     ar = _as(ar)
     if axis is not None and ar.ndim != 1:
-        ax = operator.index(axis)
-        if not -ar.ndim <= ax < ar.ndim:
-            raise AxisError(ax, ar.ndim)
+        _norm_axis(axis, ar.ndim)
         raise NotImplementedError("lazycl's unique supports axis=None (or a 1-d input) only; "
                                   "unique rows or columns (axis=int) are not implemented")
     if axis is not None:
-        ax = operator.index(axis)
-        if not -1 <= ax < 1:
-            raise AxisError(ax, 1)
+        _norm_axis(axis, 1)
     ret = _unique1d(_flat(ar), return_index, return_inverse, return_counts, equal_nan,
                     tuple(ar.shape))
     return ret[0] if len(ret) == 1 else ret
@@ -279,7 +267,7 @@ def searchsorted(a, v, side="left", sorter=None):
     """numpy.searchsorted: int64 indices of v's shape that keep a sorted (a 1-d, ascending, or
     sorted by `sorter`), compared in the common dtype of a and v, NaN last."""
     right = _side(side)
-    q = _api._queue_of(a, v, sorter)
+    q = _queue_of(a, v, sorter)
     a = _as(a, q)
     _check_1d(a)
     n = a.shape[0]
@@ -315,7 +303,7 @@ def _monotonicity(bins):
 def digitize(x, bins, right=False):
     """numpy.digitize: the index of the bin of each x (int64), for increasing or decreasing
     bins."""
-    q = _api._queue_of(x, bins)
+    q = _queue_of(x, bins)
     x = _as(x, q)
     bins = _as(bins, x.queue)
     _check_1d(bins)
@@ -358,7 +346,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     search of the sorted test elements."""
     if kind not in (None, "sort", "table"):
         raise ValueError(f"Invalid kind: {kind!r}. Please use None, 'sort' or 'table'.")
-    q = _api._queue_of(element, test_elements)
+    q = _queue_of(element, test_elements)
     e = _as(element, q)
     t = _as(test_elements, e.queue)
     if kind == "table" and not all(np.dtype(z.dtype).kind in "iub" for z in (e, t)):
@@ -368,14 +356,13 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 
 
 def _concat(a, b):
-    from ._join import concatenate
     return concatenate((a, b))
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """numpy.intersect1d, by NumPy's algorithm: the two (unique) inputs sorted together, and each
     element equal to its successor kept."""
-    q = _api._queue_of(ar1, ar2)
+    q = _queue_of(ar1, ar2)
     a1 = _as(ar1, q)
     a2 = _as(ar2, a1.queue)
     if not assume_unique:
@@ -411,14 +398,14 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
 
 def union1d(ar1, ar2):
     """numpy.union1d: the sorted unique values of both inputs."""
-    q = _api._queue_of(ar1, ar2)
+    q = _queue_of(ar1, ar2)
     a1 = _as(ar1, q)
     return unique(_concat(_flat(a1), _flat(_as(ar2, a1.queue))))
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):
     """numpy.setdiff1d: the (unique, sorted unless assume_unique) values of ar1 not in ar2."""
-    q = _api._queue_of(ar1, ar2)
+    q = _queue_of(ar1, ar2)
     a1 = _as(ar1, q)
     a2 = _flat(_as(ar2, a1.queue))
     a1 = _flat(a1) if assume_unique else unique(a1)
@@ -429,29 +416,7 @@ def setdiff1d(ar1, ar2, assume_unique=False):
 
 # ---- lexsort --------------------------------------------------------------------------------
 
-def lexsort(keys, axis=-1):
-    """numpy.lexsort: the int64 indices that sort by the last key, then the one before it, ...
-    (one stable argsort per key, NaN last)."""
-    if _is_array(keys) or isinstance(keys, np.ndarray):
-        keys = [keys[i] for i in range(keys.shape[0])] if keys.ndim else [keys]
-    else:
-        keys = list(keys)
-    if not keys:
-        raise TypeError("need sequence of keys with len > 0 in lexsort")
-    q = _api._queue_of(*keys)
-    keys = [_as(k, q) for k in keys]
-    shape = tuple(keys[0].shape)
-    if any(tuple(k.shape) != shape for k in keys):
-        raise ValueError("all keys need to be the same shape")
-    ax = operator.index(axis)
-    if not shape:
-        return _c._full(0, (), "int64", keys[0].queue)
-    if not -len(shape) <= ax < len(shape):
-        raise AxisError(ax, len(shape))
-    ax %= len(shape)
-    idx = _argsort(keys[0], axis=ax)
-    for k in keys[1:]:
-        _c.compute(idx)
-        step = _argsort(_c._gather(k, idx, ax, ax), axis=ax)
-        idx = _c._gather(idx, step, ax, ax)
-    return idx
+__all__ = [
+    "digitize", "intersect1d", "isin", "searchsorted", "setdiff1d", "union1d", "unique",
+    "unique_all", "unique_counts", "unique_inverse", "unique_values",
+]

@@ -11,16 +11,16 @@ import numpy as np
 
 from . import _lazycl as _c
 
-try:
-    from numpy.exceptions import AxisError
-except ImportError:  # NumPy < 1.25
-    from numpy import AxisError
+from . import _write
+from ._util import (
+    AxisError, as_array as _as, is_array as _is_array, norm_axis as _norm_axis,
+    queue_of as _queue_of,
+)
 
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 
 
 def _prepare(a, axis, kind, order):
-    from ._api import _as
     a = _as(a)
     if kind not in _KINDS:
         raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
@@ -30,17 +30,13 @@ def _prepare(a, axis, kind, order):
         return _c.reshape(a, (a.size,)), 0
     if a.ndim == 0:
         raise AxisError(operator.index(axis), 0)
-    ax = operator.index(axis)
-    if not -a.ndim <= ax < a.ndim:
-        raise AxisError(ax, a.ndim)
-    return a, ax % a.ndim
+    return a, _norm_axis(axis, a.ndim)
 
 
 def _complex_order(a, axis, descending):
     """The indices that sort complex `a`: NumPy's order, by the real parts and then the
     imaginary ones, with R+Rj < R+nanj < nan+Rj < nan+nanj (a NaN class first); descending
     negates the parts, so NaNs stay last and ties keep their order."""
-    from ._setops import lexsort
     re, im = _c._unary("real", a), _c._unary("imag", a)
     cls = _c._binary("add", _c._binary("multiply", _c._unary("isnan", re), 2),
                      _c._unary("isnan", im))
@@ -74,8 +70,39 @@ def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True)
 
 def sort_inplace(a, axis=-1, kind=None, order=None):
     """ndarray.sort: a sorted in place, through the writes (its views see it)."""
-    from . import _write
     if a.ndim == 0:
         raise AxisError(operator.index(axis), 0)
     _prepare(a, axis, kind, order)
     _write.setitem(a, Ellipsis, sort(a, axis, kind))
+
+
+
+def lexsort(keys, axis=-1):
+    """numpy.lexsort: the int64 indices that sort by the last key, then the one before it, ...
+    (one stable argsort per key, NaN last)."""
+    if _is_array(keys) or isinstance(keys, np.ndarray):
+        keys = [keys[i] for i in range(keys.shape[0])] if keys.ndim else [keys]
+    else:
+        keys = list(keys)
+    if not keys:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    q = _queue_of(*keys)
+    keys = [_as(k, q) for k in keys]
+    shape = tuple(keys[0].shape)
+    if any(tuple(k.shape) != shape for k in keys):
+        raise ValueError("all keys need to be the same shape")
+    ax = operator.index(axis)
+    if not shape:
+        return _c._full(0, (), "int64", keys[0].queue)
+    ax = _norm_axis(ax, len(shape))
+    idx = argsort(keys[0], axis=ax)
+    for k in keys[1:]:
+        _c.compute(idx)
+        step = argsort(_c._gather(k, idx, ax, ax), axis=ax)
+        idx = _c._gather(idx, step, ax, ax)
+    return idx
+
+
+__all__ = [
+    "argsort", "lexsort", "sort",
+]

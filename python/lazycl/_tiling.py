@@ -1,27 +1,16 @@
 """roll, tile, repeat and pad as index maps: each output index reads its source through a gather
 whose index is computed from an arange (lazycl._index), so the source is read in the consumer's
 kernel and nothing is copied. The indices are in range by construction."""
-import numbers
 import operator
 
 import numpy as np
 
 from . import _lazycl as _c
-
-
-def _is_array(x):
-    return isinstance(x, _c.ArrayBase)
+from ._util import is_array as _is_array, norm_axis as _axis
 
 
 def _arr(x):
     return x if _is_array(x) else _c.asarray(x, None, None)
-
-
-def _axis(axis, ndim):
-    axis = operator.index(axis)
-    if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(axis, ndim)
-    return axis % ndim
 
 
 def _iota(x, m):
@@ -186,3 +175,8 @@ def pad(array, pad_width, mode="constant", **kwargs):
             idx = _c.where(_bin("less", k, n), k, _bin("subtract", 2 * n - 1, k))
         a = _along(a, ax, idx)
     return a
+
+
+__all__ = [
+    "pad", "repeat", "roll", "tile",
+]

@@ -11,16 +11,26 @@ The methods are lazy where lazycl has the graph op (reductions, scans, gathers, 
 scatters) and NumPy's answer on the host otherwise, with a HostFallbackWarning (the result
 still a lazycl array, `at` still in place). They raise what NumPy raises for a ufunc of the
 wrong arity. NumPy's own np.add.reduce(lazycl array) and the others reach the same methods
-through __array_ufunc__ (_protocol.py).
+through __array_ufunc__ (_dispatch.py).
 
-The ufunc table (which instance computes with which op) is built by _api.py; this module
-knows only the few names whose methods map onto lazycl's reductions and scans."""
-import operator
+The instances for the unary and binary ops are made here, one per op of graph/ops.def that
+NumPy has a ufunc of the same name for; the composed ufuncs are made where they are defined
+(_elementwise.py, _mathfns.py) with from_function.
+
+Layer: above _reductions, _scans, _index and _write, whose functions the methods call
+(package docstring)."""
+import functools
+import inspect
 
 import numpy as np
 
-from . import _lazycl as _c
-from . import _api as _a     # imports this module: its functions are read at call time
+from . import _lazycl as _c, _util as _u, _write
+from ._creation import asarray
+from ._fallback import host_ufunc as _host_ufunc, numpy_args as _numpy_args
+from ._index import take
+from ._reductions import _keep, _masked, _minmax, _put_out, prod, sum as _sum
+from ._scans import cumprod, cumsum
+from ._util import is_array as _is_array
 
 _ArrayBase = _c.ArrayBase
 _unop = _c._unary
@@ -40,13 +50,13 @@ _IDEMPOTENT = {"maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or"
                "bitwise_and", "bitwise_or"}
 
 
-def _is_array(x):
-    return isinstance(x, _ArrayBase)
+# Every lazycl ufunc made, by name (pickle's way back to an instance).
+_BY_NAME = {}
 
 
 def _by_name(name):
     """The lazycl ufunc `name` (pickle's way back to an instance)."""
-    return getattr(_a, name)
+    return _BY_NAME[name]
 
 
 class ufunc:
@@ -65,17 +75,17 @@ class ufunc:
         self.identity = identity
         self.__doc__ = doc or getattr(f, "__doc__", None) or \
             f"Elementwise {name}, as numpy.{name} (lazy)."
+        _BY_NAME[name] = self
 
     def __call__(self, *args, **kwargs):
         return self._f(*args, **kwargs)
 
     @property
     def __signature__(self):
-        """The composed ufunc's function's signature (inspect.signature of an op's ufunc reads
-        its __call__)."""
+        """The signature of the call: the composed ufunc's function's, or an op's ufunc's
+        Python __call__'s."""
         if self._f is None:
-            return None
-        import inspect
+            return inspect.signature(functools.partial(_python_call(type(self)), self))
         return inspect.signature(self._f)
 
     def __repr__(self):
@@ -95,12 +105,11 @@ class ufunc:
     def _host(self, method, *args, **kwargs):
         """NumPy's ufunc.method on the computed arguments, with the HostFallbackWarning; an
         array result comes back as a lazycl array on the first lazycl argument's device."""
-        from . import _protocol, _write
-        out = _a._out_of(kwargs.pop("out", None))
-        q = _a._queue_of(*args)
-        r = _protocol._host_ufunc(getattr(np, self.__name__), method, args, kwargs)
+        out = _u.out_of(kwargs.pop("out", None))
+        q = _u.queue_of(*args)
+        r = _host_ufunc(getattr(np, self.__name__), method, args, kwargs)
         if q is not None and isinstance(r, (np.ndarray, np.generic)):
-            r = _a.asarray(r, device=q)
+            r = asarray(r, device=q)
         if out is None:
             return r
         r = r if _is_array(r) else np.asarray(r)
@@ -118,7 +127,7 @@ class ufunc:
         input. The other binary ufuncs reduce on the host (HostFallbackWarning)."""
         self._binary_only("reduce")
         name = self.__name__
-        x = array if _is_array(array) else _a.asarray(array)
+        x = array if _is_array(array) else asarray(array)
         kind = _REDUCTIONS.get(name)
         if kind is None and np.dtype(x.dtype) == np.bool_:
             kind = _BOOL_REDUCTIONS.get(name)
@@ -130,14 +139,14 @@ class ufunc:
             if where is not True:
                 kw["where"] = where
             return self._host("reduce", x, **kw)
-        axes = _a._norm_axes(axis, x.ndim)
+        axes = _u.norm_axes(axis, x.ndim)
         if initial is None:
             # NumPy: "no identity" (the first element starts), so an empty reduction fails.
             _check_not_empty(x, axes, name)
             initial = _NoValue
         mask = None if where is True else where
         if kind in ("sum", "prod"):
-            f = _a.sum if kind == "sum" else _a.prod
+            f = _sum if kind == "sum" else prod
             return f(x, axis=axes, dtype=dtype, out=out, keepdims=keepdims,
                      initial=None if initial is _NoValue else initial, where=mask)
         if kind in ("max", "min", "nanmax", "nanmin"):
@@ -145,11 +154,11 @@ class ufunc:
                 x = _c.astype(x, dtype)
             if initial is _NoValue:
                 _check_not_empty(x, axes, name)
-            return _a._minmax(kind, x, axes, keepdims, out,
+            return _minmax(kind, x, axes, keepdims, out,
                               None if initial is _NoValue else initial, mask)
         # all / any / parity: bool results; masked elements count as the identity.
         b = x if np.dtype(x.dtype) == np.bool_ else _c.astype(x, np.bool_)
-        b = _a._masked(b, mask, kind == "all")
+        b = _masked(b, mask, kind == "all")
         if kind == "parity":
             r = _binop("not_equal", _binop("bitwise_and", _c._reduce("sum", _c.astype(
                 b, np.int64), axes), 1), 0)
@@ -158,7 +167,7 @@ class ufunc:
         if initial is not _NoValue:
             two = {"all": "logical_and", "any": "logical_or", "parity": "logical_xor"}[kind]
             r = _binop(two, r, bool(initial))
-        return _a._put_out(_a._keep(r, x, axes, keepdims), _a._out_of(out), name)
+        return _put_out(_keep(r, x, axes, keepdims), _u.out_of(out), name)
 
     # ---- accumulate ------------------------------------------------------------------
 
@@ -167,7 +176,7 @@ class ufunc:
         scans, codegen/scan.c); the other binary ufuncs run on the host (HostFallbackWarning).
         """
         self._binary_only("accumulate")
-        x = array if _is_array(array) else _a.asarray(array)
+        x = array if _is_array(array) else asarray(array)
         if x.ndim == 0:
             raise TypeError("cannot accumulate on a scalar")
         if isinstance(axis, (tuple, list)):
@@ -178,16 +187,16 @@ class ufunc:
             if x.ndim != 1:
                 raise ValueError("accumulate does not allow multiple axes")
             axis = 0
-        axis = _a._norm_axis(axis, x.ndim)
+        axis = _u.norm_axis(axis, x.ndim)
         scan = _SCANS.get(self.__name__)
         if scan is None:
             return self._host("accumulate", x, axis=axis, dtype=dtype, out=out)
         if scan in ("cumsum", "cumprod"):
-            return getattr(_a, scan)(x, axis=axis, dtype=dtype, out=out)
-        out = _a._out_of(out)
+            return (cumsum if scan == "cumsum" else cumprod)(x, axis=axis, dtype=dtype, out=out)
+        out = _u.out_of(out)
         if dtype is not None:
             x = _c.astype(x, dtype)
-        return _a._put_out(_c._scan(scan, x, axis), out, self.__name__, scan=True)
+        return _put_out(_c._scan(scan, x, axis), out, self.__name__, scan=True)
 
     # ---- outer -----------------------------------------------------------------------
 
@@ -195,8 +204,8 @@ class ufunc:
         """NumPy's ufunc.outer: r[i..., j...] = ufunc(A[i...], B[j...]), lazy (one broadcast
         node, no copy of either input)."""
         self._binary_only("outer", "outer product")
-        a = A if _is_array(A) else _a.asarray(A, device=B.queue if _is_array(B) else None)
-        b = B if _is_array(B) else _a.asarray(B, device=a.queue)
+        a = A if _is_array(A) else asarray(A, device=B.queue if _is_array(B) else None)
+        b = B if _is_array(B) else asarray(B, device=a.queue)
         r = self(_c.reshape(a, tuple(a.shape) + (1,) * b.ndim), b)
         return r if out is None else _with_out(r, out, self.__name__)
 
@@ -214,19 +223,16 @@ class ufunc:
             raise ValueError("second operand needed for ufunc")
         name = self.__name__
         if not _is_array(a):
-            from ._protocol import _numpy_args
             getattr(np, name).at(a, *_numpy_args((indices,) if b is None else (indices, b)))
             return None
-        from . import _write
         if name in _write._AT_OPS:
             _write.ufunc_at(name, a, indices, b)
             return None
-        from . import _protocol
         _c._writable(a, "output array is read-only")
         h = a.numpy().copy()
         args = (indices,) if b is None else (indices, b)
-        _protocol._host_ufunc(getattr(np, name), "at", (h,) + args, {})
-        a[...] = _a.asarray(h, device=a.queue)
+        _host_ufunc(getattr(np, name), "at", (h,) + args, {})
+        a[...] = asarray(h, device=a.queue)
         return None
 
     # ---- reduceat --------------------------------------------------------------------
@@ -244,14 +250,14 @@ class ufunc:
         (HostFallbackWarning)."""
         self._binary_only("reduceat")
         name = self.__name__
-        x = array if _is_array(array) else _a.asarray(array)
+        x = array if _is_array(array) else asarray(array)
         if x.ndim == 0:
             raise TypeError("cannot reduceat on a scalar")
         if isinstance(axis, (tuple, list)) or axis is None:
             if (x.ndim if axis is None else len(axis)) != 1:
                 raise ValueError("reduceat does not allow multiple axes")
             axis = 0 if axis is None else axis[0]
-        axis = _a._norm_axis(axis, x.ndim)
+        axis = _u.norm_axis(axis, x.ndim)
         idx = np.asarray(indices.numpy() if _is_array(indices) else indices)
         if idx.ndim != 1:
             raise ValueError("reduceat: indices must be a 1-d sequence of integers")
@@ -265,7 +271,7 @@ class ufunc:
             # NumPy's dtype for this reduceat, found on a one-element array of x's dtype.
             dt = getattr(np, name).reduceat(np.zeros(1, x.dtype), [0], dtype=dtype).dtype
             shape = tuple(x.shape[:axis]) + (0,) + tuple(x.shape[axis + 1:])
-            return _a._put_out(_c._full(0, shape, dt, x.queue), _a._out_of(out), name)
+            return _put_out(_c._full(0, shape, dt, x.queue), _u.out_of(out), name)
         lazy = _REDUCTIONS.get(name) or (np.dtype(x.dtype) == np.bool_ and
                                          _BOOL_REDUCTIONS.get(name))
         ends = np.append(idx[1:], n)
@@ -274,14 +280,14 @@ class ufunc:
         if not lazy or m * k > 2 * n + 1024:
             return self._host("reduceat", x, idx, axis=axis, dtype=dtype, out=out)
         q = x.queue
-        starts = _a.asarray(idx.astype(np.int64).reshape(m, 1), device=q)
+        starts = asarray(idx.astype(np.int64).reshape(m, 1), device=q)
         step = _c._iota(0, 1, k, np.int64, q)
         pos = _binop("minimum", _binop("add", starts, step), n - 1)     # (m, k), in range
-        g = _a.take(x, pos, axis=axis)                                   # a's dims, axis -> m, k
-        valid = _binop("less", step, _a.asarray(lens.astype(np.int64).reshape(m, 1), device=q))
+        g = take(x, pos, axis=axis)                                   # a's dims, axis -> m, k
+        valid = _binop("less", step, asarray(lens.astype(np.int64).reshape(m, 1), device=q))
         valid = _c.reshape(valid, (1,) * axis + (m, k) + (1,) * (x.ndim - axis - 1))
         if name in _IDEMPOTENT or self.identity is None:
-            fill = _a.take(g, 0, axis=axis + 1)                           # the first element
+            fill = take(g, 0, axis=axis + 1)                           # the first element
             fill = _c.reshape(fill, tuple(fill.shape[:axis + 1]) + (1,) + tuple(
                 fill.shape[axis + 1:]))
         else:
@@ -307,7 +313,7 @@ class _unary_ufunc(ufunc):
 
     def __call__(self, x, /, out=None):
         if not isinstance(x, _ArrayBase):
-            x = _a.asarray(x)
+            x = asarray(x)
         if out is None:
             return _unop(self._op, x)
         return _with_out(_unop(self._op, x), out, self.__name__)
@@ -322,7 +328,7 @@ class _binary_ufunc(ufunc):
 
     def __call__(self, a, b, /, out=None):
         if not isinstance(a, _ArrayBase) and not isinstance(b, _ArrayBase):
-            a = _a.asarray(a)
+            a = asarray(a)
         if out is None:
             return _binop(self._op, a, b)
         return _with_out(_binop(self._op, a, b), out, self.__name__)
@@ -330,7 +336,6 @@ class _binary_ufunc(ufunc):
 
 def _with_out(r, out, name):
     """ufunc(..., out=out): NumPy's same_kind cast into out (an array or a 1-tuple)."""
-    from . import _write
     if isinstance(out, tuple):
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
@@ -344,13 +349,32 @@ def _numpy_facts(name):
     return u.__name__, u.nin, u.nout, u.identity
 
 
+# {op name: op id} of the extension's table; a ufunc calls its op by id (no lookup by name).
+_OP_ID = {name: op for name, _, _, op in _c.ops}
+
+
+def _python_call(cls):
+    """The Python __call__ of an op's ufunc class (_unary_ufunc's or _binary_ufunc's)."""
+    return (_unary_ufunc if issubclass(cls, _unary_ufunc) else _binary_ufunc).__call__
+
+
 def from_op(name, op=None):
-    """The ufunc for graph op `op` (default: `name`), with NumPy's facts for `name`."""
+    """The ufunc for graph op `op` (default: `name`), with NumPy's facts for `name`.
+
+    Its class is a subclass of its own whose __call__ is the extension's _ufunc_call bound to
+    the op and to the instance's Python __call__ (functools.partial, called from C): a call
+    on lazycl arrays builds the node with no Python frame; out= and host-only operands take
+    the Python __call__."""
     np_name, nin, nout, identity = _numpy_facts(name)
-    op = name if op is None else op
+    op = _OP_ID[name if op is None else op]
     doc = f"Elementwise {np_name}, as numpy.{np_name} (lazy)."
-    cls = _unary_ufunc if nin == 1 else _binary_ufunc
-    return cls(np_name, op, identity, doc)
+    base = _unary_ufunc if nin == 1 else _binary_ufunc
+    cls = type(base.__name__, (base,), {"__slots__": (), "__module__": __name__,
+                                        "__doc__": base.__doc__})
+    u = cls(np_name, op, identity, doc)
+    cls.__call__ = staticmethod(functools.partial(_c._ufunc_call, op,
+                                                  functools.partial(base.__call__, u)))
+    return u
 
 
 def from_function(f, name=None):
@@ -358,3 +382,26 @@ def from_function(f, name=None):
     for `name` (default: f's name)."""
     np_name, nin, nout, identity = _numpy_facts(name or f.__name__)
     return ufunc(np_name, f, nin, nout, identity, f.__doc__)
+
+
+# ---- the ufuncs of the graph's elementwise ops ----------------------------------------------
+
+# Ops whose ufunc is a Python function of the op (from_function), made where it is defined:
+# nextafter, ldexp, gcd and lcm resolve NumPy's loop dtypes first (_mathfns.py); conjugate
+# converts its argument (_complex.py, made a ufunc in _elementwise.py).
+COMPOSED = frozenset({"conjugate", "nextafter", "ldexp", "gcd", "lcm"})
+
+# The names of the unary and binary ops of graph/ops.def (the extension's table `ops`) that
+# NumPy has a ufunc of, in the table's order.
+UNARY = [name for name, nin, kind, _ in _c.ops
+         if kind == "unary" and name not in COMPOSED and isinstance(getattr(np, name, None),
+                                                                    np.ufunc)]
+BINARY = [name for name, nin, kind, _ in _c.ops
+          if kind == "binary" and name not in COMPOSED and isinstance(getattr(np, name, None),
+                                                                      np.ufunc)]
+
+for _n in UNARY + BINARY:
+    globals()[_n] = from_op(_n)
+del _n
+
+__all__ = UNARY + BINARY

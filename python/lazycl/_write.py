@@ -13,10 +13,7 @@ import operator
 import numpy as np
 
 from . import _index, _lazycl as _c
-
-def _is_array(x):
-    return isinstance(x, _c.ArrayBase)
-
+from ._util import is_array as _is_array, norm_axis as _norm_axis
 
 def _as_index_dtype(a):
     return np.dtype(a.dtype).kind in "iu"
@@ -547,8 +544,10 @@ def _compact(src, m):
 
     On CPUs the store has no branch: the output has one spare row, where every element the mask
     drops is written (a branch on a random mask cost 7x the whole store on PoCL); the result is
-    the other rows. On GPUs, where a branch costs little and one spare address would serialize
-    the writes, the store is predicated."""
+    the other rows. The dropped elements all write zero there, not their own values, so the spare
+    row holds the same bits whichever write lands last (Oclgrind reports such uniform writes only
+    on request; different values would be a race). On GPUs, where a branch costs little and one
+    spare address would serialize the writes, the store is predicated."""
     cs, n = _positions(m)
     rest = tuple(src.shape[m.ndim:])
     if n == 0 or 0 in rest:
@@ -568,6 +567,8 @@ def _compact(src, m):
         pred = _c.reshape(m, mshape)
         if tuple(pred.shape) != shape:
             pred = _c.broadcast_to(pred, shape)
+    if spare:
+        src = _c.where(_c.reshape(m, mshape), src, _c._full(0, (), src.dtype, src.queue))
     _c._store(out, t, src, pred, 0, 1)
     return out[:n] if spare else out
 
@@ -636,10 +637,7 @@ def compress(condition, a, axis=None):
     if axis is None:
         a = _c.reshape(a, (-1,))
         axis = 0
-    axis = operator.index(axis)
-    if not -a.ndim <= axis < a.ndim:
-        raise np.exceptions.AxisError(axis, a.ndim)
-    axis %= a.ndim
+    axis = _norm_axis(axis, a.ndim)
     n = a.shape[axis]
     k = c.shape[0]
     if k > n:
@@ -656,3 +654,9 @@ def compress(condition, a, axis=None):
     r = masked(moved, cm)
     back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, a.ndim))
     return _c.permute_dims(r, back)
+
+
+__all__ = [
+    "copyto", "put", "putmask", "place", "put_along_axis", "fill_diagonal", "nonzero", "argwhere",
+    "flatnonzero", "extract", "compress", "bincount",
+]

@@ -24,7 +24,7 @@ import dask.array as da
 from dask.array.dispatch import percentile_lookup
 from dask.sizeof import sizeof
 
-from . import _api
+from . import _creation, _lazycl, _select
 from ._array import Array
 
 __all__ = ["from_lazycl", "to_lazycl", "realize", "DevicePerWorker", "register"]
@@ -68,7 +68,7 @@ def _computed(result):
     it. Anything else passes through untouched, so NumPy chunks pay one function call."""
     arrays = _lazycl_arrays(result, [])
     if arrays:
-        _api.compute(*arrays)
+        _creation.compute(*arrays)
     return result
 
 
@@ -127,12 +127,12 @@ def _percentile(a, q, method="linear"):
     n = len(a)
     if n == 0:
         return None, n
-    return _api.percentile(a, np.asarray(list(q), dtype=np.float64), method=method).numpy(), n
+    return _select.percentile(a, np.asarray(list(q), dtype=np.float64), method=method).numpy(), n
 
 
 def _meta(dtype, ndim, device):
     """Dask's metadata for lazycl chunks: an empty lazycl array of the dtype and rank."""
-    return _api.zeros((0,) * ndim, dtype=dtype, device=device)
+    return _creation.zeros((0,) * ndim, dtype=dtype, device=device)
 
 
 def from_lazycl(x, chunks="auto", *, name=None, lock=False):
@@ -147,7 +147,7 @@ def from_lazycl(x, chunks="auto", *, name=None, lock=False):
     if not isinstance(x, Array):
         raise TypeError(f"from_lazycl takes a lazycl.Array, not {type(x).__name__}")
     if x.pending:
-        _api.compute(x)
+        _creation.compute(x)
     return da.from_array(x, chunks=chunks, name=name, lock=lock, asarray=False,
                          meta=_meta(x.dtype, x.ndim, x.queue))
 
@@ -160,15 +160,15 @@ def to_lazycl(d, device=None, **compute_kwargs):
         raise TypeError(f"to_lazycl takes a dask.array.Array, not {type(d).__name__}")
     r = d.compute(**compute_kwargs)
     if not isinstance(r, Array):
-        r = _api.asarray(np.asarray(r), device=device)
+        r = _creation.asarray(np.asarray(r), device=device)
     elif device is not None:
-        r = _api.to_device(r, device)
+        r = _creation.to_device(r, device)
     return r
 
 
 def _realize_block(x):
     if isinstance(x, Array):
-        _api.compute(x)
+        _creation.compute(x)
     return x
 
 
@@ -224,7 +224,6 @@ class DevicePerWorker(_WorkerPlugin):
             return self.devices[worker_name]
         devices = self.devices
         if devices is None:
-            from . import _lazycl
             devices = [d.filter_string for d in _lazycl.devices()]
         i = _worker_index(worker_name)
         if i is None:
@@ -236,7 +235,6 @@ class DevicePerWorker(_WorkerPlugin):
     def setup(self, worker):
         filt = self._filter_for(worker.name)
         os.environ["LAZYCL_DEVICE"] = filt
-        from . import _lazycl
         want = _lazycl.Device(filt)
         got = _lazycl.default_device()
         if got != want:

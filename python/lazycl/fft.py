@@ -4,9 +4,7 @@ input's queue, in NumPy 2's dtypes (complex64 stays complex64). fftfreq, rfftfre
 and ifftshift are lazy: an arange and elementwise ops, or a roll (views, no copy)."""
 import numpy as np
 
-from . import _api as _a
-from . import _host
-from . import _lazycl as _c
+from . import _creation, _elementwise, _host, _lazycl as _c, _tiling, _util as _u
 from ._info import Info as _Info
 
 __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
@@ -105,8 +103,8 @@ def fftfreq(n, /, *, d=1.0, dtype=None, device=None):
     numpy.fft.fftfreq (lazy)."""
     n = _length(n)
     dt = _freq_dtype(dtype, device)
-    k = _a.arange(n, dtype=np.int64, device=device)
-    k = _a.where(k < (n + 1) // 2, k, k - n)
+    k = _creation.arange(n, dtype=np.int64, device=device)
+    k = _elementwise.where(k < (n + 1) // 2, k, k - n)
     return _scaled(k, n, d, dt, device)
 
 
@@ -114,18 +112,18 @@ def rfftfreq(n, /, *, d=1.0, dtype=None, device=None):
     """The n//2 + 1 non-negative sample frequencies of an rfft, as numpy.fft.rfftfreq (lazy)."""
     n = _length(n)
     dt = _freq_dtype(dtype, device)
-    return _scaled(_a.arange(n // 2 + 1, dtype=np.int64, device=device), n, d, dt, device)
+    return _scaled(_creation.arange(n // 2 + 1, dtype=np.int64, device=device), n, d, dt, device)
 
 
 def _shift(x, axes, sign):
-    x = _a._as(x)
+    x = _u.as_array(x)
     if axes is None:
         axes = tuple(range(x.ndim))
     elif not isinstance(axes, (tuple, list)):
         axes = (axes,)
     axes = tuple(axes)
-    shifts = tuple((sign * (x.shape[_a._norm_axis(a, x.ndim)] // 2)) for a in axes)
-    return _a.roll(x, shifts, axis=axes) if axes else x
+    shifts = tuple((sign * (x.shape[_u.norm_axis(a, x.ndim)] // 2)) for a in axes)
+    return _tiling.roll(x, shifts, axis=axes) if axes else x
 
 
 def fftshift(x, /, *, axes=None):

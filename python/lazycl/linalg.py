@@ -9,16 +9,13 @@ import operator
 
 import numpy as np
 
-from . import _api as _a
-from . import _host
-from . import _lazycl as _c
+from . import (
+    _elementwise, _host, _indexmaps, _lazycl as _c, _reductions, _ufuncs, _util as _u, _views,
+)
 from ._join import stack
 from ._linalg import matmul, matrix_transpose, tensordot, vecdot  # noqa: F401
 
-try:
-    from numpy.exceptions import AxisError
-except ImportError:  # NumPy < 1.25
-    from numpy import AxisError
+from ._util import AxisError
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot", "outer", "norm", "vector_norm",
            "matrix_norm", "cross", "trace", "diagonal"]
@@ -26,7 +23,7 @@ __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot", "outer", "norm",
 
 def _float(x):
     """x as NumPy's norms see it: its own float or complex dtype, or float64."""
-    x = _a._as(x)
+    x = _u.as_array(x)
     return x if x.dtype.kind in "fc" else _c.astype(x, np.float64)
 
 
@@ -34,8 +31,8 @@ def _axes(axis, ndim):
     if axis is None:
         return tuple(range(ndim))
     if isinstance(axis, (tuple, list)):
-        return _a._norm_axes(tuple(axis), ndim)
-    return (_a._norm_axis(axis, ndim),)
+        return _u.norm_axes(tuple(axis), ndim)
+    return (_u.norm_axis(axis, ndim),)
 
 
 def _keep(r, shape, axes, keepdims):
@@ -44,14 +41,15 @@ def _keep(r, shape, axes, keepdims):
     return _c.reshape(r, [1 if d in axes else n for d, n in enumerate(shape)])
 
 
+@_u.implements(getattr(np.linalg, "vector_norm", None))
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     """The vector norm over `axis` (None: every element): ord 2, 1, inf, -inf, 0 (the count
     of non-zeros) or any other p (sum |x|^p)^(1/p)."""
     x = _float(x)
     axes = _axes(axis, x.ndim)
-    a = _a.abs(x)
+    a = _elementwise.abs(x)
     if ord == 2:
-        r = _a.sqrt(_c._reduce("sum", a * a, axes))
+        r = _ufuncs.sqrt(_c._reduce("sum", a * a, axes))
     elif ord == 1:
         r = _c._reduce("sum", a, axes)
     elif ord == math.inf:
@@ -59,13 +57,14 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     elif ord == -math.inf:
         r = _c._reduce("min", a, axes)
     elif ord == 0:
-        r = _c._reduce("sum", _c.astype(_a.not_equal(x, 0), a.dtype), axes)
+        r = _c._reduce("sum", _c.astype(_ufuncs.not_equal(x, 0), a.dtype), axes)
     else:
         p = float(ord)
-        r = _a.power(_c._reduce("sum", _a.power(a, p), axes), 1.0 / p)
+        r = _ufuncs.power(_c._reduce("sum", _ufuncs.power(a, p), axes), 1.0 / p)
     return _keep(r, x.shape, axes, keepdims)
 
 
+@_u.implements(getattr(np.linalg, "matrix_norm", None))
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """The matrix norm over the last two axes: 'fro', 1, -1, inf, -inf, and 2, -2, 'nuc' (from
     the singular values, computed on the host)."""
@@ -79,9 +78,9 @@ def _matrix_norm(x, axes, ord, keepdims):
     r0, c0 = axes
     if r0 == c0:
         raise ValueError("Duplicate axes given.")
-    a = _a.abs(x)
+    a = _elementwise.abs(x)
     if ord in ("fro", "f", None):
-        r = _a.sqrt(_c._reduce("sum", a * a, tuple(sorted(axes))))
+        r = _ufuncs.sqrt(_c._reduce("sum", a * a, tuple(sorted(axes))))
     elif ord in (1, -1):
         s = _c._reduce("sum", a, (r0,))            # column sums
         c = c0 - (1 if r0 < c0 else 0)
@@ -93,13 +92,14 @@ def _matrix_norm(x, axes, ord, keepdims):
     elif ord in (2, -2, "nuc"):
         # The singular values (on the host, svdvals), reduced on the device: the largest, the
         # smallest or their sum.
-        s = svdvals(_a.moveaxis(x, (r0, c0), (-2, -1)))
+        s = svdvals(_views.moveaxis(x, (r0, c0), (-2, -1)))
         r = _c._reduce({2: "max", -2: "min"}.get(ord, "sum"), s, (s.ndim - 1,))
     else:
         raise ValueError("Invalid norm order for matrices.")
     return _keep(r, x.shape, axes, keepdims)
 
 
+@_u.implements(getattr(np.linalg, "norm", None))
 def norm(x, ord=None, axis=None, keepdims=False):
     """numpy.linalg.norm: a vector norm over one axis (or every element), a matrix norm over
     two."""
@@ -116,9 +116,9 @@ def norm(x, ord=None, axis=None, keepdims=False):
             return _matrix_norm(x, (0, 1), ord, keepdims)
         raise ValueError("Improper number of dimensions to norm.")
     if isinstance(axis, (tuple, list)):
-        axes = tuple(_a._norm_axis(a, x.ndim) for a in axis)
+        axes = tuple(_u.norm_axis(a, x.ndim) for a in axis)
     else:
-        axes = (_a._norm_axis(operator.index(axis), x.ndim),)
+        axes = (_u.norm_axis(operator.index(axis), x.ndim),)
     if len(axes) == 1:
         if isinstance(ord, str):
             raise ValueError(f"Invalid norm order '{ord}' for vectors")
@@ -128,22 +128,24 @@ def norm(x, ord=None, axis=None, keepdims=False):
     raise ValueError("Improper number of dimensions to norm.")
 
 
+@_u.implements(getattr(np.linalg, "outer", None))
 def outer(x1, x2, /):
     """The outer product of two vectors (the array API's linalg.outer: 1-d operands only)."""
-    a, b = _a._as(x1), _a._as(x2)
+    a, b = _u.as_array(x1), _u.as_array(x2)
     if a.ndim != 1 or b.ndim != 1:
         raise ValueError("linalg.outer takes 1-dimensional arrays")
-    return _a.outer(a, b)
+    return _indexmaps.outer(a, b)
 
 
+@_u.implements(getattr(np.linalg, "cross", None))
 def cross(x1, x2, /, *, axis=-1):
     """The cross product of 3-element vectors along `axis` (the operands broadcast)."""
-    a, b = _a._as(x1), _a._as(x2)
+    a, b = _u.as_array(x1), _u.as_array(x2)
     shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
     a, b = _c.broadcast_to(a, shape), _c.broadcast_to(b, shape)
     if not shape:
         raise AxisError(axis, 0)
-    ax = _a._norm_axis(axis, len(shape))
+    ax = _u.norm_axis(axis, len(shape))
     if shape[ax] != 3:
         raise ValueError(f"cross: the vectors along axis {axis} must have 3 elements "
                          f"(got {shape[ax]})")
@@ -157,18 +159,20 @@ def cross(x1, x2, /, *, axis=-1):
     return stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=ax)
 
 
+@_u.implements(getattr(np.linalg, "diagonal", None))
 def diagonal(x, /, *, offset=0):
     """The diagonals of the last two axes (a view)."""
-    x = _a._as(x)
+    x = _u.as_array(x)
     if x.ndim < 2:
         raise ValueError("Input array must be at least 2-dimensional")
-    return _a.diagonal(x, offset, -2, -1)
+    return _indexmaps.diagonal(x, offset, -2, -1)
 
 
+@_u.implements(getattr(np.linalg, "trace", None))
 def trace(x, /, *, offset=0, dtype=None):
     """The sums of the diagonals of the last two axes (NumPy's sum dtype rules)."""
     d = diagonal(x, offset=offset)
-    return _a.sum(d, axis=-1, dtype=dtype)
+    return _reductions.sum(d, axis=-1, dtype=dtype)
 
 
 # ---- decompositions and solvers: NumPy on the host (python/lazycl/_host.py) ------------------
@@ -255,11 +259,10 @@ def multi_dot(arrays, *, out=None):
     """The product of the matrices in `arrays` (the first may be 1-d, a row; the last 1-d, a
     column), as numpy.linalg.multi_dot: matmul from the left, one contraction each (NumPy
     picks the cheapest order; the values differ only by rounding)."""
-    _a._no_out(out)
-    arrays = [_a._as(x) for x in arrays]
+    _u.no_out(out)
+    arrays = [_u.as_array(x) for x in arrays]
     if len(arrays) < 2:
         raise ValueError("Expecting at least two arrays.")
-    first, last = arrays[0].ndim == 1, arrays[-1].ndim == 1
     for x in arrays[1:-1]:
         if x.ndim != 2:
             raise ValueError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
@@ -314,3 +317,8 @@ def tensorsolve(a, b, axes=None):
 
 __all__ += ["LinAlgError", "multi_dot", "cond", "eig", "eigvals", "lstsq", "tensorinv",
             "tensorsolve"]
+
+# numpy.linalg's names for the products of the namespace (_linalg.py).
+for _f in (matmul, matrix_transpose, tensordot, vecdot):
+    _u.implements(getattr(np.linalg, _f.__name__, None))(_f)
+del _f

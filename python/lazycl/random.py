@@ -28,14 +28,15 @@ where NumPy's does.
 ``permutation``, ``shuffle``, ``permuted`` and ``choice(..., replace=False)`` sort random 64-bit
 keys on the device (lazycl.sort's radix sort); ``shuffle`` writes in place through the writes.
 """
-import builtins
 import operator
 import threading
 
 import numpy as np
 
-from . import _lazycl as _c
-from ._api import _is_array
+from . import _index, _lazycl as _c, _sort, _write
+from ._histogram import _count_le
+from ._index import take_along_axis
+from ._util import is_array as _is_array, norm_axis as _axis
 
 __all__ = ["default_rng", "Generator", "SeedSequence", "seed", "rand", "randn", "randint",
            "random_sample", "random", "uniform", "normal", "standard_normal"]
@@ -130,7 +131,6 @@ class Generator:
     def _out_or(out, r):
         if out is None:
             return r
-        from . import _write
         _write.setitem(out, Ellipsis, r)
         return out
 
@@ -272,10 +272,7 @@ class Generator:
             pop = a if _is_array(a) else np.asarray(a)
             if pop.ndim == 0:
                 raise ValueError("a must be a sequence or an integer, not 0-d")
-            axis = operator.index(axis)
-            if not -pop.ndim <= axis < pop.ndim:
-                raise np.exceptions.AxisError(axis, pop.ndim)
-            axis %= pop.ndim
+            axis = _axis(axis, pop.ndim)
             n = pop.shape[axis]
         size_t = _size_tuple(size)
         count = 1
@@ -297,7 +294,6 @@ class Generator:
             cdf = np.cumsum(pp)
             cdf /= cdf[-1]
             u = self.random(shape, device=device)
-            from ._histogram import _count_le
             # the number of cumulative probabilities <= u: the sampled index
             idx = _c._binary("minimum", _count_le(u, cdf[:-1]), n - 1) if n > 1 else \
                 _c._full(0, shape, "int64", u.queue)
@@ -305,7 +301,6 @@ class Generator:
             return idx
         src = pop if _is_array(pop) else _c.asarray(pop, None, device if device is not None
                                                       else self._device)
-        from . import _index
         key = (slice(None),) * axis + (idx,)
         return _index.getitem(src, key)
 
@@ -325,7 +320,6 @@ class Generator:
             e = self.standard_exponential(n, device=dev)
             w = _c.asarray(np.where(pp > 0, pp, 0.0), None, e.queue)
             key = _c.where(_c._binary("greater", w, 0.0), _c._binary("true_divide", e, w), np.inf)
-            from . import _sort
             order = _sort.argsort(key)
         idx = _c.reshape(order[:count], shape)
         if pop is None:
@@ -339,7 +333,6 @@ class Generator:
         """A uniformly random permutation of range(shape[axis]) along axis, for every other
         index independently: the argsort of random 64-bit keys (ties, at n^2 / 2^65, keep
         index order)."""
-        from . import _sort
         bits = self._draw(np.uint64, _BITS, tuple(shape), device)
         return _sort.argsort(bits, axis=axis)
 
@@ -355,7 +348,6 @@ class Generator:
         if a.ndim == 0:
             raise IndexError("x must be an integer or at least 1-dimensional")
         ax = _axis(axis, a.ndim)
-        from . import _index
         idx = self._order((a.shape[ax],), 0, device if device is not None else a.device)
         return _index.getitem(a, (slice(None),) * ax + (idx,))
 
@@ -366,7 +358,6 @@ class Generator:
                             "permutation for other inputs")
         if x.ndim == 0:
             raise TypeError("shuffle needs an array of at least 1 dimension")
-        from . import _write
         _write.setitem(x, Ellipsis, self.permutation(x, axis, device=x.device))
 
     def permuted(self, x, axis=None, out=None):
@@ -377,7 +368,6 @@ class Generator:
             r = _c.reshape(_take1(flat, self._order((a.size,), 0, a.device), 0), tuple(a.shape))
         else:
             ax = _axis(axis, a.ndim)
-            from ._index import take_along_axis
             r = take_along_axis(a, self._order(tuple(a.shape), ax, a.device), ax)
         if out is None:
             return r
@@ -385,20 +375,11 @@ class Generator:
             raise TypeError("out must be a lazycl array")
         if tuple(out.shape) != tuple(a.shape):
             raise ValueError("out must have the same shape as x")
-        from . import _write
         _write.setitem(out, Ellipsis, r)
         return out
 
 
-def _axis(axis, ndim):
-    ax = operator.index(axis)
-    if not -ndim <= ax < ndim:
-        raise np.exceptions.AxisError(ax, ndim)
-    return ax % ndim
-
-
 def _take1(a, idx, axis):
-    from . import _index
     return _index.getitem(a, (slice(None),) * axis + (idx,))
 
 
