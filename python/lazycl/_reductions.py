@@ -197,26 +197,24 @@ def argmin(x, axis=None, out=None, keepdims=False):
     return _arg("argmin", x, axis, keepdims, out)
 
 
-def any(x, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
+def _logical(kind, x, axis, out, keepdims, where, masked_as, ufunc):
+    """any/all: over bool (a complex is true where either part is), where= as `masked_as`."""
     out = _out_of(out)
     x = _as(x)
     axes = _norm_axes(axis, x.ndim)
     if x.dtype.kind == "c":
         x = _c.astype(x, np.bool_)          # either part non-zero
     if _where_mask(x, where) is not None:
-        x = _masked(_c.astype(x, np.bool_), where, False)
-    return _put_out(_keep(_c._reduce("any", x, axes), x, axes, keepdims), out, "logical_or")
+        x = _masked(_c.astype(x, np.bool_), where, masked_as)
+    return _put_out(_keep(_c._reduce(kind, x, axes), x, axes, keepdims), out, ufunc)
+
+
+def any(x, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
+    return _logical("any", x, axis, out, keepdims, where, False, "logical_or")
 
 
 def all(x, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
-    out = _out_of(out)
-    x = _as(x)
-    axes = _norm_axes(axis, x.ndim)
-    if x.dtype.kind == "c":
-        x = _c.astype(x, np.bool_)          # either part non-zero
-    if _where_mask(x, where) is not None:
-        x = _masked(_c.astype(x, np.bool_), where, True)
-    return _put_out(_keep(_c._reduce("all", x, axes), x, axes, keepdims), out, "logical_and")
+    return _logical("all", x, axis, out, keepdims, where, True, "logical_and")
 
 
 
