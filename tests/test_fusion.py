@@ -163,8 +163,10 @@ def test_softmax_rows(dev):
 def test_standardize(dev):
     a, x = arr(dev)
     r = (x - x.mean(0)) / x.std(0)
-    assert n_kernels(lazycl.explain(r)) <= 2
-    assert run(r)["launches"] <= 2
+    text = lazycl.explain(r)
+    assert n_kernels(text) <= 2
+    # PoCL's column blocks combine their partials in a second launch of the same kernel.
+    assert run(r)["launches"] == n_launches(text) <= 3
     np.testing.assert_allclose(np.asarray(r), (a - a.mean(0)) / a.std(0), rtol=1e-4, atol=1e-5)
 
 
@@ -227,8 +229,10 @@ def test_shared_cheap_node_is_recomputed(dev):
     a, x = arr(dev)
     t = x * 2
     outs = (t.sum(0), t.sum(1))
+    text = lazycl.explain(*outs)
+    assert n_kernels(text) == 2
     s = run(*outs)
-    assert s["launches"] == 2
+    assert s["launches"] == n_launches(text) <= 3   # the column sum may combine in a second launch
     assert s["buffers_allocated"] + s["pool_hits"] == 2
     text = lazycl.explain(*outs)
     assert "temporary" not in text
