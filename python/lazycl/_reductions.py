@@ -96,28 +96,27 @@ def _masked(x, where, fill):
     return _c.where(m, x, _c._full(fill, (), x.dtype, x.queue))
 
 
-def sum(x, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
+def _sum_like(kind, x, axis, dtype, out, keepdims, initial, where, identity, combine, ufunc):
+    """sum/prod: in the accumulating dtype, masked by where= with the identity, `initial`
+    folded in with `combine` after the reduction."""
     out = _out_of(out)
     x = _as(x)
     dtype = _loop_dtype(x, dtype, out)
     dt = _sum_dtype(x.dtype) if dtype is None else np.dtype(dtype)
     axes = _norm_axes(axis, x.ndim)
-    r = _c._reduce("sum", _masked(_c.astype(x, dt), where, 0), axes)
+    r = _c._reduce(kind, _masked(_c.astype(x, dt), where, identity), axes)
     if initial is not None:
-        r = r + initial
-    return _put_out(_keep(r, x, axes, keepdims), out, "add")
+        r = combine(r, initial)
+    return _put_out(_keep(r, x, axes, keepdims), out, ufunc)
+
+
+def sum(x, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
+    return _sum_like("sum", x, axis, dtype, out, keepdims, initial, where, 0, operator.add, "add")
 
 
 def prod(x, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
-    out = _out_of(out)
-    x = _as(x)
-    dtype = _loop_dtype(x, dtype, out)
-    dt = _sum_dtype(x.dtype) if dtype is None else np.dtype(dtype)
-    axes = _norm_axes(axis, x.ndim)
-    r = _c._reduce("prod", _masked(_c.astype(x, dt), where, 1), axes)
-    if initial is not None:
-        r = r * initial
-    return _put_out(_keep(r, x, axes, keepdims), out, "multiply")
+    return _sum_like("prod", x, axis, dtype, out, keepdims, initial, where, 1, operator.mul,
+                     "multiply")
 
 
 def _minmax(op, x, axis, keepdims, out, initial=None, where=None):
