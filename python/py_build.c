@@ -489,6 +489,35 @@ static PyObject *py_gather(PyObject *Py_UNUSED(m), PyObject *args)
     return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
 }
 
+/* _inner(a, b, small_k): the inner product of two 1-d lazycl arrays of one
+ * numeric dtype and one length over small_k, as lazycl/_linalg.py builds it (a
+ * sum reduction of their product: two nodes, no Python in between); None for
+ * anything else (other ndims, dtypes, lengths, queues, non-arrays), which the
+ * caller's general path takes, with NumPy's errors. */
+static PyObject *py_inner(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3)
+        return PyErr_Format(PyExc_TypeError, "_inner takes 3 arguments (%zd given)", nargs);
+    long small_k = PyLong_AsLong(args[2]);
+    if (small_k == -1 && PyErr_Occurred())
+        return NULL;
+    if (!LC_PY_IS_ARRAY(args[0]) || !LC_PY_IS_ARRAY(args[1]))
+        Py_RETURN_NONE;
+    lc_py_Array *a = (lc_py_Array *)args[0], *b = (lc_py_Array *)args[1];
+    struct lc_node *x = a->node, *y = b->node;
+    char k = lc_dtype_kind(x->dtype);
+    if (x->ndim != 1 || y->ndim != 1 || x->shape[0] != y->shape[0] || x->shape[0] <= small_k ||
+        x->dtype != y->dtype || k == 'b' || a->queue != b->queue)
+        Py_RETURN_NONE;
+    struct lc_error e = {0};
+    struct lc_node *p = lc_node_binary(LC_OP_MUL, x, y, &e);
+    if (!p)
+        return lc_py_raise(&e);
+    struct lc_node *r = lc_node_reduce(LC_OP_SUM, p, 1u, 0, 0, &e);
+    lc_node_release(p);
+    return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
+}
+
 PyMethodDef lc_py_build_functions[] = {
     {"asarray", (PyCFunction)(void (*)(void))py_asarray, METH_VARARGS | METH_KEYWORDS,
      "asarray(obj, dtype=None, device=None): a lazycl array from a NumPy array, list or scalar."},
@@ -515,5 +544,8 @@ PyMethodDef lc_py_build_functions[] = {
      "_sort(x, axis, descending, arg): a stable sort along axis (arg: the int64 positions)"},
     {"_gather", py_gather, METH_VARARGS,
      "_gather(src, idx, axis, report_axis): src read at idx along axis (lc_node_gather)"},
+    {"_inner", (PyCFunction)(void (*)(void))py_inner, METH_FASTCALL,
+     "_inner(a, b, small_k): the sum of products of two 1-d arrays of one dtype and one length "
+     "over small_k (lazycl/_linalg.py), or None"},
     {NULL, NULL, 0, NULL},
 };

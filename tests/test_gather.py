@@ -60,6 +60,41 @@ def test_index_dtypes_on_the_device(dev, idt):
         assert_same(lz(a, dev)[lz(j, dev)], a[j])
 
 
+@pytest.mark.parametrize("src, idx", [((12,), (5,)), ((12,), (2, 3)), ((12, 3), (4,)),
+                                      ((12, 3, 2), (2, 2)), ((12,), (0,)), ((12, 2), (1, 1, 1))],
+                         ids=str)
+@pytest.mark.parametrize("idt", core(["int64", "int8", "uint16"], ["int64", "uint16"]))
+def test_lazycl_index_array_on_axis_0(dev, src, idx, idt):
+    # x[i] with i a lazycl integer array: one gather built in C (py_index.c); negative
+    # indices count from the end; realized, viewed and pending sources
+    a = make("float32", src, seed=11)
+    lo = -src[0] if np.dtype(idt).kind == "i" else 0
+    i = np.random.default_rng(12).integers(lo, src[0], idx).astype(idt)
+    I = lz(i, dev)
+    x = lz(a, dev)
+    assert_same(x[I], a[i])
+    assert_same((x * 2)[I], (a * 2)[i])
+    assert_same(x[::-1][I], a[::-1][i])
+    assert_same(x[I + 0], a[i])                                   # a pending index
+
+
+def test_lazycl_index_array_keys_numpy_takes_otherwise(dev):
+    a = make("float32", (6, 4), seed=13)
+    x = lz(a, dev)
+    i0 = np.array(-2)
+    assert_same(x[lz(i0, dev)], a[i0])                            # 0-d: an integer
+    m = a[:, 0] > 0
+    assert_same(x[lz(m, dev)], a[m])                              # bool: a mask
+    with pytest.raises(IndexError, match="integer"):
+        x[lz(np.array([0.5]), dev)]
+    with pytest.raises(IndexError, match="index 0 is out of bounds for axis 0 with size 0"):
+        lz(np.zeros((0, 3), np.float32), dev)[lz(np.array([0]), dev)]
+    with pytest.raises(IndexError, match="too many indices for array: array is 0-dimensional"):
+        lz(np.float32(1), dev)[lz(np.array([0]), dev)]
+    with pytest.raises(IndexError, match="index 6 is out of bounds for axis 0 with size 6"):
+        x[lz(np.array([0, 6]), dev)].compute()
+
+
 def test_non_contiguous_and_pending_sources(dev):
     x = lz(A3, dev)
     i = np.array([2, 0, 1])

@@ -83,6 +83,38 @@ def test_matmul_errors(dev):
     assert_same(a @ a.T, make("float32", (3, 4)) @ make("float32", (3, 4)).T, **tol("float32", 4))
 
 
+@pytest.mark.parametrize("dtype", core(ALL_DTYPES + ["complex64"]))
+def test_inner_products_of_vectors(dev, dtype):
+    """v @ w, lazycl.dot and np.dot of two vectors (one sum of products, built in C for
+    K > 16): NumPy's dtype (integers wrap in it) and values at each K around the elementwise
+    limit, K = 0, views and pending operands; mismatched lengths and mixed dtypes as NumPy."""
+    for k in (0, 1, 16, 17, 50, 300):
+        v, w = make(dtype, (k,), seed=k), make(dtype, (k,), seed=k + 1)
+        V, W = lz(v, dev), lz(w, dev)
+        t = tol(dtype, k)
+        assert_same(V @ W, v @ w, **t)
+        assert_same(lazycl.matmul(V, W), np.matmul(v, w), **t)
+        assert_same(lazycl.dot(V, W), np.dot(v, w), **t)
+        assert_same(np.dot(V, W), np.dot(v, w), **t)
+        assert_same(V.dot(W), v.dot(w), **t)
+        assert_same(V[::-1] @ (W + W), v[::-1] @ (w + w), **t)
+    i8 = np.full(300, 100, np.int8)
+    assert_same(lz(i8, dev) @ lz(i8, dev), i8 @ i8)                # wraps in int8, as NumPy
+    a = make("float32", (30, 40), seed=3)
+    A = lz(a, dev)
+    assert_same(A[3, :30] @ A[:, 7], a[3, :30] @ a[:, 7], **tol("float32", 30))
+    assert_same(lazycl.dot(A[3], A[4]), np.dot(a[3], a[4]), **tol("float32", 40))
+    f64 = make("float64", (40,), seed=4)
+    assert_same(A[3] @ lz(f64, dev), a[3] @ f64, **tol("float64", 40))   # promoted
+    assert_same(lazycl.dot(A[3], f64), np.dot(a[3], f64), **tol("float64", 40))
+    with pytest.raises(ValueError, match="mismatch in its core dimension 0"):
+        A[3] @ A[:, 3]
+    with pytest.raises(ValueError, match=r"shapes \(40,\) and \(30,\) not aligned"):
+        lazycl.dot(A[3], A[:, 3])
+    with pytest.raises(ValueError):
+        np.dot(a[3], a[:, 3])
+
+
 def test_matmul_out_and_inplace(dev):
     a, b = make("float64", (6, 6), seed=1), make("float64", (6, 6), seed=2)
     out = lz(np.zeros((6, 6)), dev)

@@ -166,6 +166,18 @@ def test_dtype_argument(fn, src, dt, axis):
     check(getattr(lazycl, fn)(lazycl.asarray(a), axis=axis, dtype=dt), want, rtol=1e-5)
 
 
+@pytest.mark.parametrize("dtype", core(DTYPES + [np.complex64]), ids=lambda d: np.dtype(d).name)
+def test_sum_without_arguments(dtype):
+    """x.sum() and lazycl.sum(x), the call with no argument (one node without the general
+    path): NumPy's accumulator dtype and value for n-d, 0-d, empty and pending inputs."""
+    a = data(dtype)
+    for v in (a, a[1, 2, 3].copy().reshape(()), a[:, :0], a[1]):
+        x = lazycl.asarray(v)
+        check(x.sum(), np.sum(v))
+        check(lazycl.sum(x), v.sum())
+        check((x + x).sum(), (v + v).sum())
+
+
 def test_int8_sum_wraps_with_dtype():
     a = np.full(300, 100, np.int8)
     check(lazycl.sum(lazycl.asarray(a), dtype=np.int8), np.sum(a, dtype=np.int8))

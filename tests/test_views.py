@@ -144,6 +144,45 @@ def test_views_of_empty_and_0d():
     assert_same(lazycl.broadcast_to(lz, (2, 3)), np.broadcast_to(z, (2, 3)))
 
 
+INT_KEYS = [1, -1, (0, 2), (-1, -3, -4), (np.int64(1), np.int32(-1)), (1, Ellipsis, 2),
+            (None, 1, None, 2), (1, slice(None, None, -1)), (np.uint8(1), 2, np.intp(3)),
+            (slice(1, None), 0), np.array(1), (0, np.array(-2))]
+
+
+@pytest.mark.parametrize("key", INT_KEYS, ids=repr)
+def test_integer_keys_like_numpy(key):
+    """Integer keys (a realized buffer's view is one node, py_index.c): negative and NumPy
+    integers, 0-d index arrays, with None and Ellipsis; realized, viewed and pending bases."""
+    assert_same(realized(B)[key], B[key])
+    assert_same(realized(B)[:, ::-1][key], B[:, ::-1][key])
+    assert_same(pending(B)[key], B[key])
+
+
+def test_integer_key_errors_and_writes():
+    x = realized(B)
+    for key, msg in [(2, "index 2 is out of bounds for axis 0 with size 2"),
+                     ((0, -4), "index -4 is out of bounds for axis 1 with size 3"),
+                     ((0, 0, 0, 0), "too many indices for array: array is 3-dimensional, but 4 "
+                      "were indexed")]:
+        with pytest.raises(IndexError) as want:
+            B[key]
+        assert str(want.value) == msg
+        with pytest.raises(IndexError, match=msg):
+            x[key]
+    for key in (1.0, "a"):
+        with pytest.raises(IndexError):
+            x[key]
+    for key in (True, np.False_):
+        assert_same(x[key], B[key])                      # bool: a mask, not an integer
+    v, w = x[1], x[1, 2, 3]
+    x[1, 2, 3] = 7.0                                     # the views see a write, as NumPy's do
+    ref = B.copy()
+    ref[1, 2, 3] = 7.0
+    assert_same(v, ref[1])
+    assert_same(w, ref[1, 2, 3])
+    assert_same(x[1, 2], ref[1, 2])
+
+
 def test_negative_strides_of_numpy_input():
     a = make("int16", (5, 7), 3)[::-1, ::-2]
     la = lazycl.asarray(a)

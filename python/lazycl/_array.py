@@ -286,7 +286,9 @@ class Array(_c.ArrayBase):
         return _elementwise.round(self, ndigits or 0)
 
     def __matmul__(self, other):
-        return _linalg.matmul(self, other)
+        # x @ y of vectors of one dtype is built in C; the rest by lazycl.matmul
+        r = _c._inner(self, other, _linalg._SMALL_K)
+        return _linalg.matmul(self, other) if r is None else r
 
     def __rmatmul__(self, other):
         return _linalg.matmul(other, self)

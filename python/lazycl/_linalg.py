@@ -22,32 +22,56 @@ import numpy as np
 
 from . import _creation, _lazycl as _c, _ufuncs, _util as _u, _views, _write
 
-# Contractions of at most this many elements are written out elementwise (map-like kernels).
+# Contractions of at most this many elements are written out elementwise (map-like kernels);
+# _lazycl._inner (py_build.c) builds the larger inner products of vectors.
 _SMALL_K = 16
 
 _SIG = "(n?,k),(k,m?)->(n?,m?)"
+
+_OP = {name: op for name, _, _, op in _c.ops}
+_SUM, _ANY, _MUL, _AND = _OP["sum"], _OP["any"], _OP["multiply"], _OP["logical_and"]
+_Array = _c.ArrayBase
+
+
+def _broadcast(s, t):
+    """np.broadcast_shapes(s, t) of two shape tuples without its cost (it builds arrays: ~2.5 us
+    a call); NumPy's own call raises its error where they do not broadcast."""
+    if s == t:
+        return s
+    n = len(s) - len(t)
+    long_, short = (s, t) if n >= 0 else (t, s)
+    out = list(long_)
+    for i, b in enumerate(short, abs(n)):
+        a = out[i]
+        if a == 1:
+            out[i] = b
+        elif b != 1 and b != a:
+            return np.broadcast_shapes(s, t)
+    return tuple(out)
 
 
 def _contract(a, b, nc, dt):
     """sum over the last nc axes of a * b (broadcast together), in dtype dt; a and b are of
     dtype dt and agree on the contracted extents."""
-    shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
-    keep = shape[:len(shape) - nc]
-    csize = math.prod(shape[len(shape) - nc:])
+    shape = _broadcast(a.shape, b.shape)
+    nk = len(shape) - nc
+    keep = shape[:nk]
+    csize = math.prod(shape[nk:])
     if csize == 0:
         return _c._full(0, keep, dt, a.queue)
-    logical = dt.kind == "b"
-    mul = _ufuncs.logical_and if logical else _ufuncs.multiply
-    add = _ufuncs.logical_or if logical else _ufuncs.add
     if csize <= _SMALL_K:
+        logical = dt.kind == "b"
+        mul = _ufuncs.logical_and if logical else _ufuncs.multiply
+        add = _ufuncs.logical_or if logical else _ufuncs.add
         r = None
-        for idx in np.ndindex(*shape[len(shape) - nc:]):
+        for idx in np.ndindex(*shape[nk:]):
             key = (Ellipsis,) + idx
             t = mul(a[key], b[key])
             r = t if r is None else add(r, t)
         return _c.broadcast_to(r, keep) if tuple(r.shape) != keep else r
-    axes = tuple(range(len(keep), len(shape)))
-    return _c._reduce("any" if logical else "sum", mul(a, b), axes)
+    if dt.kind == "b":
+        return _c._reduce(_ANY, _c._binary(_AND, a, b), tuple(range(nk, len(shape))))
+    return _c._reduce(_SUM, _c._binary(_MUL, a, b), tuple(range(nk, len(shape))))
 
 
 def _on_device_of(x, other):
@@ -99,45 +123,60 @@ def _finish(r, out, name):
     return _write.assign_out(out, r, name)
 
 
+def _same_arrays(x1, x2):
+    """Whether x1 and x2 are lazycl arrays of one numeric or bool dtype (the operands that need
+    no conversion: _operands' work is done)."""
+    return (isinstance(x1, _Array) and isinstance(x2, _Array) and x1.dtype == x2.dtype and
+            x1.dtype.kind in "biufc")
+
+
 def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True,
            axes=None, axis=None):
     """x1 @ x2 with NumPy's rules: a 1-d operand is promoted to a matrix (a row on the left, a
     column on the right) and that dim removed from the result; the batch dims broadcast."""
-    out = _ufunc_options("matmul", out, order, subok, {"axes": axes, "axis": axis})
-    a, b, dt = _operands(x1, x2, dtype, casting)
-    for i, x in enumerate((a, b)):
-        if x.ndim == 0:
-            raise ValueError(f"matmul: Input operand {i} does not have enough dimensions (has 0, "
-                             f"gufunc core with signature {_SIG} requires 1)")
-    drop = []
-    if a.ndim == 1:
-        a = _c.reshape(a, (1, a.shape[0]))
-        drop.append(-2)
-    if b.ndim == 1:
-        b = _c.reshape(b, (b.shape[0], 1))
-        drop.append(-1)
-    if a.shape[-1] != b.shape[-2]:
+    if (out is None and dtype is None and axes is None and axis is None and subok is True and
+            order == "K" and _same_arrays(x1, x2)):
+        a, b, dt = x1, x2, x1.dtype     # the common call (x @ y): nothing to check or convert
+    else:
+        out = _ufunc_options("matmul", out, order, subok, {"axes": axes, "axis": axis})
+        a, b, dt = _operands(x1, x2, dtype, casting)
+    na, nb = a.ndim, b.ndim
+    if na == 0 or nb == 0:
+        raise ValueError(f"matmul: Input operand {0 if na == 0 else 1} does not have enough "
+                         f"dimensions (has 0, gufunc core with signature {_SIG} requires 1)")
+    sa, sb = a.shape, b.shape
+    if sa[-1] != sb[-2 if nb > 1 else 0]:
         raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with "
-                         f"gufunc signature {_SIG} (size {b.shape[-2]} is different from "
-                         f"{a.shape[-1]})")
+                         f"gufunc signature {_SIG} (size {sb[-2 if nb > 1 else 0]} is different "
+                         f"from {sa[-1]})")
+    if na == 1 and nb == 1:
+        # the inner product: one sum of products over the vectors as they are
+        r = _c._inner(a, b, _SMALL_K)
+        return _finish(_contract(a, b, 1, dt) if r is None else r, out, "matmul")
+    if na == 1:
+        sa = (1,) + sa
+        a = _c.reshape(a, sa)
+    if nb == 1:
+        sb = sb + (1,)
+        b = _c.reshape(b, sb)
     try:
-        batch = np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+        batch = _broadcast(sa[:-2], sb[:-2])
     except ValueError:
         raise ValueError(f"operands could not be broadcast together with remapped shapes "
                          f"[original->remapped]: {tuple(x1.shape)} and {tuple(x2.shape)} "
-                         f"(batch dims {tuple(a.shape[:-2])} and {tuple(b.shape[:-2])})") from None
-    m, k = a.shape[-2:]
-    n = b.shape[-1]
-    a3 = _c.reshape(a, tuple(a.shape[:-2]) + (m, 1, k))
-    b3 = _c.reshape(_views.swapaxes(b, -1, -2), tuple(b.shape[:-2]) + (1, n, k))
+                         f"(batch dims {sa[:-2]} and {sb[:-2]})") from None
+    m, k = sa[-2:]
+    n = sb[-1]
+    nd = len(sb)
+    a3 = _c.reshape(a, sa[:-2] + (m, 1, k))
+    b3 = _c.reshape(_c.permute_dims(b, list(range(nd - 2)) + [nd - 1, nd - 2]),
+                    sb[:-2] + (1, n, k))
     r = _contract(a3, b3, 1, dt)
-    if tuple(r.shape[:-2]) != batch:
+    if r.shape[:-2] != batch:
         r = _c.broadcast_to(r, batch + (m, n))
-    if drop:
-        shape = list(r.shape)
-        for d in sorted(drop):
-            shape[d] = None
-        r = _c.reshape(r, [s for s in shape if s is not None])
+    if na == 1 or nb == 1:
+        shape = r.shape
+        r = _c.reshape(r, shape[:-2] + shape[-1:] if na == 1 else shape[:-1])
     return _finish(r, out, "matmul")
 
 
@@ -161,11 +200,20 @@ def _not_aligned(a, b, da, db):
 def dot(a, b, out=None):
     """numpy.dot: a product of scalars, the inner product of vectors, matmul of matrices; for
     N-d operands the sum over a's last axis and b's second-to-last."""
-    out = _u.out_of(out)
-    if _scalar(a) or _scalar(b):
-        r = _ufuncs.multiply(a, b)   # a Python scalar promotes weakly, as in NumPy's multiply
-        return r if out is None else _write_out(out, r)
-    x, y, dt = _operands(a, b, name="dot")
+    if out is None:
+        r = _c._inner(a, b, _SMALL_K)   # vectors of one dtype: the common call, built in C
+        if r is not None:
+            return r
+    if out is None and _same_arrays(a, b):
+        x, y, dt = a, b, a.dtype        # nothing to check or convert
+        if x.ndim == 1 and y.ndim == 1 and x.shape == y.shape:
+            return _contract(x, y, 1, dt)   # the inner product of vectors as they are
+    else:
+        out = _u.out_of(out)
+        if _scalar(a) or _scalar(b):
+            r = _ufuncs.multiply(a, b)   # a Python scalar promotes weakly, as in NumPy's multiply
+            return r if out is None else _write_out(out, r)
+        x, y, dt = _operands(a, b, name="dot")
     if x.ndim == 0 or y.ndim == 0:
         r = _ufuncs.multiply(x, y)
     elif y.ndim == 1:
@@ -260,7 +308,7 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, axes=None, casting="same_kind", orde
         raise ValueError(f"vecdot: Input operand 1 has a mismatch in its core dimension 0, with "
                          f"gufunc signature (n),(n)->() (size {b.shape[-1]} is different from "
                          f"{a.shape[-1]})")
-    batch = np.broadcast_shapes(tuple(a.shape[:-1]), tuple(b.shape[:-1]))
+    batch = _broadcast(a.shape[:-1], b.shape[:-1])
     r = _contract(a, b, 1, dt)
     if tuple(r.shape) != batch:
         r = _c.broadcast_to(r, batch)

@@ -110,7 +110,18 @@ def _sum_like(kind, x, axis, dtype, out, keepdims, initial, where, identity, com
     return _put_out(_keep(r, x, axes, keepdims), out, ufunc)
 
 
+_SUM = {name: op for name, _, _, op in _c.ops}["sum"]
+_ALL_AXES = tuple(tuple(range(n)) for n in range(17))   # axis=None at each ndim (at most 16)
+
+
 def sum(x, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
+    if (axis is None and dtype is None and out is None and keepdims is False and initial is None
+            and where is None and isinstance(x, _c.ArrayBase)):
+        # x.sum(): one node (and a cast to the accumulator's dtype where it differs)
+        dt = x.dtype
+        if dt.kind in "biu" and dt.itemsize < 8:
+            x = _c.astype(x, _sum_dtype(dt))
+        return _c._reduce(_SUM, x, _ALL_AXES[x.ndim])
     return _sum_like("sum", x, axis, dtype, out, keepdims, initial, where, 0, operator.add, "add")
 
 
