@@ -203,8 +203,9 @@ def render_md(doc, dev, systems):
            "`ceiling` = bytes that must move / copy bandwidth. **SUSPECT**: the cell's time beats "
            f"the ceiling by more than {SUSPECT_OVER_CEILING:g}x (see the notes).", ""]
     hdr = ["workload"] + systems + ["lazycl/hand", "ceiling ms", "% of ceiling", "kernels", "buffers"]
-    out.append("| " + " | ".join(hdr) + " |")
-    out.append("|" + "---|" * len(hdr))
+    if doc["results"]:     # (none when only the loops group ran)
+        out.append("| " + " | ".join(hdr) + " |")
+        out.append("|" + "---|" * len(hdr))
     for r in doc["results"]:
         cells = {k: Cell.from_json(v) for k, v in r["cells"].items()}
         base = cells.get("lazycl")
@@ -241,7 +242,20 @@ def render_md(doc, dev, systems):
         notes.append(f"- peer {k}: {v}")
     notes.append(f"- numexpr: {doc['numexpr']}")
     out += ["Notes:", ""] + notes
+    if doc.get("loops"):
+        out += ["", render_loops_md(doc["loops"])]
     return "\n".join(out) + "\n"
+
+
+def render_loops_md(rows):
+    """The loops group's section (benchmarks/loops.py rows): NumPy against lazycl per kernel and
+    size, the ratio lazycl / NumPy (> 1: lazycl slower), then the rows' errors and warnings."""
+    import loops
+    return ("## Loop kernels (benchmarks/loops.py)\n\npolybench kernels written as NumPy users "
+            "write them, the same function run by NumPy and by lazycl; float64, min of the timed "
+            "runs after a warm-up, lazycl's result checked against NumPy's (np.allclose, rtol "
+            f"{loops.RTOL:g}). A capped row runs only its first iterations, NumPy too.\n\n"
+            + loops.table_md(rows))
 
 
 # ---- the chart: a heatmap of peer / lazycl time ratios ----------------------------------------

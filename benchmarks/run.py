@@ -41,6 +41,12 @@ dask_standardize (benchmarks/cluster.py, needs dask.distributed): examples/dask_
 a LocalCluster, one worker process per device (every CPU device, or the GPU), lazycl chunks in the
 lazycl column against NumPy chunks in the numpy column, 2^26 float32 on a CPU (--dask-log2n).
 
+loops (benchmarks/loops.py): polybench loop kernels written as NumPy users write them (cholesky,
+lu, trisolv, gramschmidt, durbin, seidel_2d; npbench's NumPy versions are the model), the same
+function run by NumPy and by lazycl, n = 100, 250, 500 (--loops-sizes; --loops-big adds 2000),
+float64; min of --loops-reps runs, lazycl's result checked against NumPy's. Their own table
+(lazycl / numpy time: > 1 = lazycl slower), in the JSON's "loops".
+
 Writes benchmarks/results/<device-kind>-<date>.{json,md} (and .png when matplotlib is there).
 
 The suite's parts: workloads.py (the rows), peers.py and numba_impls.py (the other systems),
@@ -77,7 +83,7 @@ from workloads import build_workloads  # noqa: E402
 
 ROWS = ("axpy chain transc l2 softmax standardize cumsum gather compaction bincount jacobi_2d "
         "slicewrite sort argsort sort_rows topk topk_rows matmul matmul_relu matmul_norm random "
-        "randn sparse_pca sparse_pca_loop small dask_standardize").split()
+        "randn sparse_pca sparse_pca_loop small dask_standardize loops").split()
 
 
 def lc_force(r):
@@ -118,6 +124,12 @@ def main(argv=None):
                     help="the sparse_pca row's p (default 100000; 2000 with --quick)")
     ap.add_argument("--spca-S", type=int, default=None,
                     help="the sparse_pca row's directions S (default 4096; 256 with --quick)")
+    ap.add_argument("--loops-sizes", default=None,
+                    help="the loops group's sizes n (default 100,250,500; 100 with --quick)")
+    ap.add_argument("--loops-big", action="store_true",
+                    help="the loops group at n = 2000 too (slow; capped iterations)")
+    ap.add_argument("--loops-reps", type=int, default=3,
+                    help="timed runs per loop kernel (the min is reported)")
     ap.add_argument("--no-progress", action="store_true",
                     help="plain lines instead of a progress bar (the default without a terminal "
                          "or without tqdm)")
@@ -172,7 +184,8 @@ def main(argv=None):
     wls = build_workloads(n, side, small, only, spca)
     cluster_row = ((only is None or "dask_standardize" in only)
                    and "dask_standardize" not in args.skip.split(","))
-    progress = Progress(len(wls) + cluster_row, plain=args.no_progress)
+    loops_group = only is None or "loops" in only
+    progress = Progress(len(wls) + cluster_row + loops_group, plain=args.no_progress)
     say = progress.write
 
     results = []
@@ -304,6 +317,19 @@ def main(argv=None):
         if row["note"]:
             say(f"    note: {row['note']}")
         progress.done()
+
+    loop_rows = []
+    if loops_group:
+        # the loop kernels (benchmarks/loops.py): NumPy against lazycl only, rows of their own
+        import loops
+        progress.start("loops")
+        t_w = time.perf_counter()
+        sizes = ([int(s) for s in args.loops_sizes.split(",") if s] if args.loops_sizes
+                 else ([100] if args.quick else list(loops.DEFAULT_SIZES)))
+        loop_rows = loops.run([dev], sizes, reps=args.loops_reps, big=args.loops_big,
+                              say=lambda s: say("  loops " + s))
+        say(f"{'loops':<26} {len(loop_rows)} rows  [{time.perf_counter() - t_w:.1f} s]")
+        progress.done()
     progress.close()
 
     bw_end = _lazycl._runtime_bench(dev, 4 * min(n, 1 << 28), 5)
@@ -336,7 +362,7 @@ def main(argv=None):
     doc = {"benchmark": "lazycl fusion suite", "machine": info, "n": n, "side": side, "reps": reps,
            "bandwidth": bw, "bandwidth_end": bw_end, "bandwidth_ceiling_GBps": bw_gbps, "systems": systems_used,
            "peer_labels": {k: v[0] for k, v in peers.items()}, "peer_notes": peer_notes,
-           "numexpr": ne_v, "graph_overhead": ovh, "results": results,
+           "numexpr": ne_v, "graph_overhead": ovh, "results": results, "loops": loop_rows,
            "ratio_convention": "system median / lazycl device-resident median"}
     with open(stem + ".json", "w") as f:
         json.dump(doc, f, indent=1)
