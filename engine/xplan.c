@@ -18,6 +18,7 @@ void lc_xplan_free(struct lc_xplan *x)
     for (int k = 0; k < x->n_kernels; k++) {
         lc_kcode_free(&x->kernels[k].code);
         free(x->kernels[k].kerns);
+        free(x->kernels[k].kerns_in);
     }
     free(x->kernels);
     free(x->buffers);
@@ -70,6 +71,20 @@ lc_status lc_xplan_codegen(const struct lc_plan *p, const struct lc_target *t,
     return LC_OK;
 }
 
+/* The work of plan kernel k (struct lc_xkernel's `work`). */
+static double lc_xplan_work(const struct lc_kernel *k, const struct lc_kcode *code)
+{
+    double elems = 1, per = 0;
+    for (int d = 0; d < k->ndim; d++)
+        elems *= (double)k->shape[d];
+    for (int a = 0; a < k->n_access; a++)
+        if (k->access[a].kind == LC_ACCESS_INPUT || k->access[a].kind == LC_ACCESS_TEMP)
+            per += (double)lc_dtype_size(k->access[a].dtype);
+    for (int o = 0; o < k->n_outputs; o++)
+        per += (double)lc_dtype_size(k->outputs[o].dtype);
+    return elems * (per > 0 ? per : 1) + (double)(code->gemm_work > 0 ? code->gemm_work : 0);
+}
+
 lc_status lc_xplan_make(const struct lc_plan *p, struct lc_kcode *codes,
                         const struct lc_graph_sig *sig, lc_device_t d, const struct lc_target *t,
                         int debug, struct lc_xplan **out, struct lc_error *e)
@@ -84,8 +99,10 @@ lc_status lc_xplan_make(const struct lc_plan *p, struct lc_kcode *codes,
         return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
     }
     /* The codes are the xplan's from here on. */
-    for (int k = 0; k < p->n_kernels; k++)
+    for (int k = 0; k < p->n_kernels; k++) {
         x->kernels[k].code = codes[k];
+        x->kernels[k].work = lc_xplan_work(&p->kernels[k], &codes[k]);
+    }
     x->n_kernels = p->n_kernels;
     free(codes);
     x->device = d;
@@ -197,6 +214,7 @@ struct lc_xrun {
     struct lc_arg *args;
     void *zeros;
     size_t zeros_n;
+    size_t inthread_limit;        /* lc_device_inthread_limit of the device (0: none) */
 };
 
 /* Allocate the buffers kernel k writes and its scratch area (a small one goes
@@ -299,10 +317,35 @@ static void lc_xrun_bind(struct lc_xrun *r, const struct lc_launch *l, lc_buffer
     }
 }
 
+/* The kernel for launch li of kernel k: the in-thread companion's when the device has one
+ * and the kernel's work is under the device's limit, else the device's own. */
+static lc_status lc_xrun_kernel(struct lc_xrun *r, int k, int li, lc_kernel_t *out,
+                                struct lc_error *e)
+{
+    struct lc_xkernel *xk = &r->x->kernels[k];
+    const struct lc_launch *l = &xk->code.launches[li];
+    *out = xk->kerns[li];
+    if (!r->inthread_limit)
+        return LC_OK;
+    if (xk->work >= (double)r->inthread_limit)
+        return LC_OK;
+    if (!xk->kerns_in) {
+        xk->kerns_in = calloc((size_t)xk->code.n_launches, sizeof *xk->kerns_in);
+        if (!xk->kerns_in)
+            return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+    }
+    if (!xk->kerns_in[li])
+        LC_TRY(lc_kernel_get(lc_device_inthread(r->x->device), xk->code.source, l->name, "-w",
+                             &xk->kerns_in[li], e));
+    *out = xk->kerns_in[li];
+    return LC_OK;
+}
+
 static lc_status lc_xrun_launch(struct lc_xrun *r, int k, int li, int debug, struct lc_error *e)
 {
     const struct lc_xkernel *xk = &r->x->kernels[k];
     const struct lc_launch *l = &xk->code.launches[li];
+    lc_kernel_t kern = NULL;
     double t0 = debug >= 2 ? lc_seconds() : 0;
     lc_status st = debug >= 2 ? lc_queue_finish(r->q, e) : LC_OK;
     if (st == LC_OK && l->blas) {
@@ -312,8 +355,8 @@ static lc_status lc_xrun_launch(struct lc_xrun *r, int k, int li, int debug, str
             (size_t)r->args[3].v.i64, (size_t)l->blas_lda, (size_t)r->args[4].v.i64,
             (size_t)l->blas_ldb, (size_t)l->blas_off[2], (size_t)l->blas_ldc};
         st = lc_blas_gemm(r->q, &g, r->args[0].v.buf, r->args[1].v.buf, r->args[2].v.buf, e);
-    } else if (st == LC_OK) {
-        st = lc_kernel_launch(r->q, xk->kerns[li], l->work_dim, l->global,
+    } else if (st == LC_OK && (st = lc_xrun_kernel(r, k, li, &kern, e)) == LC_OK) {
+        st = lc_kernel_launch(r->q, kern, l->work_dim, l->global,
                               l->use_local ? l->local : NULL, r->args, (size_t)l->n_args, e);
     }
     if (debug >= 2 && st == LC_OK && (st = lc_queue_finish(r->q, e)) == LC_OK) {
@@ -352,7 +395,7 @@ static lc_status lc_xrun_realize(struct lc_xrun *r, struct lc_node *const *outs,
 lc_status lc_xplan_run(const struct lc_xplan *x, lc_queue_t q, const struct lc_graph_sig *sig,
                        struct lc_node *const *outs, size_t n, int debug, struct lc_error *e)
 {
-    struct lc_xrun r = {x, sig, q, NULL, NULL, NULL, NULL, 0};
+    struct lc_xrun r = {x, sig, q, NULL, NULL, NULL, NULL, 0, lc_device_inthread_limit(x->device)};
     r.bufs = calloc((size_t)(x->n_buffers ? x->n_buffers : 1), sizeof *r.bufs);
     r.args = malloc((size_t)(x->max_args ? x->max_args : 1) * sizeof *r.args);
     lc_status st = LC_OK;

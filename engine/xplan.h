@@ -18,6 +18,11 @@ struct lc_xkernel {
                                      a SCALAR taken from a leaf has `index` set to
                                      the leaf's place in the walk */
     lc_kernel_t *kerns;           /* one per launch (owned by the device's kernel cache) */
+    lc_kernel_t *kerns_in;        /* the same for the device's in-thread companion, got on
+                                     a launch's first small run (under the engine's lock) */
+    double work;                  /* bytes its index space touches: elements x the bytes each
+                                     reads and writes (CONST/IOTA/RANDOM loads read nothing),
+                                     plus a product's multiply-adds; picks in-thread or not */
 };
 
 struct lc_xbuffer {

@@ -131,7 +131,8 @@ static Py_hash_t Device_hash(lc_py_Device *self)
 enum dev_attr {
     DA_NAME, DA_VENDOR, DA_PLATFORM_NAME, DA_PLATFORM_VERSION, DA_DRIVER_VERSION, DA_OPENCL_C_VERSION,
     DA_IL_VERSION, DA_TYPE, DA_TAKES_SPIRV, DA_FP64, DA_COMPUTE_UNITS, DA_GLOBAL_MEM, DA_LOCAL_MEM,
-    DA_MAX_ALLOC, DA_MAX_WG, DA_VEC, DA_FILTER, DA_INDEX, DA_ALIGN, DA_SCHEDULE,
+    DA_MAX_ALLOC, DA_MAX_WG, DA_VEC, DA_FILTER, DA_INDEX, DA_ALIGN, DA_SCHEDULE, DA_INTHREAD,
+    DA_INTHREAD_LIMIT,
 };
 
 static PyObject *Device_get(lc_py_Device *self, void *closure)
@@ -166,6 +167,17 @@ static PyObject *Device_get(lc_py_Device *self, void *closure)
     case DA_INDEX: return PyLong_FromLong(in->index);
     case DA_ALIGN: return PyLong_FromUnsignedLong(in->mem_base_addr_align);
     case DA_SCHEDULE: return PyUnicode_FromString(lc_engine_schedule_kind(self->dev));
+    case DA_INTHREAD: {
+        lc_device_t c = lc_device_inthread(self->dev);
+        return c ? PyUnicode_FromString(lc_device_info(c)->name) : Py_NewRef(Py_None);
+    }
+    case DA_INTHREAD_LIMIT: {
+        size_t n;
+        Py_BEGIN_ALLOW_THREADS
+        n = lc_device_inthread_limit(self->dev);   /* may time the device, once */
+        Py_END_ALLOW_THREADS
+        return PyLong_FromSize_t(n);
+    }
     }
     Py_RETURN_NONE;
 }
@@ -193,6 +205,10 @@ static PyGetSetDef Device_getset[] = {
     DEV_GET("mem_base_addr_align", DA_ALIGN, "Buffer base alignment in bits."),
     DEV_GET("schedule", DA_SCHEDULE, "The kind of device kernels are shaped for: 'gpu', 'pocl' "
             "or 'cpu' (LAZYCL_SCHEDULE overrides the device's own)."),
+    DEV_GET("inthread", DA_INTHREAD, "The name of the device that runs this one's small kernels in "
+            "the calling thread (PoCL's basic device beside its pthread device), or None."),
+    DEV_GET("inthread_limit", DA_INTHREAD_LIMIT, "Launches touching fewer bytes than this run in the "
+            "calling thread; 0 without an in-thread device (timed once, or LAZYCL_INTHREAD)."),
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -458,6 +474,7 @@ static PyObject *py_stats(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(ignored))
         dict_set_u64(d, "disk_cache_hits", s.disk_cache_hits) < 0 ||
         dict_set_u64(d, "spirv_builds", s.spirv_builds) < 0 ||
         dict_set_u64(d, "launches", s.launches) < 0 ||
+        dict_set_u64(d, "launches_inthread", s.launches_inthread) < 0 ||
         dict_set_u64(d, "buffers_allocated", s.buffers_allocated) < 0 ||
         dict_set_u64(d, "pool_hits", s.pool_hits) < 0 ||
         dict_set_u64(d, "bytes_in_use", s.bytes_in_use) < 0 ||

@@ -53,7 +53,11 @@ lc_status lc_blas_gemm(lc_queue_t q, const struct lc_blas_gemm *g, lc_buffer_t a
         return lc_error_set(e, LC_ERR_UNSUPPORTED, "CLBlast (libclblast.so.1) is not installed");
     int ta = g->trans_a ? LC_CLB_TRANS : LC_CLB_NO_TRANS;
     int tb = g->trans_b ? LC_CLB_TRANS : LC_CLB_NO_TRANS;
-    cl_command_queue cq = q->q;
+    int side;
+    cl_int rc;
+    cl_command_queue cq = lc_queue_enter(q, 0, &side, &rc);
+    if (!cq)
+        return lc_cl_fail(e, rc, "clFinish", q->dev);
     int st;
     if (g->f64)
         st = lc_dgemm(LC_CLB_ROW_MAJOR, ta, tb, g->m, g->n, g->k, 1.0, a->mem, g->a_off, g->lda,
@@ -61,6 +65,7 @@ lc_status lc_blas_gemm(lc_queue_t q, const struct lc_blas_gemm *g, lc_buffer_t a
     else
         st = lc_sgemm(LC_CLB_ROW_MAJOR, ta, tb, g->m, g->n, g->k, 1.0f, a->mem, g->a_off, g->lda,
                       b->mem, g->b_off, g->ldb, 0.0f, c->mem, g->c_off, g->ldc, &cq, NULL);
+    lc_queue_leave(q, side, 0);
     LC_STAT_ADD(launches, 1);
     if (st != LC_CLB_SUCCESS)
         return lc_error_set(e, LC_ERR_DEVICE, "CLBlast %cgemm failed with status %d",

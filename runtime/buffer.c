@@ -206,8 +206,15 @@ lc_status lc_buffer_write(lc_queue_t q, lc_buffer_t b, size_t offset, const void
     LC_TRY(check_range(q, b, offset, n, "lc_buffer_write", e));
     if (n == 0)
         return LC_OK;
-    LC_CL_CHECK(e, q->dev, clEnqueueWriteBuffer(q->q, b->mem, blocking ? CL_TRUE : CL_FALSE, offset, n,
-                                                src, 0, NULL, NULL));
+    int side;
+    cl_int rc;
+    cl_command_queue cq = lc_queue_enter(q, 1, &side, &rc);
+    if (cq) {
+        rc = clEnqueueWriteBuffer(cq, b->mem, blocking ? CL_TRUE : CL_FALSE, offset, n, src, 0, NULL, NULL);
+        lc_queue_leave(q, side, blocking && rc == CL_SUCCESS);
+    }
+    if (rc != CL_SUCCESS)
+        return lc_cl_fail(e, rc, "clEnqueueWriteBuffer", q->dev);
     LC_STAT_ADD(bytes_to_device, n);
     return LC_OK;
 }
@@ -218,7 +225,16 @@ lc_status lc_buffer_read(lc_queue_t q, lc_buffer_t b, size_t offset, void *dst, 
     LC_TRY(check_range(q, b, offset, n, "lc_buffer_read", e));
     if (n == 0)
         return LC_OK;
-    LC_CL_CHECK(e, q->dev, clEnqueueReadBuffer(q->q, b->mem, CL_TRUE, offset, n, dst, 0, NULL, NULL));
+    /* Blocking: no finish is needed after it, nor before it on its own side. */
+    int side;
+    cl_int rc;
+    cl_command_queue cq = lc_queue_enter(q, 1, &side, &rc);
+    if (cq) {
+        rc = clEnqueueReadBuffer(cq, b->mem, CL_TRUE, offset, n, dst, 0, NULL, NULL);
+        lc_queue_leave(q, side, rc == CL_SUCCESS);
+    }
+    if (rc != CL_SUCCESS)
+        return lc_cl_fail(e, rc, "clEnqueueReadBuffer", q->dev);
     LC_STAT_ADD(bytes_from_device, n);
     return LC_OK;
 }
@@ -232,8 +248,15 @@ lc_status lc_buffer_copy(lc_queue_t q, lc_buffer_t src, size_t src_off, lc_buffe
         return LC_OK;
     if (src == dst && src_off < dst_off + n && dst_off < src_off + n)
         return lc_error_set(e, LC_ERR_INVALID, "lc_buffer_copy: overlapping ranges in one buffer");
-    LC_CL_CHECK(e, q->dev, clEnqueueCopyBuffer(q->q, src->mem, dst->mem, src_off, dst_off, n, 0, NULL,
-                                               NULL));
+    int side;
+    cl_int rc;
+    cl_command_queue cq = lc_queue_enter(q, 1, &side, &rc);
+    if (cq) {
+        rc = clEnqueueCopyBuffer(cq, src->mem, dst->mem, src_off, dst_off, n, 0, NULL, NULL);
+        lc_queue_leave(q, side, 0);
+    }
+    if (rc != CL_SUCCESS)
+        return lc_cl_fail(e, rc, "clEnqueueCopyBuffer", q->dev);
     return LC_OK;
 }
 
@@ -243,8 +266,14 @@ lc_status lc_buffer_map_read(lc_queue_t q, lc_buffer_t b, size_t offset, size_t 
     LC_TRY(check_range(q, b, offset, n, "lc_buffer_map_read", e));
     /* OpenCL cannot map zero bytes: map one byte of the (never empty) allocation. */
     size_t mn = n ? n : 1, moff = n ? offset : 0;
+    int side;
     cl_int rc;
-    void *p = clEnqueueMapBuffer(q->q, b->mem, CL_TRUE, CL_MAP_READ, moff, mn, 0, NULL, NULL, &rc);
+    void *p = NULL;
+    cl_command_queue cq = lc_queue_enter(q, 1, &side, &rc);
+    if (cq) {
+        p = clEnqueueMapBuffer(cq, b->mem, CL_TRUE, CL_MAP_READ, moff, mn, 0, NULL, NULL, &rc);
+        lc_queue_leave(q, side, rc == CL_SUCCESS);
+    }
     if (rc != CL_SUCCESS)
         return lc_cl_fail(e, rc, "clEnqueueMapBuffer", q->dev);
     LC_STAT_ADD(bytes_from_device, n);
@@ -256,7 +285,15 @@ lc_status lc_buffer_unmap(lc_queue_t q, lc_buffer_t b, void *ptr, struct lc_erro
 {
     if (!ptr)
         return LC_OK;
-    LC_CL_CHECK(e, q->dev, clEnqueueUnmapMemObject(q->q, b->mem, ptr, 0, NULL, NULL));
+    int side;
+    cl_int rc;
+    cl_command_queue cq = lc_queue_enter(q, 1, &side, &rc);
+    if (cq) {
+        rc = clEnqueueUnmapMemObject(cq, b->mem, ptr, 0, NULL, NULL);
+        lc_queue_leave(q, side, 0);
+    }
+    if (rc != CL_SUCCESS)
+        return lc_cl_fail(e, rc, "clEnqueueUnmapMemObject", q->dev);
     return LC_OK;
 }
 

@@ -45,6 +45,13 @@ struct lc_device {
     struct lc_pool *pool;      /* buffer.c: size-class free lists */
     atomic_int host_sharing;   /* hostmem.c: LC_HOST_* bits + LC_HOST_PROBED once probed */
     struct lc_kcache *kcache;  /* kcache.c: the in-memory kernel cache */
+
+    /* inthread.c: PoCL's `basic` device beside its `pthread` device. The pthread device
+     * (listed) points at it in `inthread`; it (never listed) points back in `parent`,
+     * shares the parent's context and buffers, and has a kernel cache of its own. */
+    struct lc_device *inthread, *parent;
+    int limit_known;           /* under inthread.c's lock: inthread_limit is set */
+    size_t inthread_limit;     /* launches touching fewer bytes run in-thread */
 };
 
 struct lc_queue {
@@ -52,7 +59,16 @@ struct lc_queue {
     struct lc_device *dev;
     cl_command_queue q;
     int profiling;
+    /* A device with an in-thread companion has a second in-order queue on it, `qi`.
+     * Transfers and small launches go there, big launches to `q`; `pending` says which
+     * of the two may hold unfinished work, and a command for the other one waits for it
+     * first (lc_queue_enter), so the pair behaves as one in-order queue. */
+    cl_command_queue qi;       /* NULL without a companion */
+    pthread_mutex_t lock;      /* with qi: guards `pending`, held from lc_queue_enter to leave */
+    int pending;               /* LC_SIDE_* bits */
 };
+
+enum { LC_SIDE_THREADED = 1, LC_SIDE_INTHREAD = 2 };
 
 struct lc_buffer {
     atomic_long refs;
@@ -115,7 +131,7 @@ struct lc_stats_atomic {
     atomic_ullong kernels_compiled, memory_cache_hits, disk_cache_hits, launches;
     atomic_ullong buffers_allocated, pool_hits, bytes_in_use, bytes_cached, peak_bytes;
     atomic_ullong bytes_to_device, bytes_from_device, spirv_builds, plan_hits, plan_misses,
-        gemm_tunings;
+        gemm_tunings, launches_inthread;
 };
 extern struct lc_stats_atomic lc_stats_g;
 
@@ -143,6 +159,28 @@ unsigned long long lc_now_ns(void);
 void lc_buffer_init_id(struct lc_buffer *b);
 /* buffer.c: set up the device's pool (at discovery). */
 lc_status lc_pool_init(struct lc_device *d, struct lc_error *e);
+
+/* ---- in-thread companions (inthread.c) ------------------------------------------ */
+
+/* Before discovery: when LAZYCL_INTHREAD allows it and POCL_DEVICES is unset, set it to
+ * "pthread basic" (PoCL reads it once, at its first use). 1 when it was set (discovery
+ * unsets it after, so that child processes see what the user set). */
+int lc_inthread_ask(void);
+/* Pair a platform's devices: pair[j] is the in-thread companion of ids[j] (NULL: none),
+ * and ids[j] itself when ids[j] is some device's companion (so it is not listed alone).
+ * PoCL's "basic-<cpu>" pairs with "pthread-<cpu>". */
+void lc_inthread_pairs(const cl_device_id *ids, cl_device_id *pair, cl_uint n);
+
+/* ---- queues (queue.c) --------------------------------------------------------- */
+
+/* Pick the queue for a command: in-thread when `inthread` and q has an in-thread queue,
+ * else the threaded one. With a pair, take q's lock and first wait for the other side if
+ * it may hold unfinished work (a queue alone takes no lock). *side says which was picked
+ * (an LC_SIDE_*). NULL (and the lock not held, *rc the failure) when that wait failed. */
+cl_command_queue lc_queue_enter(struct lc_queue *q, int inthread, int *side, cl_int *rc);
+/* Release q's lock after enqueueing on `side`; `done` says the command was blocking, so
+ * that everything enqueued on that side has finished. */
+void lc_queue_leave(struct lc_queue *q, int side, int done);
 
 /* ---- the kernel caches (kcache.c, diskcache.c) ---------------------------------- */
 

@@ -137,12 +137,10 @@ static void platform_token(const struct lc_device *d, char *out, size_t n)
         snprintf(out, n, "%s", "*");
 }
 
-static lc_status add_device(cl_platform_id p, int pidx, const char *pname, const char *pvendor,
-                            const char *pversion, cl_device_id id)
+/* Read what d's OpenCL device is (no context yet). */
+static void device_fill(struct lc_device *d, cl_platform_id p, int pidx, const char *pname,
+                        const char *pvendor, const char *pversion, cl_device_id id)
 {
-    struct lc_device *d = calloc(1, sizeof *d);
-    if (!d)
-        return LC_ERR_NOMEM;
     struct lc_device_info *in = &d->info;
     d->platform = p;
     d->id = id;
@@ -191,10 +189,52 @@ static lc_status add_device(cl_platform_id p, int pidx, const char *pname, const
         d->platform_cl_major = 1;
         d->platform_cl_minor = 2;
     }
+}
+
+/* The in-thread companion of d (in d's context, already made): a device record of its own
+ * with a kernel cache, never listed. NULL when out of memory. */
+static struct lc_device *companion_new(struct lc_device *d, cl_platform_id p, int pidx,
+                                       const char *pname, const char *pvendor,
+                                       const char *pversion, cl_device_id id)
+{
+    struct lc_device *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    device_fill(c, p, pidx, pname, pvendor, pversion, id);
+    struct lc_error e = {0};
+    if (lc_kcache_init(c, &e) != LC_OK) {
+        lc_error_clear(&e);
+        free(c);
+        return NULL;
+    }
+    clRetainContext(d->ctx);
+    c->ctx = d->ctx;
+    c->pool = d->pool;   /* never allocates: buffers belong to the parent */
+    c->parent = d;
+    pthread_mutex_init(&c->lock, NULL);
+    return c;
+}
+
+/* `companion`: PoCL's basic device to pair with this pthread device, or NULL. */
+static lc_status add_device(cl_platform_id p, int pidx, const char *pname, const char *pvendor,
+                            const char *pversion, cl_device_id id, cl_device_id companion)
+{
+    struct lc_device *d = calloc(1, sizeof *d);
+    if (!d)
+        return LC_ERR_NOMEM;
+    struct lc_device_info *in = &d->info;
+    device_fill(d, p, pidx, pname, pvendor, pversion, id);
 
     cl_int rc;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p, 0};
-    d->ctx = clCreateContext(props, 1, &id, NULL, NULL, &rc);
+    cl_device_id both[2] = {id, companion};
+    d->ctx = clCreateContext(props, companion ? 2 : 1, both, NULL, NULL, &rc);
+    if (rc != CL_SUCCESS && companion) {
+        LC_LOG(1, "device '%s': no context with its in-thread device (%s); it runs threaded only",
+               in->name, lc_cl_strerror(rc));
+        companion = NULL;
+        d->ctx = clCreateContext(props, 1, &id, NULL, NULL, &rc);
+    }
     if (rc != CL_SUCCESS) {
         LC_LOG(1, "skipping device '%s' (%s): clCreateContext failed with %s", in->name, pname,
                lc_cl_strerror(rc));
@@ -213,6 +253,8 @@ static lc_status add_device(cl_platform_id p, int pidx, const char *pname, const
         free(d);
         return LC_ERR_NOMEM;
     }
+    if (companion && !(d->inthread = companion_new(d, p, pidx, pname, pvendor, pversion, companion)))
+        return LC_ERR_NOMEM;
     struct lc_device **grown = realloc(devices, (n_devices + 1) * sizeof *grown);
     if (!grown) {
         clReleaseContext(d->ctx);
@@ -237,7 +279,12 @@ static void discover(void)
 {
     const char *v = getenv("OCL_ICD_FILENAMES");
     char *saved = v ? strdup(v) : NULL;
+    /* PoCL lists its basic device only when POCL_DEVICES names it; lazycl asks for it
+     * beside pthread (inthread.c), for this process only. */
+    int asked = lc_inthread_ask();
     discover_platforms();
+    if (asked)
+        unsetenv("POCL_DEVICES");
     if (saved) {
         const char *now = getenv("OCL_ICD_FILENAMES");
         if (!now || strcmp(now, saved) != 0) {
@@ -292,14 +339,24 @@ static void discover_platforms(void)
             free(ids);
             continue;
         }
+        cl_device_id *pair = calloc(nd, sizeof *pair);
+        if (!pair) {
+            free(ids);
+            continue;
+        }
+        lc_inthread_pairs(ids, pair, nd);
         for (cl_uint j = 0; j < nd; j++) {
-            if (add_device(plats[i], (int)i, pname, pvendor, pversion, ids[j]) != LC_OK) {
+            if (pair[j] == ids[j])
+                continue;   /* an in-thread companion: it comes with its pthread device */
+            if (add_device(plats[i], (int)i, pname, pvendor, pversion, ids[j], pair[j]) != LC_OK) {
+                free(pair);
                 lc_error_set(&init_err, LC_ERR_NOMEM, "out of memory setting up OpenCL devices");
                 free(ids);
                 free(plats);
                 return;
             }
         }
+        free(pair);
         free(ids);
     }
     free(plats);
@@ -334,6 +391,8 @@ static void discover_platforms(void)
             snprintf(d->filter, sizeof d->filter, "%s:%s:%d", tok, type_word(d->info.type), rank);
         else
             snprintf(d->filter, sizeof d->filter, "%s:%d", type_word(d->info.type), rank);
+        if (d->inthread)
+            snprintf(d->inthread->filter, sizeof d->inthread->filter, "%.140s in-thread", d->filter);
     }
 
     if (lc_debug_level() >= 1) {

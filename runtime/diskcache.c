@@ -177,15 +177,42 @@ void lc_disk_store(struct lc_device *d, struct lc_cache_key key, cl_program prog
     char dir[4096], path[4200], shard[4200], tmp[4300];
     if (!cache_dir(dir, sizeof dir))
         return;
-    size_t bn = 0;
-    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof bn, &bn, NULL) != CL_SUCCESS || bn == 0) {
+    /* A program made from source or SPIR-V belongs to every device of the context (a device
+     * and its in-thread companion share one): the binary is d's entry among them. */
+    cl_uint nd = 0;
+    if (clGetProgramInfo(prog, CL_PROGRAM_NUM_DEVICES, sizeof nd, &nd, NULL) != CL_SUCCESS || nd == 0 ||
+        nd > 8)
+        return;
+    cl_device_id ids[8];
+    size_t sizes[8] = {0};
+    unsigned char *bins[8] = {0};
+    cl_uint at = nd;
+    if (clGetProgramInfo(prog, CL_PROGRAM_DEVICES, nd * sizeof *ids, ids, NULL) == CL_SUCCESS)
+        for (cl_uint i = 0; i < nd && at == nd; i++)
+            if (ids[i] == d->id)
+                at = i;
+    /* PoCL 3.1 lists the sizes (and binaries) of the devices built for only: one entry. */
+    size_t got = 0;
+    if (at < nd &&
+        clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, nd * sizeof *sizes, sizes, &got) == CL_SUCCESS) {
+        if (got / sizeof *sizes == 1)
+            at = 0;
+        else if (got / sizeof *sizes != nd)
+            at = nd;
+    } else {
+        at = nd;
+    }
+    size_t n_bins = got / sizeof *sizes;
+    if (at == nd || sizes[at] == 0) {
         LC_LOG(2, "disk cache: device '%s' gives no program binary; not cached", d->info.name);
         return;
     }
+    size_t bn = sizes[at];
     unsigned char *bin = malloc(bn);
     if (!bin)
         return;
-    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS) {
+    bins[at] = bin;   /* the others stay NULL: not copied */
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, n_bins * sizeof *bins, bins, NULL) != CL_SUCCESS) {
         free(bin);
         return;
     }

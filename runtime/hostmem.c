@@ -132,8 +132,14 @@ lc_status lc_buffer_pin(lc_queue_t q, lc_buffer_t b, void **ptr, struct lc_error
         cl_int rc;
         /* A buffer is never empty (its class has >= 64 bytes); map at least one byte. */
         size_t n = b->size ? b->size : 1;
-        void *p = clEnqueueMapBuffer(q->q, b->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, n, 0, NULL,
-                                     NULL, &rc);
+        int side;
+        void *p = NULL;
+        cl_command_queue cq = lc_queue_enter(q, 1, &side, &rc);
+        if (cq) {
+            p = clEnqueueMapBuffer(cq, b->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, n, 0, NULL,
+                                   NULL, &rc);
+            lc_queue_leave(q, side, rc == CL_SUCCESS);
+        }
         if (rc != CL_SUCCESS) {
             pthread_mutex_unlock(&lc_pin_lock);
             return lc_cl_fail(e, rc, "clEnqueueMapBuffer", q->dev);
@@ -143,10 +149,10 @@ lc_status lc_buffer_pin(lc_queue_t q, lc_buffer_t b, void **ptr, struct lc_error
         lc_queue_retain(q);
     } else {
         /* Already mapped: what q wrote since must be done before the host reads. */
-        cl_int rc = clFinish(q->q);
-        if (rc != CL_SUCCESS) {
+        lc_status st = lc_queue_finish(q, e);
+        if (st != LC_OK) {
             pthread_mutex_unlock(&lc_pin_lock);
-            return lc_cl_fail(e, rc, "clFinish", q->dev);
+            return st;
         }
     }
     atomic_fetch_add(&b->pins, 1);
@@ -162,7 +168,13 @@ void lc_buffer_unpin(lc_buffer_t b)
     if (atomic_fetch_sub(&b->pins, 1) == 1) {
         struct lc_queue *q = b->pin_q;
         cl_event ev;
-        cl_int rc = clEnqueueUnmapMemObject(q->q, b->mem, b->host, 0, NULL, &ev);
+        int side;
+        cl_int rc;
+        cl_command_queue cq = lc_queue_enter(q, 1, &side, &rc);
+        if (cq) {
+            rc = clEnqueueUnmapMemObject(cq, b->mem, b->host, 0, NULL, &ev);
+            lc_queue_leave(q, side, 0);
+        }
         b->host = NULL;
         b->pin_q = NULL;
         pthread_mutex_unlock(&lc_pin_lock);

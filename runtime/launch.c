@@ -121,7 +121,10 @@ static lc_status launch(lc_queue_t q, lc_kernel_t k, unsigned work_dim, const si
             return LC_OK;
         }
     }
-    if (q->dev != k->dev)
+    /* A kernel of the queue's device runs on its threads; one built for its in-thread
+     * companion runs on the companion's queue, in the calling thread. */
+    int inthread = k->dev != q->dev && k->dev == q->dev->inthread;
+    if (q->dev != k->dev && !inthread)
         return lc_error_set(e, LC_ERR_PLACEMENT, "kernel '%s' was built for device '%s' but launched on a "
                             "queue of '%s'", k->name, k->dev->info.name, q->dev->info.name);
     for (size_t i = 0; i < nargs; i++) {
@@ -130,17 +133,24 @@ static lc_status launch(lc_queue_t q, lc_kernel_t k, unsigned work_dim, const si
                                 "'%s', the queue is on '%s'", k->name, i, args[i].v.buf->dev->info.name,
                                 q->dev->info.name);
     }
+    int side;
+    cl_int rc;
+    cl_command_queue cq = lc_queue_enter(q, inthread, &side, &rc);
+    if (!cq)
+        return lc_cl_fail(e, rc, "clFinish", q->dev);
     pthread_mutex_lock(&k->lock);
     size_t i = 0;
-    cl_int rc = set_args(k, args, nargs, &i);
+    rc = set_args(k, args, nargs, &i);
     if (rc != CL_SUCCESS) {
         pthread_mutex_unlock(&k->lock);
+        lc_queue_leave(q, side, 0);
         return lc_error_set(e, LC_ERR_DEVICE, "clSetKernelArg failed with %s (%d) for argument %zu (%s) "
                             "of kernel '%s' on device '%s'", lc_cl_strerror(rc), (int)rc, i,
                             arg_kind_name(args[i].kind), k->name, k->dev->info.name);
     }
-    rc = clEnqueueNDRangeKernel(q->q, k->k, work_dim, NULL, global, local, 0, NULL, ev);
+    rc = clEnqueueNDRangeKernel(cq, k->k, work_dim, NULL, global, local, 0, NULL, ev);
     pthread_mutex_unlock(&k->lock);
+    lc_queue_leave(q, side, 0);
     if (rc != CL_SUCCESS) {
         char g[80], l[80];
         sizes_str(work_dim, global, g, sizeof g);
@@ -150,11 +160,14 @@ static lc_status launch(lc_queue_t q, lc_kernel_t k, unsigned work_dim, const si
                             g, l, k->dev->info.name);
     }
     LC_STAT_ADD(launches, 1);
+    if (inthread)
+        LC_STAT_ADD(launches_inthread, 1);
     if (lc_debug_level() >= 2) {
         char g[80], l[80];
         sizes_str(work_dim, global, g, sizeof g);
         sizes_str(work_dim, local, l, sizeof l);
-        lc_log(2, "launch %s global %s local %s, %zu args", k->name, g, l, nargs);
+        lc_log(2, "launch %s global %s local %s, %zu args%s", k->name, g, l, nargs,
+               inthread ? ", in-thread" : "");
     }
     return LC_OK;
 }

@@ -82,6 +82,18 @@ lc_status lc_device_default(lc_device_t *out, struct lc_error *e);
 /* A filter string that names exactly this device, e.g. "portable:cpu:0". */
 void lc_device_filter_string(lc_device_t d, char *buf, size_t n);
 
+/* ---- the in-thread companion (runtime/inthread.c) --------------------------------- */
+
+/* The device that runs d's kernels in the calling thread, or NULL: PoCL's `basic` device
+ * beside its `pthread` device, in d's context, sharing d's buffers (it is not listed among
+ * the devices). A kernel got for it (lc_kernel_get) launches on d's queues, in one order
+ * with d's own launches; d's transfers run in-thread already. */
+lc_device_t lc_device_inthread(lc_device_t d);
+/* Launches touching fewer bytes than this (every buffer given to the launch) are best run
+ * in-thread; 0 when d has none. Timed once per device and kept in the disk cache, or set
+ * by LAZYCL_INTHREAD (docs/env.md). */
+size_t lc_device_inthread_limit(lc_device_t d);
+
 /* ---- queues --------------------------------------------------------------------- */
 
 /* The device's canonical in-order queue (created on first use). Borrowed:
@@ -296,6 +308,7 @@ struct lc_stats {
     uint64_t plan_hits;            /* forces that reused a cached plan (engine/plancache.c) */
     uint64_t plan_misses;          /* forces that fused and generated code */
     uint64_t gemm_tunings;         /* GEMM autotunes run (engine/autotune.c) */
+    uint64_t launches_inthread;    /* of launches, those run in the calling thread (inthread.c) */
 };
 void lc_stats_get(struct lc_stats *out);
 /* Zero the counters; bytes_in_use and bytes_cached are levels and stay;

@@ -33,6 +33,7 @@ void lc_stats_get(struct lc_stats *out)
     out->plan_hits = LD(plan_hits);
     out->plan_misses = LD(plan_misses);
     out->gemm_tunings = LD(gemm_tunings);
+    out->launches_inthread = LD(launches_inthread);
 }
 
 void lc_stats_count_tuning(void)
@@ -64,5 +65,6 @@ void lc_stats_reset(void)
     Z(plan_hits);
     Z(plan_misses);
     Z(gemm_tunings);
+    Z(launches_inthread);
     atomic_store_explicit(&lc_stats_g.peak_bytes, LD(bytes_in_use), memory_order_relaxed);
 }
