@@ -4,7 +4,8 @@
  * sort, a scan or a top-k selection (nodes always written whole to a buffer of their own)
  * that is a whole second launch sequence, and NumPy code reads such results more than once:
  * `I = argsort(a); v = a[I[-k:]]; ... x[I[-k:]] = ...`, and a small reduction the same way
- * (`if val > best: best = val`). So a force also computes, as extra
+ * (`if val > best: best = val`), and a one-element value a loop carries. So a force also
+ * computes, as extra
  * outputs, every such node under its outputs that something outside this graph still holds
  * (a Python array, or another pending graph): its references outnumber its consumers here.
  * The node becomes a leaf holding its buffer, as a forced output does, and later forces read
@@ -29,6 +30,13 @@ static int lc_keep_kind(const struct lc_node *x)
         return 0;
     enum lc_kind k = lc_op_kind(x->op);
     if (k == LC_KIND_SCAN)
+        return 1;
+    /* A one-element value (a scalar a loop carries: `alpha = f(alpha, dot(...))`): kept, or
+     * each force would compute again the whole chain of its past values, a longer graph at
+     * each step (a new plan and kernel each time). Writing it costs one element. */
+    if ((k == LC_KIND_CAST || k == LC_KIND_UNARY || k == LC_KIND_BINARY || k == LC_KIND_TERNARY ||
+         k == LC_KIND_REDUCE || k == LC_KIND_GATHER) &&
+        lc_shape_size(x->ndim, x->shape) == 1)
         return 1;
     if (k != LC_KIND_REDUCE)
         return 0;
@@ -69,6 +77,12 @@ lc_status lc_engine_with_kept(struct lc_node *const *outs, size_t n, struct lc_n
         held[i] = -1;   /* forced already */
         list[r] = outs[r];
     }
+    /* A store's value and predicate are computed in its kernel, which has no outputs; the
+     * caller holding them (x -= d holds x - d while it stores it) is no reason to write them. */
+    for (size_t r = 0; r < n; r++)
+        if (outs[r]->op == LC_OP_STORE)
+            for (int j = 1; j < outs[r]->n_in; j++)
+                held[lc_walk_index(&w, outs[r]->in[j])] = -1;
     size_t m = n;
     for (size_t i = 0; i < w.n; i++) {
         struct lc_node *x = w.order[i];

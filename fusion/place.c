@@ -85,7 +85,9 @@ static int lc_add_output(struct lc_fuse *f, int kid, int idx, int expr, int ndim
 
 /* Store node `idx` in its own kernel `kid`: its value, predicate and the
  * place it writes. A read of the destination anywhere but at that place
- * asks for the value (then the predicate) to be materialized first (-3). */
+ * asks for the value (then the predicate) to be materialized first (-3),
+ * unless the store writes one element: its one work item reads everything
+ * before it writes (A[i, j] -= A[i, :j] @ A[:j, j] is one kernel). */
 static int lc_plan_store(struct lc_fuse *f, int kid, int idx)
 {
     const struct lc_node *n = f->topo[idx];
@@ -106,6 +108,8 @@ static int lc_plan_store(struct lc_fuse *f, int kid, int idx)
     k->store_pred = xp;
     k->store_combine = n->p.store.combine;
     const struct lc_access *t = &k->access[k->store_access];
+    if (lc_shape_size(k->ndim, k->shape) == 1)
+        return 0;
     for (int a = 0; a < k->n_access; a++) {
         const struct lc_access *x = &k->access[a];
         if (a == k->store_access || x->kind != LC_ACCESS_INPUT || x->source != t->source)

@@ -16,9 +16,12 @@
  *   the references to every leaf of the buffer: those of live Arrays whose
  *   node is that leaf (views, which must see the write) and those of the
  *   store's own graph. Any other reference is a reader that needs the old
- *   data; then the buffer is copied first (copy-on-write): the arrays that
- *   view it move to the copy, which is written, and the readers keep the
- *   original. Otherwise the write is in place and costs the places written.
+ *   data; then, for a buffer under LC_SETTLE_BYTES, the buffer is copied
+ *   first (copy-on-write): the arrays that view it move to the copy, which is
+ *   written, and the readers keep the original. A bigger buffer computes its
+ *   pending readers first instead (a dot of two rows of a big matrix, not a
+ *   copy of the matrix), and is copied only for readers no live array holds.
+ *   Otherwise the write is in place and costs the places written.
  *   A buffer another library shares (DLPack: pinned for an export, or made
  *   over its memory) is never copied away from it: its readers are computed
  *   first, the write is in place, and it is finished before the call returns.
@@ -389,6 +392,10 @@ done:
 
 /* ---- the functions ------------------------------------------------------------- */
 
+/* A write into a buffer of at least this many bytes that pending arrays still read computes
+ * those readers first, rather than copying the buffer for them. */
+#define LC_SETTLE_BYTES ((size_t)64 << 10)
+
 static PyObject *py_writable(PyObject *Py_UNUSED(m), PyObject *args)
 {
     PyObject *arg;
@@ -462,10 +469,12 @@ static PyObject *py_store(PyObject *Py_UNUSED(m), PyObject *args)
     if (ex < 0)
         goto done;
     int shared = lc_buffer_shared(lc_engine_buffer(s));
-    if (!ex && shared) {
-        /* Another library shares this memory (DLPack) and must see the write:
-         * rather than copying the buffer, the readers that need the old
-         * values are computed now. */
+    if (!ex && (shared || s->nbytes >= LC_SETTLE_BYTES)) {
+        /* Another library shares this memory (DLPack) and must see the write,
+         * or the buffer is big: rather than copying the buffer, the readers
+         * that need the old values are computed now (a small dot of two rows
+         * of a big matrix, not the matrix; a copy remains for readers that no
+         * live array holds). */
         for (lc_py_Array *a = ((lc_py_Queue *)x->queue)->arrays; a; a = a->next)
             if (a != t && (!value_ours || (a != v && a != p)) && lc_settle(a, s) < 0)
                 goto done;

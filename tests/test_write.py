@@ -189,6 +189,29 @@ def test_views_see_the_write_and_older_arrays_do_not(dev):
     same(x, h2)
 
 
+def test_big_buffer_computes_its_small_readers_instead_of_copying(dev):
+    """A write into a big array that pending arrays still read computes those readers first
+    (their values are from before the write, as in NumPy) rather than copying the array; a
+    small array is copied as before. Either way the readers keep the old values."""
+    for n, copies in ((512, False), (8, True)):
+        h = np.arange(n * n, dtype=np.float64).reshape(n, n) / n
+        x = lz(h, dev).compute()
+        d = lazycl.dot(x[1, :3], x[2, :3])   # pending, reads x
+        s = x[:, 0].sum()                    # pending, reads x
+        lazycl.reset_stats()
+        base = lazycl.stats()["bytes_in_use"]
+        x[2, 0] -= d
+        st = lazycl.stats()
+        h2 = h.copy()
+        hd = np.dot(h[1, :3], h[2, :3])
+        h2[2, 0] -= hd
+        # Was an x-sized buffer taken (the copy)?
+        assert (st["peak_bytes"] - base >= h.nbytes) == copies, (n, st)
+        same(d, np.asarray(hd))
+        same(s, np.asarray(h[:, 0].sum()))
+        same(x, h2)
+
+
 def test_views_of_pending_arrays(dev):
     h = np.arange(6, dtype=np.float32)
     x = lz(h, dev) + 1                 # pending

@@ -41,6 +41,10 @@ def _value(x, v, shape):
         val = v if np.dtype(v.dtype) == dt else _c.astype(v, dt)
     else:
         a = v.astype(dt) if isinstance(v, np.ndarray) else np.array(v, dtype=dt)
+        if not a.ndim:
+            # A scalar is a constant of the store's kernel (an argument: no upload, and the
+            # plan serves every value).
+            return _c._full(a[()], tuple(shape), dt, x.queue)
         val = _c.asarray(a, None, x.queue)
     vshape = tuple(val.shape)
     while len(vshape) > len(shape) and vshape[0] == 1:
