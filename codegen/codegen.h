@@ -189,6 +189,10 @@ int lc_codegen_fits(const struct lc_plan *plan, int k, const struct lc_target *t
 int lc_codegen_schedules(const struct lc_plan *plan, int k, const struct lc_target *t,
                          const char **names, int cap);
 
+/* The OpenCL C of the kernels that write recorded single elements (codegen/poke.c):
+ * lc_poke_1, _2, _4, _8 and _16, each (dst, records, n). */
+const char *lc_codegen_poke_source(void);
+
 /* ---- a string builder (codegen/sb.c) ---------------------------------------------- */
 
 /* A growing NUL-terminated string, zero-initialized to start ({0}); s is NULL until the

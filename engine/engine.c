@@ -5,6 +5,7 @@
 #include "engine/autotune.h"
 #include "engine/devtarget.h"
 #include "engine/plancache.h"
+#include "engine/pokes.h"
 #include "fusion/fusion.h"
 
 #include <pthread.h>
@@ -144,6 +145,10 @@ static lc_status lc_engine_force_locked(lc_queue_t q, struct lc_node *const *out
         if (outs[i]->owner != (void *)q)
             return lc_error_set(e, LC_ERR_PLACEMENT,
                                 "an array to compute lives on another device or queue");
+    /* Recorded element writes into a forced leaf are applied: compute() means written. */
+    for (size_t i = 0; i < n; i++)
+        if (outs[i]->op == LC_OP_BUFFER && outs[i]->storage)
+            LC_TRY(lc_pokes_flush(q, outs[i]->storage, e));
     /* Nothing to do when every output is a leaf already in the form asked for. */
     size_t done = 0;
     while (done < n && lc_node_is_leaf(outs[done]) &&
@@ -162,6 +167,16 @@ static lc_status lc_engine_force_locked(lc_queue_t q, struct lc_node *const *out
     lc_status st = lc_graph_sig_make(outs, n, flags, &sig, e);
     if (st != LC_OK)
         return st;
+    /* Element writes recorded against a storage the graph reads go first (engine/pokes.h). */
+    for (size_t i = 0; i < sig.walk.n && st == LC_OK; i++) {
+        const struct lc_node *l = sig.walk.order[i];
+        if (l->op == LC_OP_BUFFER && l->storage && atomic_load(&l->storage->aux))
+            st = lc_pokes_flush(q, l->storage, e);
+    }
+    if (st != LC_OK) {
+        lc_graph_sig_free(&sig);
+        return st;
+    }
     uint64_t key = lc_plancache_key(&sig, d, &p.target);
     struct lc_xplan *x = lc_plancache_find(key, &sig, d, &p.target);
     int made = !x;

@@ -10,6 +10,7 @@
 #define LC_ENGINE_H
 
 #include "lazycl.h"
+#include "engine/pokes.h"
 #include "engine/storage.h"
 #include "graph/graph.h"
 #include "runtime/runtime.h"

@@ -1,6 +1,8 @@
 /* storage.c: runtime buffers as graph storage, leaves made from host data, reads of leaves. */
 #include "engine/storage.h"
 
+#include "engine/pokes.h"
+
 static void lc_engine_release_buffer(void *h)
 {
     lc_buffer_release((lc_buffer_t)h);
@@ -56,6 +58,7 @@ lc_status lc_engine_read(lc_queue_t q, const struct lc_node *n, void *dst, struc
     size_t nbytes = (size_t)n->size * lc_dtype_size(n->dtype);
     if (!nbytes)
         return LC_OK;
+    LC_TRY(lc_pokes_flush(q, n->storage, e));
     return lc_buffer_read(q, lc_engine_buffer(n->storage),
                           (size_t)n->offset * lc_dtype_size(n->dtype), dst, nbytes, e);
 }

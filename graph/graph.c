@@ -85,6 +85,8 @@ struct lc_storage *lc_storage_new(void *handle, void (*release)(void *), size_t 
     s->handle = handle;
     s->release = release;
     s->nbytes = nbytes;
+    atomic_init(&s->aux, NULL);
+    s->aux_free = NULL;
     return s;
 }
 
@@ -98,6 +100,9 @@ void lc_storage_release(struct lc_storage *s)
     if (!s)
         return;
     if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) == 1) {
+        void *aux = atomic_load(&s->aux);
+        if (aux && s->aux_free)
+            s->aux_free(aux);
         if (s->release)
             s->release(s->handle);
         free(s);

@@ -58,6 +58,10 @@ struct lc_storage {
     void *handle;
     void (*release)(void *handle);
     size_t nbytes;
+    /* The engine's writes recorded against this storage and not applied yet (engine/pokes.c;
+     * NULL when none), freed with aux_free when the storage goes: then nothing can read it. */
+    void *_Atomic aux;
+    void (*aux_free)(void *aux);
 };
 struct lc_storage *lc_storage_new(void *handle, void (*release)(void *), size_t nbytes);
 void lc_storage_retain(struct lc_storage *s);

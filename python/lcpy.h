@@ -97,6 +97,8 @@ lc_py_Array *lc_py_as_array(PyObject *o);
 void lc_py_link_array(lc_py_Array *a);
 void lc_py_unlink_array(lc_py_Array *a);
 extern PyMethodDef lc_py_write_functions[];
+/* ---- py_poke.c: one-element constant writes, recorded (_poke) ---- */
+extern PyMethodDef lc_py_poke_functions[];
 /* Make x a leaf of a realized buffer, computing it (and the root its views
  * share) first, as before a write: 0, or -1 with an exception set. *ro is set
  * when x is read-only (as a view of read-only memory, or a broadcast). */

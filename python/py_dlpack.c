@@ -190,7 +190,9 @@ static PyObject *py_dlpack_export(PyObject *Py_UNUSED(m), PyObject *args)
         void *host = NULL;
         lc_buffer_retain(b);
         Py_BEGIN_ALLOW_THREADS
-        st = lc_buffer_pin(q, b, &host, &e);
+        st = lc_pokes_flush(q, n->storage, &e);
+        if (st == LC_OK)
+            st = lc_buffer_pin(q, b, &host, &e);
         Py_END_ALLOW_THREADS
         lc_buffer_release(b);
         if (st != LC_OK) {

@@ -87,6 +87,11 @@ static PyObject *py_launch(PyObject *Py_UNUSED(m), PyObject *args)
                 PyErr_SetString(PyExc_ValueError, "_launch takes computed contiguous arrays");
                 goto fail;
             }
+            struct lc_error pe = {0};
+            if (lc_pokes_flush(lc_py_q(((lc_py_Array *)o)->queue), n->storage, &pe) != LC_OK) {
+                lc_py_raise(&pe);
+                goto fail;
+            }
             av[i].kind = LC_ARG_BUFFER;
             av[i].v.buf = lc_engine_buffer(n->storage);
         } else if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 2) {

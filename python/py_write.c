@@ -326,6 +326,8 @@ static struct lc_node *lc_cow(lc_py_Array *x, struct lc_storage *s, struct lc_no
     lc_buffer_t b;
     lc_buffer_t old = lc_engine_buffer(s);
     size_t nbytes = s->nbytes;
+    if (lc_pokes_flush(q->q, s, &e) != LC_OK)
+        return lc_py_raise(&e), NULL;
     if (lc_buffer_alloc(lc_queue_device(q->q), nbytes ? nbytes : 1, &b, &e) != LC_OK)
         return lc_py_raise(&e), NULL;
     if (nbytes && lc_buffer_copy(q->q, old, 0, b, 0, nbytes, &e) != LC_OK) {

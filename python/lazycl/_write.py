@@ -117,6 +117,8 @@ def _key_items(key):
 
 def setitem(x, key, value):
     """x[key] = value."""
+    if _c._poke(x, key, value):
+        return   # one element, a constant: recorded, written with the next read (engine/pokes.h)
     if _c._readonly(x):
         raise ValueError("assignment destination is read-only")
     items = _key_items(key)
