@@ -42,17 +42,34 @@ int lc_inthread_ask(void)
     return setenv("POCL_DEVICES", "pthread basic", 1) == 0;
 }
 
-static int lc_name_is(cl_device_id id, const char *prefix, char *rest, size_t n)
+/* PoCL's names: the threaded device and its in-thread sibling, "<prefix><cpu name>". PoCL 3
+ * calls them pthread and basic, PoCL 5 cpu and cpu-minimal (and takes the old names in
+ * POCL_DEVICES). */
+static const struct { const char *threaded, *inthread; } lc_pocl_names[] = {
+    {"pthread-", "basic-"},
+    {"cpu-", "cpu-minimal-"},
+};
+
+static void lc_device_name(cl_device_id id, char *name, size_t n)
 {
-    char name[256] = "";
-    if (clGetDeviceInfo(id, CL_DEVICE_NAME, sizeof name, name, NULL) != CL_SUCCESS)
-        return 0;
-    name[sizeof name - 1] = '\0';
-    size_t pl = strlen(prefix);
-    if (strncmp(name, prefix, pl) != 0)
-        return 0;
-    snprintf(rest, n, "%s", name + pl);
-    return 1;
+    name[0] = '\0';
+    if (clGetDeviceInfo(id, CL_DEVICE_NAME, n, name, NULL) != CL_SUCCESS)
+        name[0] = '\0';
+    name[n - 1] = '\0';
+}
+
+static int lc_starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Is `name` an in-thread device's name (of any PoCL naming)? */
+static int lc_is_inthread_name(const char *name)
+{
+    for (size_t p = 0; p < sizeof lc_pocl_names / sizeof *lc_pocl_names; p++)
+        if (lc_starts(name, lc_pocl_names[p].inthread))
+            return 1;
+    return 0;
 }
 
 void lc_inthread_pairs(const cl_device_id *ids, cl_device_id *pair, cl_uint n)
@@ -62,15 +79,23 @@ void lc_inthread_pairs(const cl_device_id *ids, cl_device_id *pair, cl_uint n)
     if (lc_inthread_setting() < 0)
         return;
     for (cl_uint j = 0; j < n; j++) {
-        char rj[256], ri[256];
-        if (!lc_name_is(ids[j], "pthread-", rj, sizeof rj))
+        char nj[256];
+        lc_device_name(ids[j], nj, sizeof nj);
+        if (pair[j] || lc_is_inthread_name(nj))
             continue;
-        for (cl_uint i = 0; i < n; i++) {
-            if (i == j || pair[i] || !lc_name_is(ids[i], "basic-", ri, sizeof ri) || strcmp(ri, rj))
+        for (size_t p = 0; p < sizeof lc_pocl_names / sizeof *lc_pocl_names && !pair[j]; p++) {
+            const char *tp = lc_pocl_names[p].threaded, *ip = lc_pocl_names[p].inthread;
+            if (!lc_starts(nj, tp))
                 continue;
-            pair[j] = ids[i];
-            pair[i] = ids[i];
-            break;
+            for (cl_uint i = 0; i < n; i++) {
+                char ni[256];
+                lc_device_name(ids[i], ni, sizeof ni);
+                if (i == j || pair[i] || !lc_starts(ni, ip) || strcmp(ni + strlen(ip), nj + strlen(tp)))
+                    continue;
+                pair[j] = ids[i];
+                pair[i] = ids[i];
+                break;
+            }
         }
     }
 }

@@ -14,8 +14,9 @@ import pytest
 import lazycl as lc
 from conftest import DEVICES
 
+#: PoCL's threaded CPU device: "pthread-<cpu>" in PoCL 3, "cpu-<cpu>" in PoCL 5.
 POCL = [d for d in DEVICES if d.platform_name == "Portable Computing Language"
-        and d.name.startswith("pthread-")]
+        and (d.name.startswith("pthread-") or d.name.startswith("cpu-"))]
 PAIRED = [d.filter_string for d in POCL if d.inthread]
 
 
@@ -25,10 +26,10 @@ def test_pocl_pthread_devices_have_an_inthread_companion():
         pytest.skip("PoCL's devices were chosen by the environment")
     assert POCL, "no PoCL pthread device is listed"
     for d in POCL:
-        assert d.inthread and d.inthread.startswith("basic-"), d
+        assert d.inthread and d.inthread.startswith(("basic-", "cpu-minimal-")), d
         assert d.inthread_limit > 0
     # The companion is never listed as a device of its own.
-    assert not [d for d in lc.devices() if d.name.startswith("basic-")]
+    assert not [d for d in lc.devices() if d.name.startswith(("basic-", "cpu-minimal-"))]
 
 
 @pytest.fixture(params=PAIRED)
