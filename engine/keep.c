@@ -31,18 +31,39 @@ static int lc_keep_kind(const struct lc_node *x)
     enum lc_kind k = lc_op_kind(x->op);
     if (k == LC_KIND_SCAN)
         return 1;
-    /* A one-element value (a scalar a loop carries: `alpha = f(alpha, dot(...))`): kept, or
-     * each force would compute again the whole chain of its past values, a longer graph at
-     * each step (a new plan and kernel each time). Writing it costs one element. */
-    if ((k == LC_KIND_CAST || k == LC_KIND_UNARY || k == LC_KIND_BINARY || k == LC_KIND_TERNARY ||
-         k == LC_KIND_REDUCE || k == LC_KIND_GATHER) &&
-        lc_shape_size(x->ndim, x->shape) == 1)
-        return 1;
     if (k != LC_KIND_REDUCE)
         return 0;
     int64_t out = lc_shape_size(x->ndim, x->shape), in = lc_shape_size(x->in[0]->ndim,
                                                                        x->in[0]->shape);
     return out <= LC_KEEP_REDUCED && out * 16 <= in;
+}
+
+/* A one-element value over a reduction or a chain of more than LC_KEEP_CHAIN ops (a scalar
+ * a loop carries: `alpha = f(alpha, dot(...))`) is kept too when held, or each force would
+ * compute again the whole chain of its past values, a longer graph at each step (a new
+ * plan and kernel each time). A short cheap one (an edge of np.gradient, read in a
+ * broadcast) is not: writing it would take a launch of its own, and computing it again
+ * costs next to nothing. `under`: ops under it, or -1 when a reduction is among them. */
+#define LC_KEEP_CHAIN 8
+static int lc_keep_scalar(const struct lc_node *x, int under)
+{
+    if (lc_node_is_leaf(x) || lc_shape_size(x->ndim, x->shape) != 1)
+        return 0;
+    enum lc_kind k = lc_op_kind(x->op);
+    return k != LC_KIND_VIEW && k != LC_KIND_SOURCE && k != LC_KIND_STORE &&
+           (under < 0 || under > LC_KEEP_CHAIN);
+}
+
+/* The ops under x, -1 when a reduction is among them, from its inputs' counts in `under`
+ * (each input's own count: what is under it, and itself, -1 for a reduction). */
+static int lc_under(const struct lc_walk *w, const int *under, const struct lc_node *x)
+{
+    int u = 0;
+    for (int j = 0; j < x->n_in && u >= 0; j++) {
+        int c = under[lc_walk_index(w, x->in[j])];
+        u = c < 0 ? -1 : u + c + !lc_node_is_leaf(x->in[j]);
+    }
+    return u > 1000 ? 1000 : u;
 }
 
 lc_status lc_engine_with_kept(struct lc_node *const *outs, size_t n, struct lc_node ***all,
@@ -54,10 +75,20 @@ lc_status lc_engine_with_kept(struct lc_node *const *outs, size_t n, struct lc_n
     memset(&w, 0, sizeof w);
     if (lc_graph_walk(outs, n, &w, e) != LC_OK)
         return e->code;
+    int *under = malloc((w.n ? w.n : 1) * sizeof *under);
+    if (!under) {
+        lc_walk_free(&w);
+        return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+    }
     size_t cand = 0;
-    for (size_t i = 0; i < w.n; i++)
-        cand += lc_keep_kind(w.order[i]);
+    for (size_t i = 0; i < w.n; i++) {   /* inputs first: each op's count is ready */
+        const struct lc_node *x = w.order[i];
+        int u = lc_under(&w, under, x);
+        under[i] = lc_op_kind(x->op) == LC_KIND_REDUCE ? -1 : u;
+        cand += lc_keep_kind(x) || lc_keep_scalar(x, u);
+    }
     if (!cand) {
+        free(under);
         lc_walk_free(&w);
         return LC_OK;
     }
@@ -66,6 +97,7 @@ lc_status lc_engine_with_kept(struct lc_node *const *outs, size_t n, struct lc_n
     if (!held || !list) {
         free(held);
         free(list);
+        free(under);
         lc_walk_free(&w);
         return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
     }
@@ -86,9 +118,11 @@ lc_status lc_engine_with_kept(struct lc_node *const *outs, size_t n, struct lc_n
     size_t m = n;
     for (size_t i = 0; i < w.n; i++) {
         struct lc_node *x = w.order[i];
-        if (held[i] >= 0 && lc_keep_kind(x) && atomic_load(&x->refcount) > held[i])
+        if (held[i] >= 0 && (lc_keep_kind(x) || lc_keep_scalar(x, lc_under(&w, under, x))) &&
+            atomic_load(&x->refcount) > held[i])
             list[m++] = x;
     }
+    free(under);
     free(held);
     lc_walk_free(&w);
     if (m == n) {
