@@ -13,7 +13,7 @@
 
 #include "engine/xplan.h"
 
-#define LC_PLAN_CACHE_DEFAULT 256
+#define LC_PLAN_CACHE_DEFAULT 4096
 
 /* The cache's key for a signature on a device and target. */
 uint64_t lc_plancache_key(const struct lc_graph_sig *sig, lc_device_t d, const struct lc_target *t);

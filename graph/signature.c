@@ -37,13 +37,18 @@ lc_status lc_graph_sig_make(struct lc_node *const *outs, size_t n_outs, unsigned
         return st;
     /* Per node: its skey, its inputs' places (sharing), and for a buffer leaf
      * the place of the first leaf on the same storage (aliasing) and, in a
-     * graph that writes (a store reads its target's storage in place or not,
-     * fusion/place.c), their offsets' difference. Where an array lies in its
+     * graph that writes more than one element per store (a store reads its
+     * target's storage in place or not, fusion/place.c), their offsets' difference. Where an array lies in its
      * storage is not structure (LC_FROM_OFFSET): the slices C[:, i:i+1] of a
      * loop share one plan. Then the outputs' places and the flags. */
     int writes = 0;
-    for (size_t i = 0; i < s->walk.n; i++)
-        writes |= lc_op_kind(s->walk.order[i]->op) == LC_KIND_STORE;
+    for (size_t i = 0; i < s->walk.n; i++) {
+        const struct lc_node *n = s->walk.order[i];
+        /* A store of one element reads everything before it writes (fusion/place.c):
+         * where its reads lie is not structure, so A[i, j] -= dot(A[i, :j], A[j, :j]) has
+         * one plan for every i. */
+        writes |= lc_op_kind(n->op) == LC_KIND_STORE && lc_shape_size(n->ndim, n->shape) != 1;
+    }
     struct lc_ptrmap storage = {0};
     int oom = lc_sig_put(s, (uint64_t)s->walk.n) < 0;
     for (size_t i = 0; i < s->walk.n && !oom; i++) {

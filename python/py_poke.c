@@ -6,7 +6,8 @@
  * write when it is next read; no pending graph needs the old values), and no other library
  * shares the memory. It records the element's place and the value's bytes, cast as NumPy
  * assigns (np.array(value, dtype): unsafe, a Python int out of range is an OverflowError),
- * against the buffer (engine/pokes.h), and returns True. Every other write, and any key
+ * against the buffer (engine/pokes.h), and returns True; so does a write of the element's
+ * own 0-d view into it (the write-back of `A[i, j] -= v`). Every other write, and any key
  * it does not take, returns False for the general path (python/lazycl/_write.py), which
  * raises NumPy's errors; an index out of range raises IndexError here, as NumPy does.
  */
@@ -79,7 +80,7 @@ static PyObject *py_poke(PyObject *Py_UNUSED(m), PyObject *args)
     PyObject *xo, *key, *value;
     if (!PyArg_UnpackTuple(args, "_poke", 3, 3, &xo, &key, &value))
         return NULL;
-    if (!LC_PY_IS_ARRAY(xo) || LC_PY_IS_ARRAY(value))
+    if (!LC_PY_IS_ARRAY(xo))
         Py_RETURN_FALSE;
     lc_py_Array *x = (lc_py_Array *)xo;
     struct lc_node *n = x->node;
@@ -99,6 +100,15 @@ static PyObject *py_poke(PyObject *Py_UNUSED(m), PyObject *args)
             Py_RETURN_FALSE;
         }
         at += i * n->strides[d];
+    }
+    if (LC_PY_IS_ARRAY(value)) {
+        /* The element itself, as `A[i, j] -= v` writes back its own 0-d view of A[i, j]
+         * (which the in-place operator wrote already): nothing to do. */
+        const struct lc_node *v = ((lc_py_Array *)value)->node;
+        if (v->op == LC_OP_BUFFER && v->storage == n->storage && v->ndim == 0 &&
+            v->offset == at && v->dtype == n->dtype)
+            Py_RETURN_TRUE;
+        Py_RETURN_FALSE;
     }
     if (!PyLong_Check(value) && !PyFloat_Check(value) && !PyComplex_Check(value) &&
         !PyArray_IsScalar(value, Generic) && !(PyArray_Check(value) && !PyArray_NDIM((PyArrayObject *)value)))

@@ -188,3 +188,20 @@ def test_zero_d_and_tuple_keys(dev):
     h = np.zeros((2, 2, 2), np.uint16)
     h[1, 0, -1] = 65535
     same(y, h)
+
+
+def test_augmented_element_assignment_writes_once(dev):
+    """`A[i, j] -= v` is A[i, j].__isub__(v), which writes A, then A[i, j] = that 0-d view
+    of the same element: a no-op, not a second store."""
+    h = np.arange(12, dtype=np.float64).reshape(3, 4)
+    x = lz(h, dev).compute()
+    lazycl.reset_stats()
+    x[1, 2] -= 5
+    assert launches() == 1
+    x[1, 2] *= x[0, 3]
+    x[2, 1] = x[2, 1]                 # itself: nothing to do
+    x[0, 0] = x[2, 3]                 # another element: a store
+    h[1, 2] -= 5
+    h[1, 2] *= h[0, 3]
+    h[0, 0] = h[2, 3]
+    same(x, h)
