@@ -222,6 +222,23 @@ int lc_fixed_groups(const struct lc_target *t, struct lc_launch *l, size_t wg)
     return 1;
 }
 
+int lc_small_group_check(const struct lc_target *t, int64_t total)
+{
+    return !t->fixed_groups && total > 0 && total <= LC_SMALL_GROUP_MAX;
+}
+
+void lc_small_group(const struct lc_target *t, struct lc_launch *l, int64_t total)
+{
+    if (!lc_small_group_check(t, total))
+        return;
+    size_t wg = 8;
+    while (wg < (size_t)total)
+        wg *= 2;
+    l->use_local = 1;
+    l->local[0] = l->global[0] = wg;
+    l->local[1] = l->local[2] = 1;
+}
+
 size_t lc_round_up(size_t x, size_t m)
 {
     return (x + m - 1) / m * m;

@@ -111,15 +111,18 @@ static int lc_store_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     int64_t total = 1;
     for (int d = 0; d < nd; d++)
         total *= g->shape[d];
+    int small = nd == 1 && lc_small_group_check(g->t, total);
     if (nd >= 1 && nd <= 3) {
         /* OpenCL dim 0 is the innermost (fastest) kernel dim. */
         for (int d = nd - 1; d >= 0; d--) {
             lc_sb_printf(sb, "    const long i%d = get_global_id(%d);\n", d, nd - 1 - d);
             l->global[nd - 1 - d] = (size_t)g->shape[d];
         }
-        if (g->t->fixed_groups)
+        if (g->t->fixed_groups || small)
             lc_sb_printf(sb, "    if (i%d >= n%d) return;\n", nd - 1, nd - 1);
         l->work_dim = (unsigned)nd;
+        if (small)
+            lc_small_group(g->t, l, total);
     } else {
         lc_sb_printf(sb, "    const long gid = get_global_id(0);\n");
         if (g->t->fixed_groups || nd == 0) {

@@ -1,7 +1,7 @@
-/* ---- kernel 0: schedule "map 1-d, one item per element", 1 launch: lc_map_f32_415f2f508c423543 */
+/* ---- kernel 0: schedule "map 1-d, one item per element", 1 launch: lc_map_f32_00276994da248466 */
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl map kernel: 2 fused ops; map 1-d, one item per element. */
-__kernel void lc_map_f32_415f2f508c423543(
+__kernel void lc_map_f32_00276994da248466(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     const float a1_v,
@@ -9,6 +9,7 @@ __kernel void lc_map_f32_415f2f508c423543(
     const long n0)
 {
     const long i0 = get_global_id(0);
+    if (i0 >= n0) return;
     const float v0 = a0[a0_o + i0 * a0_s0]; /* buffer */
     const float v1 = a1_v; /* full */
     const float v2 = (v0 * v1); /* multiply */

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "store 1-d, one item per element, combined atomically", 1 launch: lc_store_f64_ae8ceea5d1450cb2 */
+/* ---- kernel 0: schedule "store 1-d, one item per element, combined atomically", 1 launch: lc_store_f64_400ede26d399a4b5 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 3 fused ops; store 1-d, one item per element, combined atomically. */
@@ -14,7 +14,7 @@ static inline long lc_gidx(const long i, const long n, __global int *err, const 
     return 0;
 }
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-__kernel void lc_store_f64_ae8ceea5d1450cb2(
+__kernel void lc_store_f64_400ede26d399a4b5(
     __global const float *restrict a0, const long a0_o,
     __global const long *restrict a1, const long a1_o,
     __global double *a2, const long a2_o,
@@ -23,6 +23,7 @@ __kernel void lc_store_f64_ae8ceea5d1450cb2(
     __global int *restrict lc_err)
 {
     const long i0 = get_global_id(0);
+    if (i0 >= n0) return;
     const float v0 = a0[a0_o + i0]; /* buffer */
     const double v1 = (double)(v0); /* astype */
     const long v2 = a1[a1_o + i0]; /* buffer */
