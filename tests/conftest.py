@@ -11,8 +11,10 @@ LAZYCL_TEST_SHARD=K/N runs the K-th of N shards (1 <= K <= N) of whatever else w
 a test belongs to shard crc32(node id) % N + 1, the same on every run and machine that
 collects the same tests, so the N shards together run each test once
 (benchmarks/gpu/run.sh's `tests K/N`)."""
+import importlib.util
 import os
 import re
+import sys
 import zlib
 
 import numpy as np
@@ -166,3 +168,18 @@ def dev(request):
 def lz(a, dev):
     """a on device dev."""
     return lazycl.asarray(a, device=dev)
+
+
+#: The benchmark scripts' folder (benchmarks/), for the tests of the suite itself.
+BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
+
+
+def load_bench(name):
+    """benchmarks/<name>.py as a module; its own imports (timing, workloads, ...) resolve
+    beside it."""
+    if BENCH not in sys.path:
+        sys.path.insert(0, BENCH)
+    spec = importlib.util.spec_from_file_location("bench_" + name, os.path.join(BENCH, name + ".py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod

@@ -2,31 +2,17 @@
 than its row's bandwidth ceiling (report.suspect / mark_suspects / fmt_cell), the chart's data
 (report.heatmap_data / fmt_ratio: no matplotlib) and the cupy.fuse wrapper (peers.positional /
 fuse_named). No clock, no device, no CuPy."""
-import importlib.util
 import inspect
 import math
-import os
 import sys
 
 import pytest
 
-BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
+from conftest import load_bench
 
-
-def _load(name):
-    """benchmarks/<name>.py as a module; its own imports (timing, workloads, ...) resolve
-    beside it."""
-    if BENCH not in sys.path:
-        sys.path.insert(0, BENCH)
-    spec = importlib.util.spec_from_file_location("bench_" + name, os.path.join(BENCH, name + ".py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-report = _load("report")
-timing = _load("timing")
-peers = _load("peers")
+report = load_bench("report")
+timing = load_bench("timing")
+peers = load_bench("peers")
 
 GB = 1e9
 

@@ -1,29 +1,15 @@
 """The loops benchmark's kernels (benchmarks/loops.py) at n = 8..12: the same function run by
 lazycl (the default device) and by NumPy gives the same result, with no host fallback."""
-import importlib.util
-import os
-import sys
 import warnings
 
 import numpy as np
 import pytest
 
 import lazycl as lc
+from conftest import load_bench
 from lazycl._fallback import HostFallbackWarning
 
-BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
-
-
-def _load(name):
-    if BENCH not in sys.path:
-        sys.path.insert(0, BENCH)
-    spec = importlib.util.spec_from_file_location("bench_" + name, os.path.join(BENCH, name + ".py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-loops = _load("loops")
+loops = load_bench("loops")
 
 #: (kernel, n, iters): every kernel whole at a small size, two of them capped as the benchmark
 #: caps them at large sizes.
