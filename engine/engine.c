@@ -167,6 +167,23 @@ static lc_status lc_engine_force_locked(lc_queue_t q, struct lc_node *const *out
     lc_status st = lc_graph_sig_make(outs, n, flags, &sig, e);
     if (st != LC_OK)
         return st;
+    /* The intermediates to keep (engine/keep.c), found in the signature's walk; with some,
+     * the signature is of the outputs and them. */
+    struct lc_node **all = NULL;
+    size_t n_all = n;
+    if ((st = lc_engine_kept_in(&sig.walk, outs, n, &all, &n_all, e)) != LC_OK) {
+        lc_graph_sig_free(&sig);
+        return st;
+    }
+    if (all) {
+        lc_graph_sig_free(&sig);
+        if ((st = lc_graph_sig_make(all, n_all, flags, &sig, e)) != LC_OK) {
+            free(all);
+            return st;
+        }
+        outs = all;
+        n = n_all;
+    }
     /* Element writes recorded against a storage the graph reads go first (engine/pokes.h). */
     for (size_t i = 0; i < sig.walk.n && st == LC_OK; i++) {
         const struct lc_node *l = sig.walk.order[i];
@@ -175,6 +192,7 @@ static lc_status lc_engine_force_locked(lc_queue_t q, struct lc_node *const *out
     }
     if (st != LC_OK) {
         lc_graph_sig_free(&sig);
+        free(all);
         return st;
     }
     uint64_t key = lc_plancache_key(&sig, d, &p.target);
@@ -207,6 +225,7 @@ static lc_status lc_engine_force_locked(lc_queue_t q, struct lc_node *const *out
     if (made && x)
         lc_plancache_add(x);
     lc_graph_sig_free(&sig);
+    free(all);
     return st;
 }
 
@@ -214,12 +233,7 @@ lc_status lc_engine_force(lc_queue_t q, struct lc_node *const *outs, size_t n, u
                           struct lc_error *e)
 {
     pthread_mutex_lock(&lc_engine_lock);
-    struct lc_node **all;
-    size_t n_all;
-    lc_status st = lc_engine_with_kept(outs, n, &all, &n_all, e);
-    if (st == LC_OK)
-        st = lc_engine_force_locked(q, all ? all : outs, n_all, flags, e);
-    free(all);
+    lc_status st = lc_engine_force_locked(q, outs, n, flags, e);
     pthread_mutex_unlock(&lc_engine_lock);
     return st;
 }

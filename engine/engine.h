@@ -31,6 +31,10 @@ const char *lc_engine_schedule_kind(lc_device_t d);
  * (then use outs). */
 lc_status lc_engine_with_kept(struct lc_node *const *outs, size_t n, struct lc_node ***all,
                               size_t *n_all, struct lc_error *e);
+/* The same over w, a walk of `outs` the caller made (its graph signature's). */
+struct lc_walk;
+lc_status lc_engine_kept_in(const struct lc_walk *w, struct lc_node *const *outs, size_t n,
+                            struct lc_node ***all, size_t *n_all, struct lc_error *e);
 
 /* The plan and OpenCL C of forcing `outs` on q's device, as text (malloc'd),
  * without running or building anything; NULL on failure (e says why). Planned as a

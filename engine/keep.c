@@ -69,43 +69,53 @@ static int lc_under(const struct lc_walk *w, const int *under, const struct lc_n
 lc_status lc_engine_with_kept(struct lc_node *const *outs, size_t n, struct lc_node ***all,
                               size_t *n_all, struct lc_error *e)
 {
-    *all = NULL;
-    *n_all = n;
     struct lc_walk w;
     memset(&w, 0, sizeof w);
+    *all = NULL;
+    *n_all = n;
     if (lc_graph_walk(outs, n, &w, e) != LC_OK)
         return e->code;
-    int *under = malloc((w.n ? w.n : 1) * sizeof *under);
-    if (!under) {
-        lc_walk_free(&w);
+    lc_status st = lc_engine_kept_in(&w, outs, n, all, n_all, e);
+    lc_walk_free(&w);
+    return st;
+}
+
+lc_status lc_engine_kept_in(const struct lc_walk *wp, struct lc_node *const *outs, size_t n,
+                            struct lc_node ***all, size_t *n_all, struct lc_error *e)
+{
+    *all = NULL;
+    *n_all = n;
+    const struct lc_walk *w = wp;
+    int small[64];   /* most graphs a loop forces: no allocation */
+    int *under = w->n <= 64 ? small : malloc(w->n * sizeof *under);
+    if (!under)
         return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
-    }
     size_t cand = 0;
-    for (size_t i = 0; i < w.n; i++) {   /* inputs first: each op's count is ready */
-        const struct lc_node *x = w.order[i];
-        int u = lc_under(&w, under, x);
+    for (size_t i = 0; i < w->n; i++) {   /* inputs first: each op's count is ready */
+        const struct lc_node *x = w->order[i];
+        int u = lc_under(w, under, x);
         under[i] = lc_op_kind(x->op) == LC_KIND_REDUCE ? -1 : u;
         cand += lc_keep_kind(x) || lc_keep_scalar(x, u);
     }
     if (!cand) {
-        free(under);
-        lc_walk_free(&w);
+        if (under != small)
+            free(under);
         return LC_OK;
     }
-    int *held = calloc(w.n, sizeof *held);   /* references from this graph */
+    int *held = calloc(w->n, sizeof *held);   /* references from this graph */
     struct lc_node **list = malloc((n + cand) * sizeof *list);
     if (!held || !list) {
         free(held);
         free(list);
-        free(under);
-        lc_walk_free(&w);
+        if (under != small)
+            free(under);
         return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
     }
-    for (size_t i = 0; i < w.n; i++)
-        for (int j = 0; j < w.order[i]->n_in; j++)
-            held[lc_walk_index(&w, w.order[i]->in[j])]++;
+    for (size_t i = 0; i < w->n; i++)
+        for (int j = 0; j < w->order[i]->n_in; j++)
+            held[lc_walk_index(w, w->order[i]->in[j])]++;
     for (size_t r = 0; r < n; r++) {
-        long i = lc_walk_index(&w, outs[r]);
+        long i = lc_walk_index(w, outs[r]);
         held[i] = -1;   /* forced already */
         list[r] = outs[r];
     }
@@ -114,17 +124,17 @@ lc_status lc_engine_with_kept(struct lc_node *const *outs, size_t n, struct lc_n
     for (size_t r = 0; r < n; r++)
         if (outs[r]->op == LC_OP_STORE)
             for (int j = 1; j < outs[r]->n_in; j++)
-                held[lc_walk_index(&w, outs[r]->in[j])] = -1;
+                held[lc_walk_index(w, outs[r]->in[j])] = -1;
     size_t m = n;
-    for (size_t i = 0; i < w.n; i++) {
-        struct lc_node *x = w.order[i];
-        if (held[i] >= 0 && (lc_keep_kind(x) || lc_keep_scalar(x, lc_under(&w, under, x))) &&
+    for (size_t i = 0; i < w->n; i++) {
+        struct lc_node *x = w->order[i];
+        if (held[i] >= 0 && (lc_keep_kind(x) || lc_keep_scalar(x, lc_under(w, under, x))) &&
             atomic_load(&x->refcount) > held[i])
             list[m++] = x;
     }
-    free(under);
+    if (under != small)
+        free(under);
     free(held);
-    lc_walk_free(&w);
     if (m == n) {
         free(list);
         return LC_OK;
