@@ -97,10 +97,10 @@ size_t lc_round_up(size_t x, size_t m);
 /* On targets with fixed groups, a 1-d launch in groups of wg, its range rounded up (1); else 0. */
 int lc_fixed_groups(const struct lc_target *t, struct lc_launch *l, size_t wg);
 /* A CPU target's 1-d launch of `total` items, 0 < total <= LC_SMALL_GROUP_MAX: one work-group
- * of the next power of two (at least 8), so that a driver that specializes each kernel per
+ * of the next power of two (at least 8; groups of the largest power of two the device takes
+ * where that is more than its work-group limit), so that a driver that specializes each kernel per
  * work-group size (PoCL) makes a few specializations, not one per size; lc_small_group_check
- * says whether the kernel must test `i < total`, and lc_small_group sets the launch (global =
- * local). A driver left to choose takes a divisor of the size: one item per group for a
+ * says whether the kernel must test `i < total`, and lc_small_group sets the launch. A driver left to choose takes a divisor of the size: one item per group for a
  * prime, a function call each; and PoCL keeps few specializations, reloading the others. */
 #define LC_SMALL_GROUP_MAX 4096
 int lc_small_group_check(const struct lc_target *t, int64_t total);

@@ -231,11 +231,16 @@ void lc_small_group(const struct lc_target *t, struct lc_launch *l, int64_t tota
 {
     if (!lc_small_group_check(t, total))
         return;
-    size_t wg = 8;
+    size_t wg = 8, max = t->max_work_group ? t->max_work_group : 1;
     while (wg < (size_t)total)
         wg *= 2;
+    /* A device with smaller work-groups (Oclgrind: 1024) takes several of its largest
+     * power of two. */
+    while (wg > max && wg > 1)
+        wg /= 2;
     l->use_local = 1;
-    l->local[0] = l->global[0] = wg;
+    l->local[0] = wg;
+    l->global[0] = lc_round_up((size_t)total, wg);
     l->local[1] = l->local[2] = 1;
 }
 

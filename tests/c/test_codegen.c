@@ -608,6 +608,39 @@ static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", 
                               "scatter_add", "scatter_add_wide", "sort_square", "argsort_rows",
                               "gemm_relu", "long_softmax", "topk_cols", "gemm_colnorm"};
 
+/* A CPU target's small 1-d map of one item per element (the generic CPU target: PoCL's
+ * takes explicit SIMD) runs in whole work-groups the device takes, bounds checked; past
+ * LC_SMALL_GROUP_MAX items the driver picks the groups. */
+static void check_small_groups(void)
+{
+    static const struct { int64_t scale; size_t max_wg; } cases[] = {
+        {3, 4096}, {3, 1024}, {1, 256}, {5, 4096}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct lc_target t;
+        lc_target_init(&t, LC_TARGET_CPU, 1, 2, cases[c].max_wg, "test cpu, small groups");
+        struct lc_node *outs[4] = {0};
+        size_t n = build(0, cases[c].scale, outs);
+        struct lc_plan p;
+        struct lc_error e = {0};
+        CHECK(n == 1 && outs[0] && lc_fuse(outs, n, 0, &p, &e) == LC_OK);
+        struct lc_kcode code;
+        CHECK(lc_codegen(&p, 0, &t, &code, &e) == LC_OK);
+        const struct lc_launch *l = &code.launches[0];
+        CHECK(strstr(code.schedule, "one item per element") != NULL);
+        size_t total = (size_t)(1000 * cases[c].scale);
+        if (total <= 4096) {   /* LC_SMALL_GROUP_MAX, codegen/cg.h */
+            CHECK(l->use_local && l->local[0] <= cases[c].max_wg && l->global[0] >= total &&
+                  l->global[0] % l->local[0] == 0);
+            CHECK(strstr(code.source, "if (i0 >= n0) return;") != NULL);
+        } else {
+            CHECK(!l->use_local && l->global[0] == total);
+        }
+        lc_kcode_free(&code);
+        lc_plan_free(&p);
+        lc_node_release(outs[0]);
+    }
+}
+
 int main(void)
 {
     lc_target_init(&CPU, LC_TARGET_POCL, 1, 2, 4096, "test cpu");
@@ -617,6 +650,7 @@ int main(void)
     const char *u = getenv("LAZYCL_UPDATE_GOLDEN");
     update = u && *u && strcmp(u, "0") != 0;
     have_clang = system("command -v clang-15 >/dev/null 2>&1") == 0;
+    check_small_groups();
     if (!have_clang)
         printf("note: clang-15 not found, generated kernels are not compiled\n");
     for (int w = 0; w < (int)(sizeof names / sizeof *names); w++) {
