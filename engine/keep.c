@@ -80,22 +80,25 @@ lc_status lc_engine_with_kept(struct lc_node *const *outs, size_t n, struct lc_n
     return st;
 }
 
-lc_status lc_engine_kept_in(const struct lc_walk *wp, struct lc_node *const *outs, size_t n,
+lc_status lc_engine_kept_in(const struct lc_walk *w, struct lc_node *const *outs, size_t n,
                             struct lc_node ***all, size_t *n_all, struct lc_error *e)
 {
     *all = NULL;
     *n_all = n;
-    const struct lc_walk *w = wp;
-    int small[64];   /* most graphs a loop forces: no allocation */
-    int *under = w->n <= 64 ? small : malloc(w->n * sizeof *under);
+    /* Per node: the ops under it and itself (-1 over a reduction), then whether it is a
+     * candidate; most graphs a loop forces need no allocation. */
+    int small[128];
+    int *under = 2 * w->n <= 128 ? small : malloc(2 * w->n * sizeof *under);
     if (!under)
         return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+    int *is_cand = under + w->n;
     size_t cand = 0;
     for (size_t i = 0; i < w->n; i++) {   /* inputs first: each op's count is ready */
         const struct lc_node *x = w->order[i];
         int u = lc_under(w, under, x);
         under[i] = lc_op_kind(x->op) == LC_KIND_REDUCE ? -1 : u;
-        cand += lc_keep_kind(x) || lc_keep_scalar(x, u);
+        is_cand[i] = lc_keep_kind(x) || lc_keep_scalar(x, u);
+        cand += (size_t)is_cand[i];
     }
     if (!cand) {
         if (under != small)
@@ -128,8 +131,7 @@ lc_status lc_engine_kept_in(const struct lc_walk *wp, struct lc_node *const *out
     size_t m = n;
     for (size_t i = 0; i < w->n; i++) {
         struct lc_node *x = w->order[i];
-        if (held[i] >= 0 && (lc_keep_kind(x) || lc_keep_scalar(x, lc_under(w, under, x))) &&
-            atomic_load(&x->refcount) > held[i])
+        if (held[i] >= 0 && is_cand[i] && atomic_load(&x->refcount) > held[i])
             list[m++] = x;
     }
     if (under != small)

@@ -46,15 +46,6 @@ static struct lc_pokes *lc_pokes_new(size_t size)
     return k;
 }
 
-size_t lc_pokes_count(const struct lc_storage *s)
-{
-    pthread_mutex_lock(&lc_pokes_lock);
-    struct lc_pokes *k = atomic_load(&((struct lc_storage *)s)->aux);
-    size_t n = k ? k->n : 0;
-    pthread_mutex_unlock(&lc_pokes_lock);
-    return n;
-}
-
 /* Take s's record away (NULL: none). */
 static struct lc_pokes *lc_pokes_take(struct lc_storage *s)
 {
@@ -141,8 +132,7 @@ lc_status lc_pokes_add(lc_queue_t q, struct lc_storage *s, size_t offset, const 
     for (int round = 0; round < 2; round++) {
         pthread_mutex_lock(&lc_pokes_lock);
         struct lc_pokes *k = atomic_load(&s->aux);
-        int fresh = !k;
-        if (fresh && (k = lc_pokes_new(size))) {
+        if (!k && (k = lc_pokes_new(size))) {
             s->aux_free = lc_pokes_free;
             atomic_store(&s->aux, k);
         }

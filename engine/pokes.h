@@ -22,7 +22,5 @@ lc_status lc_pokes_add(lc_queue_t q, struct lc_storage *s, size_t offset, const 
                        size_t size, struct lc_error *e);
 /* Apply s's recorded writes now (enqueued on q, in order with what follows). */
 lc_status lc_pokes_flush(lc_queue_t q, struct lc_storage *s, struct lc_error *e);
-/* How many writes s holds (0: none). */
-size_t lc_pokes_count(const struct lc_storage *s);
 
 #endif

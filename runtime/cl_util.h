@@ -168,7 +168,8 @@ lc_status lc_pool_init(struct lc_device *d, struct lc_error *e);
 int lc_inthread_ask(void);
 /* Pair a platform's devices: pair[j] is the in-thread companion of ids[j] (NULL: none),
  * and ids[j] itself when ids[j] is some device's companion (so it is not listed alone).
- * PoCL's "basic-<cpu>" pairs with "pthread-<cpu>". */
+ * PoCL's "basic-<cpu>" pairs with "pthread-<cpu>" (PoCL 5: "cpu-minimal-<cpu>" with
+ * "cpu-<cpu>"). */
 void lc_inthread_pairs(const cl_device_id *ids, cl_device_id *pair, cl_uint n);
 
 /* ---- queues (queue.c) --------------------------------------------------------- */

@@ -253,8 +253,11 @@ static lc_status add_device(cl_platform_id p, int pidx, const char *pname, const
         free(d);
         return LC_ERR_NOMEM;
     }
-    if (companion && !(d->inthread = companion_new(d, p, pidx, pname, pvendor, pversion, companion)))
+    if (companion && !(d->inthread = companion_new(d, p, pidx, pname, pvendor, pversion, companion))) {
+        clReleaseContext(d->ctx);
+        free(d);
         return LC_ERR_NOMEM;
+    }
     struct lc_device **grown = realloc(devices, (n_devices + 1) * sizeof *grown);
     if (!grown) {
         clReleaseContext(d->ctx);

@@ -4,8 +4,8 @@
  * ~20 us however small the kernel. PoCL's basic device runs commands in the thread that
  * waits for them, with the same compiler: a small launch costs ~1-3 us there, but it uses
  * one core. When both are in one context they share buffers (host memory, no migration),
- * so lazycl lists the pthread device only and runs each launch on one or the other by the
- * bytes it touches (engine/xplan.c); transfers always run in-thread. The crossing point is
+ * so lazycl lists the pthread device only and runs each launch on one or the other by its
+ * kernel's work (engine/xplan.c); transfers always run in-thread. The crossing point is
  * timed once per device and kept on disk ("tune/inthread-<hash>.txt").
  *
  * LAZYCL_INTHREAD: unset or "auto": as above; "0" / "off": no companion (PoCL as the user
@@ -189,7 +189,10 @@ static size_t lc_limit_time(struct lc_device *d)
             wins = 0;
         }
     }
-    /* Bytes as the engine counts them: every buffer a launch is given. Kept within
+    /* In bytes, 8 per item of the probe (the two floats it reads). The engine counts a
+     * kernel's work as the bytes it reads and writes (engine/xplan.c), which for the probe
+     * would be 12: a kernel of the probe's size counts a third over the limit, so the
+     * crossing errs toward the threads. Kept within
      * [256 KiB, 4 MiB]: a loaded machine (other processes on the cores) makes the threads
      * look slow, an idle one with many cores makes them look fast, and a limit timed
      * either way is kept for good; outside that range one kind of kernel (memory-bound or

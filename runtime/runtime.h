@@ -89,7 +89,8 @@ void lc_device_filter_string(lc_device_t d, char *buf, size_t n);
  * the devices). A kernel got for it (lc_kernel_get) launches on d's queues, in one order
  * with d's own launches; d's transfers run in-thread already. */
 lc_device_t lc_device_inthread(lc_device_t d);
-/* Launches touching fewer bytes than this (every buffer given to the launch) are best run
+/* Kernels whose work is under this many bytes (elements of their index space x the bytes
+ * each reads and writes, plus a product's multiply-adds: engine/xplan.c) are best run
  * in-thread; 0 when d has none. Timed once per device and kept in the disk cache, or set
  * by LAZYCL_INTHREAD (docs/env.md). */
 size_t lc_device_inthread_limit(lc_device_t d);

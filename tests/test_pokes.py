@@ -6,14 +6,9 @@ import pytest
 
 import lazycl
 from conftest import ALL_DTYPES, core, lz
+from conftest import assert_same as same
 
 COMPLEX = ["complex64", "complex128"]
-
-
-def same(x, h):
-    got = np.asarray(x)
-    assert got.dtype == h.dtype and got.shape == h.shape
-    np.testing.assert_array_equal(got, h)
 
 
 def launches():

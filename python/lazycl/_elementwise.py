@@ -52,16 +52,23 @@ def _real_only(name, *xs):
                             "the casting rule ''safe''")
 
 
-def logaddexp(x1, x2, /):
-    """log(exp(x1) + exp(x2)) without overflow, as numpy.logaddexp (equal infinities give
-    themselves, a NaN gives NaN)."""
-    _real_only("logaddexp", x1, x2)
+def _logadd_operands(name, x1, x2):
+    """logaddexp's and logaddexp2's operands and their difference, in the result's float
+    dtype: integers go to float64, and a Python scalar takes the result's dtype (NEP 50), so
+    that x1 + log(2) stays float32."""
+    _real_only(name, x1, x2)
     d = subtract(x1, x2)
     if d.dtype.kind != "f":
         d = _c.astype(d, np.float64)
         x1, x2 = _c.astype(_as(x1), np.float64), _c.astype(_as(x2), np.float64)
-    # A Python scalar takes the result's dtype (NEP 50), so that x1 + log(2) stays float32.
     x1, x2 = (v if _is_array(v) else _c._full(v, (), d.dtype, d.queue) for v in (x1, x2))
+    return x1, x2, d
+
+
+def logaddexp(x1, x2, /):
+    """log(exp(x1) + exp(x2)) without overflow, as numpy.logaddexp (equal infinities give
+    themselves, a NaN gives NaN)."""
+    x1, x2, d = _logadd_operands("logaddexp", x1, x2)
     return _wh(equal(x1, x2), add(x1, math.log(2.0)),
                _wh(greater(d, 0), add(x1, log1p(exp(negative(d)))),
                    _wh(less_equal(d, 0), add(x2, log1p(exp(d))), d)))
@@ -69,12 +76,7 @@ def logaddexp(x1, x2, /):
 
 def logaddexp2(x1, x2, /):
     """log2(2**x1 + 2**x2) without overflow, as numpy.logaddexp2."""
-    _real_only("logaddexp2", x1, x2)
-    d = subtract(x1, x2)
-    if d.dtype.kind != "f":
-        d = _c.astype(d, np.float64)
-        x1, x2 = _c.astype(_as(x1), np.float64), _c.astype(_as(x2), np.float64)
-    x1, x2 = (v if _is_array(v) else _c._full(v, (), d.dtype, d.queue) for v in (x1, x2))
+    x1, x2, d = _logadd_operands("logaddexp2", x1, x2)
     inv_ln2 = 1.0 / math.log(2.0)
     return _wh(equal(x1, x2), add(x1, 1.0),
                _wh(greater(d, 0), add(x1, multiply(log1p(exp2(negative(d))), inv_ln2)),
