@@ -5,7 +5,11 @@ For each OpenCL device (or only LAZYCL_DEVICE / --device), measures in C
 
   d2d copy   clEnqueueCopyBuffer, GB/s counted as bytes read + bytes written
   d2d kernel a copy kernel, one work-item per uint4, GB/s as above
-  h2d / d2h  blocking clEnqueueWriteBuffer / clEnqueueReadBuffer, GB/s
+  h2d / d2h  pageable (NumPy's) memory to and from the device as lazycl moves it (blocking
+             lc_buffer_write / lc_buffer_read: through pinned staging on a GPU), GB/s
+  pageable   the same with staging off (LAZYCL_STAGE=0): the driver's own path
+  pinned     from and to pinned host memory (CL_MEM_ALLOC_HOST_PTR, mapped): the link's
+             speed, and the floor of a transfer
   launch     an empty kernel's launch + clFinish, microseconds
 
 These are the ceilings a fused lazycl kernel is compared with: an
@@ -51,9 +55,12 @@ def main(argv=None):
     nbytes = 4 * args.n
     rows = []
     print(f"lazycl runtime ceilings: N = {args.n} float32 ({nbytes / 2**20:.0f} MiB), median of {args.reps}")
-    head = f"{'device':<18} {'name':<34} {'d2d copy':>9} {'d2d kern':>9} {'h2d':>8} {'d2h':>8} {'launch':>9}"
+    cols = ["h2d", "d2h", "pg h2d", "pg d2h", "pin h2d", "pin d2h"]
+    head = (f"{'device':<18} {'name':<34} {'d2d copy':>9} {'d2d kern':>9} "
+            + " ".join(f"{c:>8}" for c in cols) + f" {'launch':>9}")
     print(head)
-    print(f"{'':<18} {'':<34} {'GB/s':>9} {'GB/s':>9} {'GB/s':>8} {'GB/s':>8} {'us':>9}")
+    print(f"{'':<18} {'':<34} {'GB/s':>9} {'GB/s':>9} " + " ".join(f"{'GB/s':>8}" for _ in cols)
+          + f" {'us':>9}")
     print("-" * len(head))
     for d in devices:
         try:
@@ -63,13 +70,17 @@ def main(argv=None):
             rows.append({"device": d.filter_string, "name": d.name, "error": str(e)})
             continue
         print(f"{d.filter_string:<18} {d.name[:34]:<34} {r['d2d_GBps']:9.1f} {r['d2d_kernel_GBps']:9.1f} "
-              f"{r['h2d_GBps']:8.1f} {r['d2h_GBps']:8.1f} {r['launch_us']:9.1f}")
+              f"{r['h2d_GBps']:8.1f} {r['d2h_GBps']:8.1f} {r['pageable_h2d_GBps']:8.1f} "
+              f"{r['pageable_d2h_GBps']:8.1f} {r['pinned_h2d_GBps']:8.1f} {r['pinned_d2h_GBps']:8.1f} "
+              f"{r['launch_us']:9.1f}")
         rows.append({
             "device": d.filter_string, "name": d.name, "platform": d.platform_name,
             "driver": d.driver_version, "type": d.type, "takes_spirv": d.takes_spirv,
             "n": args.n, "nbytes": r["nbytes"], "reps": args.reps,
             "d2d_GBps": r["d2d_GBps"], "d2d_kernel_GBps": r["d2d_kernel_GBps"],
             "h2d_GBps": r["h2d_GBps"], "d2h_GBps": r["d2h_GBps"], "launch_us": r["launch_us"],
+            "pageable_h2d_GBps": r["pageable_h2d_GBps"], "pageable_d2h_GBps": r["pageable_d2h_GBps"],
+            "pinned_h2d_GBps": r["pinned_h2d_GBps"], "pinned_d2h_GBps": r["pinned_d2h_GBps"],
             "wall_s": r["wall_s"],
         })
     if args.json:

@@ -11,7 +11,7 @@ from lazycl import _lazycl
 # ---- overhead --------------------------------------------------------------------------------
 
 def graph_overhead(queue_dev, reps=300):
-    x = lc.asarray(np.ones(1000, np.float32), device=queue_dev).compute()
+    x = lc.asarray(np.ones(1000, np.float32), device=queue_dev, copy=True).compute()
 
     def build():
         r = x
@@ -55,7 +55,7 @@ def graph_overhead(queue_dev, reps=300):
     g, l = ((1024,), (256,)) if gpu else ((1000,), None)
     if gpu:
         out = _lazycl._alloc((1024,), np.float32, q)
-        x2 = lc.asarray(np.ones(1024, np.float32), device=queue_dev).compute()
+        x2 = lc.asarray(np.ones(1024, np.float32), device=queue_dev, copy=True).compute()
     else:
         x2 = x
     _lazycl._launch(q, src, "hand_ovh", g, l, [out, x2])

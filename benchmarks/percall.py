@@ -26,7 +26,7 @@ import run  # noqa: E402
 
 def scalar_read(d, reps=2000):
     """float(x[3]) of a computed float32 array, and the runtime's 4-byte read alone (us)."""
-    x = lc.asarray(np.arange(1000, dtype=np.float32), device=d).compute()
+    x = lc.asarray(np.arange(1000, dtype=np.float32), device=d, copy=True).compute()
     x.queue.finish()
     for _ in range(50):
         float(x[3])

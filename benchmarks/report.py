@@ -197,12 +197,20 @@ def render_md(doc, dev, systems):
            f"- copy bandwidth (this run, start / end): {bw['d2d_GBps']:.1f} / {doc['bandwidth_end']['d2d_GBps']:.1f} GB/s "
            f"clEnqueueCopyBuffer, {bw['d2d_kernel_GBps']:.1f} / {doc['bandwidth_end']['d2d_kernel_GBps']:.1f} GB/s "
            f"copy kernel (ceilings use the best, {doc['bandwidth_ceiling_GBps']:.1f} GB/s); h2d {bw['h2d_GBps']:.1f}, d2h "
-           f"{bw['d2h_GBps']:.1f} GB/s; launch+finish {bw['launch_us']:.0f} µs",
+           f"{bw['d2h_GBps']:.1f} GB/s"
+           + (f" (pinned {bw['pinned_h2d_GBps']:.1f}, {bw['pinned_d2h_GBps']:.1f})"
+              if "pinned_h2d_GBps" in bw else "")
+           + f"; launch+finish {bw['launch_us']:.0f} µs",
            f"- N = {doc['n']}, median of ≥ {doc['reps']} runs after warm-up. Cells: ms (x ratio to "
            "lazycl device-resident; >1 = slower than lazycl). `lazycl e2e` = NumPy in → NumPy out. "
            "`ceiling` = bytes that must move / copy bandwidth. **SUSPECT**: the cell's time beats "
            f"the ceiling by more than {SUSPECT_OVER_CEILING:g}x (see the notes).", ""]
-    hdr = ["workload"] + systems + ["lazycl/hand", "ceiling ms", "% of ceiling", "kernels", "buffers"]
+    floors = any("e2e_floor_ms" in r for r in doc["results"])
+    if floors:
+        out[-2] += (" `e2e floor` = the inputs over pinned h2d + the outputs over pinned d2h "
+                    "bandwidth; `e2e/floor` = lazycl e2e over it.")
+    hdr = (["workload"] + systems + ["lazycl/hand", "ceiling ms", "% of ceiling"]
+           + (["e2e floor ms", "e2e/floor"] if floors else []) + ["kernels", "buffers"])
     if doc["results"]:     # (none when only the loops group ran)
         out.append("| " + " | ".join(hdr) + " |")
         out.append("|" + "---|" * len(hdr))
@@ -213,6 +221,9 @@ def render_md(doc, dev, systems):
         row.append(f"{r['lazycl_over_hand']:.2f}" if "lazycl_over_hand" in r else "—")
         row.append(f"{r['bandwidth_ceiling_ms']:.3g}")
         row.append(f"{r['pct_of_bandwidth_ceiling']:.0f}%" if "pct_of_bandwidth_ceiling" in r else "—")
+        if floors:
+            row.append(f"{r['e2e_floor_ms']:.3g}" if "e2e_floor_ms" in r else "—")
+            row.append(f"{r['e2e_over_floor']:.2f}" if "e2e_over_floor" in r else "—")
         st = r["lazycl_stats"]
         row.append(str(st.get("launches", "?")))
         row.append(str(st.get("buffers_allocated", 0) + st.get("pool_hits", 0)) if "launches" in st else "?")

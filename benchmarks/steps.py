@@ -32,10 +32,10 @@ def rows(d):
     """(name, NumPy call, lazycl call, calls per round)."""
     xn = np.random.default_rng(0).random(1000).astype(np.float32)
     an = np.random.default_rng(1).random((100, 100))
-    x = lc.asarray(xn, device=d).compute()
-    a = lc.asarray(an, device=d).compute()
+    x = lc.asarray(xn, device=d, copy=True).compute()
+    a = lc.asarray(an, device=d, copy=True).compute()
     idx = np.arange(0, 1000, 7)
-    il = lc.asarray(idx, device=d).compute()
+    il = lc.asarray(idx, device=d, copy=True).compute()
     aw = an.copy()
 
     def write_np():

@@ -3,6 +3,7 @@
 
 #include "codegen/codegen.h"
 #include "engine/autotune.h"
+#include "engine/check.h"
 #include "engine/devtarget.h"
 #include "engine/plancache.h"
 #include "engine/pokes.h"
@@ -137,10 +138,72 @@ static lc_status lc_engine_prepare(lc_queue_t q, struct lc_node *const *outs, si
 
 /* ---- forcing --------------------------------------------------------------------- */
 
+/* The pending checks a force that does not wait passes on to its outputs. */
+struct lc_guards {
+    struct lc_check *here[8];
+    struct lc_check **c;
+    size_t n, cap;
+};
+
+static void lc_guards_free(struct lc_guards *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        lc_check_release(g->c[i]);
+    if (g->c != g->here)
+        free(g->c);
+}
+
+/* The checks of nodes[0..n) that are leaves an out-of-range index may have left wrong
+ * (engine/check.h): a failed one fails the force; a pending one is waited for, or, with
+ * `defer`, kept in g for the outputs. */
+static lc_status lc_guards_scan(struct lc_guards *g, struct lc_node *const *nodes, size_t n,
+                                int defer, struct lc_error *e)
+{
+    lc_status st = LC_OK;
+    for (size_t i = 0; i < n && st == LC_OK; i++) {
+        const struct lc_node *l = nodes[i];
+        struct lc_check *c = l->op == LC_OP_BUFFER ? lc_check_of(l->storage) : NULL;
+        if (!c)
+            continue;
+        int known = lc_check_known(c, e);
+        if (known < 0) {
+            st = LC_ERR_INDEX;
+        } else if (known == 0 && !defer) {
+            st = lc_check_resolve(c, e);
+        } else if (known == 0) {
+            size_t j = 0;
+            while (j < g->n && g->c[j] != c)
+                j++;
+            if (j == g->n) {
+                if (g->n == g->cap) {
+                    size_t nc = g->cap * 2;
+                    struct lc_check **a = malloc(nc * sizeof *a);
+                    if (!a) {
+                        lc_check_release(c);
+                        return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+                    }
+                    memcpy(a, g->c, g->n * sizeof *a);
+                    if (g->c != g->here)
+                        free(g->c);
+                    g->c = a;
+                    g->cap = nc;
+                }
+                g->c[g->n++] = c;
+                continue;   /* the reference is g's */
+            }
+        }
+        lc_check_release(c);
+    }
+    return st;
+}
+
 /* Force: find the plan of this structure (or make it), run it, keep it. */
 static lc_status lc_engine_force_locked(lc_queue_t q, struct lc_node *const *outs, size_t n,
-                                        unsigned flags, struct lc_error *e)
+                                        unsigned flags, struct lc_guards *guards,
+                                        struct lc_xheld *held, struct lc_error *e)
 {
+    int defer = (flags & LC_FORCE_DEFER) != 0;
+    flags &= ~LC_FORCE_DEFER;
     for (size_t i = 0; i < n; i++)
         if (outs[i]->owner != (void *)q)
             return lc_error_set(e, LC_ERR_PLACEMENT,
@@ -155,8 +218,8 @@ static lc_status lc_engine_force_locked(lc_queue_t q, struct lc_node *const *out
            (!(flags & LC_FUSE_COPY_LEAVES) ||
             (outs[done]->op == LC_OP_BUFFER && lc_node_is_contiguous(outs[done]))))
         done++;
-    if (done == n)
-        return LC_OK;
+    if (done == n)   /* computed already: unless an index out of range left one wrong */
+        return lc_guards_scan(guards, outs, n, 1, e);
     int debug = lc_debug_level();
     if (debug >= 5)
         lc_dump_graph(outs, n);
@@ -190,6 +253,8 @@ static lc_status lc_engine_force_locked(lc_queue_t q, struct lc_node *const *out
         if (l->op == LC_OP_BUFFER && l->storage && atomic_load(&l->storage->aux))
             st = lc_pokes_flush(q, l->storage, e);
     }
+    if (st == LC_OK)
+        st = lc_guards_scan(guards, sig.walk.order, sig.walk.n, defer, e);
     if (st != LC_OK) {
         lc_graph_sig_free(&sig);
         free(all);
@@ -219,8 +284,12 @@ static lc_status lc_engine_force_locked(lc_queue_t q, struct lc_node *const *out
         fprintf(stderr, "[lazycl] plan cache hit: %d kernel%s\n", x->n_kernels,
                 x->n_kernels == 1 ? "" : "s");
     }
-    if (st == LC_OK)
-        st = lc_xplan_run(x, q, &sig, outs, n, debug, e);
+    if (st == LC_OK && defer) {
+        struct lc_xdefer df = {guards->c, guards->n};
+        st = lc_xplan_run_deferred(x, q, &sig, outs, n, debug, &df, e);
+    } else if (st == LC_OK) {
+        st = lc_xplan_run_split(x, q, &sig, outs, n, debug, held, e);
+    }
     /* Kept even when the run failed: a plan does not depend on the data. */
     if (made && x)
         lc_plancache_add(x);
@@ -232,9 +301,25 @@ static lc_status lc_engine_force_locked(lc_queue_t q, struct lc_node *const *out
 lc_status lc_engine_force(lc_queue_t q, struct lc_node *const *outs, size_t n, unsigned flags,
                           struct lc_error *e)
 {
+    struct lc_guards g = {.n = 0, .cap = 8};
+    g.c = g.here;
+    struct lc_xheld held = {0};
     pthread_mutex_lock(&lc_engine_lock);
-    lc_status st = lc_engine_force_locked(q, outs, n, flags, e);
+    lc_status st = lc_engine_force_locked(q, outs, n, flags, &g, &held, e);
     pthread_mutex_unlock(&lc_engine_lock);
+    lc_guards_free(&g);
+    if (held.err) {
+        /* A plan that gathers, waited for: its index check is read without the lock (other
+         * threads plan and enqueue meanwhile), then the outputs are realized, or nothing. */
+        if (st == LC_OK)
+            st = lc_xheld_check(q, &held, e);
+        if (st == LC_OK) {
+            pthread_mutex_lock(&lc_engine_lock);
+            st = lc_xheld_realize(&held, e);
+            pthread_mutex_unlock(&lc_engine_lock);
+        }
+        lc_xheld_free(&held);
+    }
     return st;
 }
 

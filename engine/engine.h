@@ -18,9 +18,26 @@
 /* Compute every output in `outs` (all owned by q): after success each
  * pending output is a realized contiguous buffer leaf; with
  * LC_FUSE_COPY_LEAVES (fusion.h) leaf views are made contiguous too. Work is
- * enqueued, not waited for: call lc_queue_finish to wait. */
+ * enqueued, not waited for: call lc_engine_sync (or lc_queue_finish) to wait. Two
+ * things wait all the same, unless LC_FORCE_DEFER: a plan that gathers reads its index
+ * check (an index out of range is LC_ERR_INDEX, nothing realized), and so does a force
+ * reading a leaf whose check (engine/check.h) is still pending. With LC_FORCE_DEFER
+ * neither waits: the outputs are realized at once, guarded by the pending checks, and an
+ * index out of range is reported at the next wait on q and by every read of the outputs.
+ * A leaf whose check failed fails the force with its IndexError. The engine lock is held
+ * while planning and enqueueing, not while waiting for q (lc_engine_sync). */
 lc_status lc_engine_force(lc_queue_t q, struct lc_node *const *outs, size_t n, unsigned flags,
                           struct lc_error *e);
+#define LC_FORCE_DEFER (1u << 30)   /* beside fusion.h's LC_FUSE_* flags; not a plan's */
+
+/* A wait: everything enqueued on q (on every queue of d when q is NULL, on every queue when
+ * both are) has finished, then the index checks pending there are read; the first that found
+ * an index out of range is LC_ERR_INDEX (engine/check.h). Without the engine lock. */
+lc_status lc_engine_sync(lc_queue_t q, lc_device_t d, struct lc_error *e);
+/* Before the host reads storage s of q (a read, a mapping): the checks pending on q are
+ * read, and s's own, which fails with its IndexError where an index out of range left s
+ * wrong. With q NULL (a copy, a raw launch: not a wait), s's own only. */
+lc_status lc_engine_ready(lc_queue_t q, const struct lc_storage *s, struct lc_error *e);
 
 /* The kind of device the code generator shapes kernels for on d: "gpu",
  * "pocl" or "cpu" (LAZYCL_SCHEDULE may override the device's own). */

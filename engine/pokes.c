@@ -5,6 +5,7 @@
 #include "engine/pokes.h"
 
 #include "codegen/codegen.h"
+#include "engine/engine.h"
 #include "engine/storage.h"
 
 #include <pthread.h>
@@ -129,6 +130,9 @@ lc_status lc_pokes_add(lc_queue_t q, struct lc_storage *s, size_t offset, const 
         offset + size > s->nbytes)
         return lc_error_set(e, LC_ERR_INVALID, "internal: a write of %zu bytes at byte %zu of %zu",
                             size, offset, s->nbytes);
+    /* A write into data an index out of range left wrong raises that IndexError, as any
+     * other use of it (engine/check.h). */
+    LC_TRY(lc_engine_ready(NULL, s, e));
     for (int round = 0; round < 2; round++) {
         pthread_mutex_lock(&lc_pokes_lock);
         struct lc_pokes *k = atomic_load(&s->aux);

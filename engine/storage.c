@@ -1,6 +1,7 @@
 /* storage.c: runtime buffers as graph storage, leaves made from host data, reads of leaves. */
 #include "engine/storage.h"
 
+#include "engine/engine.h"
 #include "engine/pokes.h"
 
 static void lc_engine_release_buffer(void *h)
@@ -56,6 +57,7 @@ lc_status lc_engine_read(lc_queue_t q, const struct lc_node *n, void *dst, struc
     if (n->op != LC_OP_BUFFER || !lc_node_is_contiguous(n))
         return lc_error_set(e, LC_ERR_INVALID, "internal: reading a node that is not contiguous");
     size_t nbytes = (size_t)n->size * lc_dtype_size(n->dtype);
+    LC_TRY(lc_engine_ready(q, n->storage, e));
     if (!nbytes)
         return LC_OK;
     LC_TRY(lc_pokes_flush(q, n->storage, e));

@@ -1,6 +1,7 @@
 /* xplan.c: executable plans: made once from a fused plan, run for every graph of its structure. */
 #include "engine/xplan.h"
 
+#include "engine/check.h"
 #include "engine/storage.h"
 
 #include <stdio.h>
@@ -102,6 +103,7 @@ lc_status lc_xplan_make(const struct lc_plan *p, struct lc_kcode *codes,
     for (int k = 0; k < p->n_kernels; k++) {
         x->kernels[k].code = codes[k];
         x->kernels[k].work = lc_xplan_work(&p->kernels[k], &codes[k]);
+        x->kernels[k].ops = p->kernels[k].n_fused;
     }
     x->n_kernels = p->n_kernels;
     free(codes);
@@ -212,10 +214,55 @@ struct lc_xrun {
     lc_buffer_t *bufs;
     lc_buffer_t err;              /* gathers' index errors (LC_CGARG_ERROR) */
     struct lc_arg *args;
-    void *zeros;
-    size_t zeros_n;
     size_t inthread_limit;        /* lc_device_inthread_limit of the device (0: none) */
+    /* Buffers this run is done with where q is not alone, and at the end every buffer it
+     * used: q holds them until the run has finished (lc_queue_hold). Until then a later
+     * kernel of the run may take one of the same size (it runs after, on q). */
+    lc_buffer_t *held;
+    size_t n_held, cap_held;
 };
+
+/* Keep b (a reference the caller gives) for q to hold at the end. */
+static lc_status lc_xrun_keep(struct lc_xrun *r, lc_buffer_t b, struct lc_error *e)
+{
+    if (r->n_held == r->cap_held) {
+        size_t nc = r->cap_held ? 2 * r->cap_held : 16;
+        lc_buffer_t *h = realloc(r->held, nc * sizeof *h);
+        if (!h) {
+            /* No room to keep it: wait until q is done with it. */
+            lc_status st = lc_queue_finish(r->q, e);
+            lc_buffer_release(b);
+            return st;
+        }
+        r->held = h;
+        r->cap_held = nc;
+    }
+    r->held[r->n_held++] = b;
+    return LC_OK;
+}
+
+/* The run is done with b (the caller's reference): back to the pool where q is alone (the
+ * next owner's work comes after on q), else kept. */
+static lc_status lc_xrun_drop(struct lc_xrun *r, lc_buffer_t b, struct lc_error *e)
+{
+    if (lc_queue_alone(r->q)) {
+        lc_buffer_release(b);
+        return LC_OK;
+    }
+    return lc_xrun_keep(r, b, e);
+}
+
+/* A buffer of nb bytes: one this run is done with, of that size, else from the pool. */
+static lc_status lc_xrun_buffer(struct lc_xrun *r, size_t nb, lc_buffer_t *out, struct lc_error *e)
+{
+    for (size_t i = 0; i < r->n_held; i++)
+        if (lc_buffer_size(r->held[i]) == nb) {
+            *out = r->held[i];
+            r->held[i] = r->held[--r->n_held];
+            return LC_OK;
+        }
+    return lc_buffer_alloc(r->x->device, nb, out, e);
+}
 
 /* Allocate the buffers kernel k writes and its scratch area (a small one goes
  * in the tail of its first output's buffer, so that a fused reduction
@@ -225,7 +272,6 @@ static lc_status lc_xrun_alloc(struct lc_xrun *r, int k, lc_buffer_t *scratch, s
 {
     const struct lc_xplan *x = r->x;
     const struct lc_kcode *code = &x->kernels[k].code;
-    lc_device_t d = x->device;
     lc_status st = LC_OK;
     int host = -1;
     *scratch = NULL;
@@ -241,26 +287,19 @@ static lc_status lc_xrun_alloc(struct lc_xrun *r, int k, lc_buffer_t *scratch, s
                 *sbase = (nb + 63) / 64 * 64;
                 nb = *sbase + code->scratch_bytes;
             }
-            st = lc_buffer_alloc(d, nb, &r->bufs[b], e);
+            st = lc_xrun_buffer(r, nb, &r->bufs[b], e);
         }
     if (st != LC_OK || !code->scratch_bytes)
         return st;
     if (host >= 0) {
         *scratch = r->bufs[host];
         lc_buffer_retain(*scratch);
-    } else if ((st = lc_buffer_alloc(d, code->scratch_bytes, scratch, e)) != LC_OK) {
+    } else if ((st = lc_xrun_buffer(r, code->scratch_bytes, scratch, e)) != LC_OK) {
         return st;
     }
-    if (!code->zero_bytes)
-        return LC_OK;
-    if (r->zeros_n < code->zero_bytes) {
-        free(r->zeros);
-        r->zeros = calloc(1, code->zero_bytes);
-        r->zeros_n = r->zeros ? code->zero_bytes : 0;
-    }
-    if (!r->zeros)
-        return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
-    return lc_buffer_write(r->q, *scratch, *sbase, r->zeros, code->zero_bytes, 1, e);
+    /* A fill, not a write of host zeros: a blocking write would wait for all the work
+     * before it on q. */
+    return lc_queue_zero(r->q, *scratch, *sbase, code->zero_bytes, e);
 }
 
 /* The runtime arguments of launch l: this run's buffers and this graph's values. */
@@ -341,6 +380,16 @@ static lc_status lc_xrun_kernel(struct lc_xrun *r, int k, int li, lc_kernel_t *o
     return LC_OK;
 }
 
+/* The bytes launch l reads and writes: every buffer it is given but scratch, once. */
+static double lc_xrun_bytes(const struct lc_xrun *r, const struct lc_launch *l)
+{
+    double bytes = 0;
+    for (int a = 0; a < l->n_args; a++)
+        if (r->args[a].kind == LC_ARG_BUFFER && l->args[a].kind != LC_CGARG_SCRATCH)
+            bytes += (double)lc_buffer_size(r->args[a].v.buf);
+    return bytes;
+}
+
 static lc_status lc_xrun_launch(struct lc_xrun *r, int k, int li, int debug, struct lc_error *e)
 {
     const struct lc_xkernel *xk = &r->x->kernels[k];
@@ -348,6 +397,8 @@ static lc_status lc_xrun_launch(struct lc_xrun *r, int k, int li, int debug, str
     lc_kernel_t kern = NULL;
     double t0 = debug >= 2 ? lc_seconds() : 0;
     lc_status st = debug >= 2 ? lc_queue_finish(r->q, e) : LC_OK;
+    if (lc_profile_active())   /* what lc.profile() shows of the launch */
+        lc_profile_note(xk->ops, (uint64_t)lc_xrun_bytes(r, l));
     if (st == LC_OK && l->blas) {
         struct lc_blas_gemm g = {
             l->args[0].dtype == LC_FLOAT64, l->blas_trans_a, l->blas_trans_b,
@@ -360,42 +411,127 @@ static lc_status lc_xrun_launch(struct lc_xrun *r, int k, int li, int debug, str
                               l->use_local ? l->local : NULL, r->args, (size_t)l->n_args, e);
     }
     if (debug >= 2 && st == LC_OK && (st = lc_queue_finish(r->q, e)) == LC_OK) {
-        /* Bytes: every buffer the launch reads or writes, once. */
-        double secs = lc_seconds() - t0, bytes = 0;
-        for (int a = 0; a < l->n_args; a++)
-            if (r->args[a].kind == LC_ARG_BUFFER && l->args[a].kind != LC_CGARG_SCRATCH)
-                bytes += (double)lc_buffer_size(r->args[a].v.buf);
+        double secs = lc_seconds() - t0, bytes = lc_xrun_bytes(r, l);
         fprintf(stderr, "[lazycl] %s: %.3f ms, %.2f GB/s (%s)\n", l->name, secs * 1e3,
                 secs > 0 ? bytes / secs * 1e-9 : 0.0, xk->code.schedule);
     }
     return st;
 }
 
+/* Make `out` a leaf of buffer b (retained), guarded by `chk` when given (engine/check.h). */
+static lc_status lc_realize_one(struct lc_node *out, lc_buffer_t b, struct lc_check *chk,
+                                struct lc_error *e)
+{
+    if (out->op == LC_OP_BUFFER && out->storage && lc_engine_buffer(out->storage) == b)
+        return LC_OK; /* the same output forced twice */
+    lc_buffer_retain(b);
+    struct lc_storage *s = chk ? lc_check_storage(b, chk) : lc_engine_storage(b);
+    if (!s)
+        return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+    lc_node_realize(out, s);
+    lc_storage_release(s);
+    return LC_OK;
+}
+
 /* Turn each forced output into a leaf of the buffer written for it. */
 static lc_status lc_xrun_realize(struct lc_xrun *r, struct lc_node *const *outs, size_t n,
-                                 struct lc_error *e)
+                                 struct lc_check *chk, struct lc_error *e)
 {
     for (size_t o = 0; o < n; o++) {
         int b = r->x->out_buffer[o];
-        if (b < 0 || !r->bufs[b])
-            continue;
-        if (outs[o]->op == LC_OP_BUFFER && outs[o]->storage &&
-            lc_engine_buffer(outs[o]->storage) == r->bufs[b])
-            continue; /* the same output forced twice */
-        lc_buffer_retain(r->bufs[b]);
-        struct lc_storage *s = lc_engine_storage(r->bufs[b]);
-        if (!s)
-            return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
-        lc_node_realize(outs[o], s);
-        lc_storage_release(s);
+        if (b >= 0 && r->bufs[b])
+            LC_TRY(lc_realize_one(outs[o], r->bufs[b], chk, e));
     }
     return LC_OK;
 }
 
-lc_status lc_xplan_run(const struct lc_xplan *x, lc_queue_t q, const struct lc_graph_sig *sig,
-                       struct lc_node *const *outs, size_t n, int debug, struct lc_error *e)
+/* Keep what realizing the outputs needs once the index check is read (lc_xheld). */
+static lc_status lc_xrun_keep_outputs(struct lc_xrun *r, struct lc_node *const *outs, size_t n,
+                                      struct lc_xheld *h, struct lc_error *e)
 {
-    struct lc_xrun r = {x, sig, q, NULL, NULL, NULL, NULL, 0, lc_device_inthread_limit(x->device)};
+    lc_buffer_retain(h->err = r->err);   /* set first: the caller frees h on failure too */
+    h->nodes = calloc(n ? n : 1, sizeof *h->nodes);
+    h->bufs = calloc(n ? n : 1, sizeof *h->bufs);
+    h->was_pending = calloc(n ? n : 1, 1);
+    if (!h->nodes || !h->bufs || !h->was_pending)
+        return lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+    h->n = n;
+    for (size_t o = 0; o < n; o++) {
+        int b = r->x->out_buffer[o];
+        lc_node_retain(h->nodes[o] = outs[o]);
+        h->was_pending[o] = !lc_node_is_leaf(outs[o]);
+        if (b >= 0 && r->bufs[b])
+            lc_buffer_retain(h->bufs[o] = r->bufs[b]);
+    }
+    return LC_OK;
+}
+
+lc_status lc_xheld_check(lc_queue_t q, const struct lc_xheld *h, struct lc_error *e)
+{
+    int32_t errv[8] = {0};
+    LC_TRY(lc_buffer_read(q, h->err, 0, errv, sizeof errv, e));
+    return lc_check_index_error(errv, e);
+}
+
+lc_status lc_xheld_realize(const struct lc_xheld *h, struct lc_error *e)
+{
+    for (size_t o = 0; o < h->n; o++) {
+        /* One another force computed meanwhile stays as that force left it. */
+        if (!h->bufs[o] || (h->was_pending[o] && lc_node_is_leaf(h->nodes[o])))
+            continue;
+        LC_TRY(lc_realize_one(h->nodes[o], h->bufs[o], NULL, e));
+    }
+    return LC_OK;
+}
+
+void lc_xheld_free(struct lc_xheld *h)
+{
+    for (size_t o = 0; o < h->n; o++) {
+        lc_node_release(h->nodes[o]);
+        lc_buffer_release(h->bufs[o]);
+    }
+    free(h->nodes);
+    free(h->bufs);
+    free(h->was_pending);
+    lc_buffer_release(h->err);
+    memset(h, 0, sizeof *h);
+}
+
+/* Where q is not alone, q holds every buffer of the run until the run has finished: the
+ * temporaries done with, the error buffer, and the inputs and outputs, whose arrays may go
+ * before then (another queue must not take any of them from the pool meanwhile). */
+static lc_status lc_xrun_hold(struct lc_xrun *r, struct lc_error *e)
+{
+    lc_status st = LC_OK;
+    if (!lc_queue_alone(r->q)) {
+        const struct lc_xplan *x = r->x;
+        struct lc_node *const *leaves = r->sig->walk.order;
+        lc_buffer_t b;
+        for (int i = 0; i < x->n_inputs && st == LC_OK; i++) {
+            lc_buffer_retain(b = lc_engine_buffer(leaves[x->inputs[i]]->storage));
+            st = lc_xrun_keep(r, b, e);
+        }
+        for (int i = 0; r->bufs && i < x->n_buffers && st == LC_OK; i++)
+            if ((b = r->bufs[i])) {
+                lc_buffer_retain(b);
+                st = lc_xrun_keep(r, b, e);
+            }
+        if (r->err && st == LC_OK) {
+            lc_buffer_retain(r->err);
+            st = lc_xrun_keep(r, r->err, e);
+        }
+    }
+    lc_status st2 = lc_queue_hold(r->q, r->held, r->n_held, e);
+    r->n_held = 0;
+    return st != LC_OK ? st : st2;
+}
+
+static lc_status lc_xplan_go(const struct lc_xplan *x, lc_queue_t q, const struct lc_graph_sig *sig,
+                             struct lc_node *const *outs, size_t n, int debug,
+                             const struct lc_xdefer *defer, struct lc_xheld *held,
+                             struct lc_error *e)
+{
+    struct lc_xrun r = {x, sig, q, NULL, NULL, NULL, lc_device_inthread_limit(x->device), NULL, 0, 0};
     r.bufs = calloc((size_t)(x->n_buffers ? x->n_buffers : 1), sizeof *r.bufs);
     r.args = malloc((size_t)(x->max_args ? x->max_args : 1) * sizeof *r.args);
     lc_status st = LC_OK;
@@ -403,8 +539,8 @@ lc_status lc_xplan_run(const struct lc_xplan *x, lc_queue_t q, const struct lc_g
         st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
     int32_t errv[8] = {0};
     if (st == LC_OK && x->gathers &&
-        (st = lc_buffer_alloc(x->device, sizeof errv, &r.err, e)) == LC_OK)
-        st = lc_buffer_write(q, r.err, 0, errv, sizeof errv, 1, e);
+        (st = lc_xrun_buffer(&r, sizeof errv, &r.err, e)) == LC_OK)
+        st = lc_queue_zero(q, r.err, 0, sizeof errv, e);
     for (int k = 0; k < x->n_kernels && st == LC_OK; k++) {
         lc_buffer_t scratch;
         size_t sbase;
@@ -413,35 +549,77 @@ lc_status lc_xplan_run(const struct lc_xplan *x, lc_queue_t q, const struct lc_g
             lc_xrun_bind(&r, &x->kernels[k].code.launches[li], scratch, sbase);
             st = lc_xrun_launch(&r, k, li, debug, e);
         }
-        if (scratch)
-            lc_buffer_release(scratch);
-        /* Temporaries whose last reader is this kernel go back to the pool;
-         * the queue is in order, so a later kernel may reuse them safely. */
+        if (scratch) {
+            /* A scratch area of its own is done with; one in an output's tail goes with it. */
+            int in_output = 0;
+            for (int b = 0; b < x->n_buffers && !in_output; b++)
+                in_output = r.bufs[b] == scratch;
+            if (in_output)
+                lc_buffer_release(scratch);
+            else if (lc_xrun_drop(&r, scratch, e) != LC_OK && st == LC_OK)
+                st = e->code;
+        }
+        /* Temporaries whose last reader is this kernel are done with; the queue is in
+         * order, so a later kernel may reuse them safely. */
         for (int b = 0; b < x->n_buffers; b++)
             if (r.bufs[b] && !x->buffers[b].is_output && x->buffers[b].last_use <= k) {
-                lc_buffer_release(r.bufs[b]);
+                if (lc_xrun_drop(&r, r.bufs[b], e) != LC_OK && st == LC_OK)
+                    st = e->code;
                 r.bufs[b] = NULL;
             }
     }
-    /* An index out of range: nothing is realized (the reads it made were of
-     * element 0 instead), the error names the first one found. */
-    if (st == LC_OK && r.err && (st = lc_buffer_read(q, r.err, 0, errv, sizeof errv, e)) == LC_OK &&
-        errv[0]) {
-        int64_t bad, size;
-        memcpy(&bad, &errv[2], sizeof bad);
-        memcpy(&size, &errv[4], sizeof size);
-        st = lc_error_set(e, LC_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
-                          (long long)bad, (int)errv[1], (long long)size);
+    /* Held before the outputs are realized: that may free the inputs' leaves. */
+    lc_status sth = lc_xrun_hold(&r, e);
+    if (st == LC_OK)
+        st = sth;
+    struct lc_check *chk = NULL;
+    int realize = 1;
+    if (st == LC_OK && defer && (r.err || defer->n_parents)) {
+        /* Not waited for: a check pending on q, guarding the outputs. */
+        if (!(chk = lc_check_new(q, r.err, defer->parents, defer->n_parents)))
+            st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory");
+    } else if (st == LC_OK && r.err && held) {
+        /* The caller reads the check, then realizes (lc_xheld). */
+        st = lc_xrun_keep_outputs(&r, outs, n, held, e);
+        realize = 0;
+    } else if (st == LC_OK && r.err && (st = lc_buffer_read(q, r.err, 0, errv, sizeof errv, e)) == LC_OK) {
+        /* An index out of range: nothing is realized (the reads it made were of
+         * element 0 instead), the error names the first one found. */
+        st = lc_check_index_error(errv, e);
     }
     if (r.err)
         lc_buffer_release(r.err);
-    if (st == LC_OK)
-        st = lc_xrun_realize(&r, outs, n, e);
+    if (st == LC_OK && realize)
+        st = lc_xrun_realize(&r, outs, n, chk, e);
+    lc_check_release(chk);
     for (int b = 0; r.bufs && b < x->n_buffers; b++)
         if (r.bufs[b])
             lc_buffer_release(r.bufs[b]);
+    for (size_t i = 0; i < r.n_held; i++)
+        lc_buffer_release(r.held[i]);
+    free(r.held);
     free(r.bufs);
     free(r.args);
-    free(r.zeros);
     return st;
+}
+
+lc_status lc_xplan_run(const struct lc_xplan *x, lc_queue_t q, const struct lc_graph_sig *sig,
+                       struct lc_node *const *outs, size_t n, int debug, struct lc_error *e)
+{
+    return lc_xplan_go(x, q, sig, outs, n, debug, NULL, NULL, e);
+}
+
+lc_status lc_xplan_run_split(const struct lc_xplan *x, lc_queue_t q, const struct lc_graph_sig *sig,
+                             struct lc_node *const *outs, size_t n, int debug,
+                             struct lc_xheld *held, struct lc_error *e)
+{
+    return lc_xplan_go(x, q, sig, outs, n, debug, NULL, held, e);
+}
+
+lc_status lc_xplan_run_deferred(const struct lc_xplan *x, lc_queue_t q,
+                                const struct lc_graph_sig *sig, struct lc_node *const *outs,
+                                size_t n, int debug, const struct lc_xdefer *defer,
+                                struct lc_error *e)
+{
+    return lc_xplan_go(x, q, sig, outs, n, debug, defer, NULL, e);
 }

@@ -103,6 +103,36 @@ extern PyMethodDef lc_py_poke_functions[];
  * share) first, as before a write: 0, or -1 with an exception set. *ro is set
  * when x is read-only (as a view of read-only memory, or a broadcast). */
 int lc_py_realize(lc_py_Array *x, int *ro);
+/* ---- py_profile.c: _profile_begin, _profile_end (lazycl.profile) ---- */
+extern PyMethodDef lc_py_profile_functions[];
+
+/* ---- py_share.c: host memory shared with NumPy ---- */
+extern PyMethodDef lc_py_share_functions[]; /* _host_view, _host_shares, _dlpack_drain */
+/* What a buffer over host memory holds: a NumPy array (obj, a new reference is taken) or a
+ * DLPack tensor (managed, deleted by its deleter). NULL with MemoryError set. */
+struct lc_py_hold;
+struct lc_py_hold *lc_py_hold_new(PyObject *obj, void *managed, int versioned);
+/* The on_free of lc_buffer_wrap_host (any thread): h is let go of later, under the GIL. */
+void lc_py_hold_release(void *h);
+/* Under the GIL: let go of h now (a wrap that failed). */
+void lc_py_hold_discard(struct lc_py_hold *h);
+/* Under the GIL: let go of every hold the driver released so far. */
+void lc_py_holds_drain(void);
+/* Under the GIL: does anything outside lazycl see b's memory: a pin (a NumPy view, a DLPack
+ * export), or the memory of a NumPy array or DLPack tensor that something else still holds?
+ * (Writes into such memory run at once and in place: py_write.c, py_poke.c.) */
+int lc_py_buffer_shared(lc_buffer_t b);
+/* The alignment (bytes) the device's kernels need of host memory of elements of isz bytes. */
+size_t lc_py_host_align(lc_device_t dev, size_t isz);
+/* A leaf over arr's memory on queue's device (no copy), or NULL: with an exception set on
+ * failure, else with *why saying why the memory cannot be shared (then copy it). *readonly
+ * is set when arr is not writeable. */
+struct lc_node *lc_py_share_ndarray(PyObject *queue, PyArrayObject *arr, int want_dt, int *readonly,
+                                    const char **why);
+
+/* A new C-ordered NumPy array for a read from q's device: in pinned memory where that makes
+ * the read faster (a big read from a GPU), else NumPy's own. NULL with an exception set. */
+PyObject *lc_py_new_host_array(lc_queue_t q, int ndim, const npy_intp *dims, int dt);
 
 /* ---- py_dlpack.c: DLPack ---- */
 /* Add _dlpack_export, _dlpack_import, ... and DLPackCopyError to m. 0 or -1. */
@@ -112,6 +142,8 @@ int lc_py_dlpack_setup(PyObject *m);
 
 /* The NumPy type number of a lazycl dtype. */
 int lc_py_npy_type(int dt);
+/* The lazycl dtype of a NumPy dtype, or -1 (no exception set). */
+int lc_py_dtype_of_descr(PyArray_Descr *d);
 /* Parse anything np.dtype() takes into a lazycl dtype; None gives `dflt`.
  * -2 with an exception set (TypeError for dtypes lazycl lacks). */
 int lc_py_parse_dtype(PyObject *o, int dflt);

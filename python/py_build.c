@@ -84,12 +84,14 @@ fail:
     return -1;
 }
 
-/* asarray(obj, dtype=None, device=None) */
+/* asarray(obj, dtype=None, device=None, share=-1): share -1 never shares a NumPy array's
+ * memory (copies), 0 shares it where it can (py_share.c), 1 must (else ValueError). */
 static PyObject *py_asarray(PyObject *Py_UNUSED(m), PyObject *args, PyObject *kwds)
 {
-    static char *kw[] = {"obj", "dtype", "device", NULL};
+    static char *kw[] = {"obj", "dtype", "device", "share", NULL};
     PyObject *obj, *dtype = Py_None, *device = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OO:asarray", kw, &obj, &dtype, &device))
+    int share = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OOi:asarray", kw, &obj, &dtype, &device, &share))
         return NULL;
     int dt = lc_py_parse_dtype(dtype, -1);
     if (dt == -2)
@@ -126,6 +128,30 @@ static PyObject *py_asarray(PyObject *Py_UNUSED(m), PyObject *args, PyObject *kw
             n = lc_py_upload(q, arr, dt);
             Py_DECREF(arr);
         }
+    } else if (share >= 0 && PyArray_Check(obj)) {
+        const char *why;
+        int ro = 0;
+        n = lc_py_share_ndarray(q, (PyArrayObject *)obj, dt, &ro, &why);
+        if (n) {
+            PyObject *r = lc_py_wrap(n, q);
+            Py_DECREF(q);
+            if (r && ro)
+                ((lc_py_Array *)r)->readonly = 1;
+            return r;
+        }
+        if (!why) {
+            Py_DECREF(q);
+            return NULL;
+        }
+        /* An unsupported dtype is the upload's TypeError; an empty array has nothing to share. */
+        if (share == 1 && PyArray_SIZE((PyArrayObject *)obj) &&
+            (dt >= 0 || lc_py_dtype_of_descr(PyArray_DESCR((PyArrayObject *)obj)) >= 0)) {
+            Py_DECREF(q);
+            PyErr_Format(PyExc_ValueError, "Unable to avoid copy while creating an array as "
+                         "requested: %s", why);
+            return NULL;
+        }
+        n = lc_py_upload(q, (PyArrayObject *)obj, dt);
     } else {
         PyArray_Descr *want = dt >= 0 ? PyArray_DescrFromType(lc_py_npy_type(dt)) : NULL;
         PyArrayObject *arr = (PyArrayObject *)PyArray_FromAny(obj, want, 0, 0,
@@ -520,7 +546,9 @@ static PyObject *py_inner(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssiz
 
 PyMethodDef lc_py_build_functions[] = {
     {"asarray", (PyCFunction)(void (*)(void))py_asarray, METH_VARARGS | METH_KEYWORDS,
-     "asarray(obj, dtype=None, device=None): a lazycl array from a NumPy array, list or scalar."},
+     "asarray(obj, dtype=None, device=None, share=-1): a lazycl array from a NumPy array, list "
+     "or scalar; share 0 shares a NumPy array's memory where the device computes in host memory, "
+     "1 must, -1 copies."},
     {"_full", py_full, METH_VARARGS, "_full(value, shape, dtype, device)"},
     {"_iota", py_iota, METH_VARARGS, "_iota(start, step, n, dtype, device)"},
     {"_random", py_random, METH_VARARGS,

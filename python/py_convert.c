@@ -11,7 +11,7 @@
 
 /* ---- dtypes --------------------------------------------------------------------------- */
 
-static int lc_dtype_from_descr(PyArray_Descr *d)
+int lc_py_dtype_of_descr(PyArray_Descr *d)
 {
     int sz = (int)PyDataType_ELSIZE(d);
     switch (d->kind) {
@@ -47,7 +47,7 @@ int lc_py_parse_dtype(PyObject *o, int dflt)
         return -2;
     if (!d)
         return dflt;
-    int dt = lc_dtype_from_descr(d);
+    int dt = lc_py_dtype_of_descr(d);
     if (dt < 0) {
         PyErr_Format(PyExc_TypeError,
                      "lazycl does not support dtype %R (supported: bool, int8-64, uint8-64, "
@@ -112,7 +112,7 @@ static int lc_scalar_from_numpy(PyObject *o, int *dt, union lc_scalar *v, union 
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     if (!d)
         return -1;
-    *dt = lc_dtype_from_descr(d);
+    *dt = lc_py_dtype_of_descr(d);
     Py_DECREF(d);
     if (*dt < 0) {
         PyErr_Format(PyExc_TypeError, "lazycl does not support scalars of type %s",
@@ -158,7 +158,7 @@ static int lc_scalar_from_numpy(PyObject *o, int *dt, union lc_scalar *v, union 
 /* Upload a NumPy array (any layout, byte order, writability) to q. */
 struct lc_node *lc_py_upload(PyObject *queue, PyArrayObject *arr, int want_dt)
 {
-    int dt = lc_dtype_from_descr(PyArray_DESCR(arr));
+    int dt = lc_py_dtype_of_descr(PyArray_DESCR(arr));
     if (dt < 0) {
         PyErr_Format(PyExc_TypeError,
                      "lazycl does not support dtype %R (supported: bool, int8-64, uint8-64, "

@@ -378,8 +378,9 @@ static PyObject *Queue_finish(lc_py_Queue *self, PyObject *Py_UNUSED(ignored))
 {
     struct lc_error e = {0};
     lc_status st;
+    /* A wait: the index checks pending on the queue are read too (engine/check.h). */
     Py_BEGIN_ALLOW_THREADS
-    st = lc_queue_finish(self->q, &e);
+    st = lc_engine_sync(self->q, NULL, &e);
     Py_END_ALLOW_THREADS
     if (st != LC_OK)
         return lc_py_raise(&e);
@@ -396,6 +397,11 @@ static PyObject *Queue_get_profiling(lc_py_Queue *self, void *Py_UNUSED(closure)
     return PyBool_FromLong(lc_queue_profiling(self->q));
 }
 
+static PyObject *Queue_get_id(lc_py_Queue *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromUnsignedLongLong(lc_queue_id(self->q));
+}
+
 static PyMethodDef Queue_methods[] = {
     {"finish", (PyCFunction)Queue_finish, METH_NOARGS, "Wait until all work on the queue has finished."},
     {NULL, NULL, 0, NULL},
@@ -404,6 +410,8 @@ static PyMethodDef Queue_methods[] = {
 static PyGetSetDef Queue_getset[] = {
     {"device", (getter)Queue_get_device, NULL, "The lazycl.Device the queue runs on.", NULL},
     {"profiling", (getter)Queue_get_profiling, NULL, "Whether the queue records kernel times.", NULL},
+    {"id", (getter)Queue_get_id, NULL, "The queue's number in this process (lc.profile's `queue`).",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -533,10 +541,6 @@ static const char bench_src[] =
     "    (void)a;\n"
     "}\n";
 
-struct bench_result {
-    double d2d_GBps, d2d_kernel_GBps, h2d_GBps, d2h_GBps, launch_us;
-};
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -556,6 +560,31 @@ static double median(double *t, int n)
     return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
+struct bench_result {
+    double d2d_GBps, d2d_kernel_GBps, h2d_GBps, d2h_GBps, launch_us;
+    double pinned_h2d_GBps, pinned_d2h_GBps;       /* from and to pinned host memory */
+    double pageable_h2d_GBps, pageable_d2h_GBps;   /* pageable, staging off (as the driver does) */
+};
+
+/* Median GB/s of reps blocking transfers of nbytes between `host` and buffer a (t: scratch). */
+static lc_status bench_transfer(lc_queue_t q, lc_buffer_t a, void *host, size_t nbytes, int reps,
+                                int write, double *t, double *gbps, struct lc_error *e)
+{
+    for (int i = -1; i < reps; i++) {
+        double t0 = now_s();
+        lc_status st = write ? lc_buffer_write(q, a, 0, host, nbytes, 1, e)
+                             : lc_buffer_read(q, a, 0, host, nbytes, e);
+        if (st == LC_OK && write)
+            st = lc_queue_finish(q, e);    /* a staged write may leave its last DMAs running */
+        if (st != LC_OK)
+            return st;
+        if (i >= 0)
+            t[i] = now_s() - t0;
+    }
+    *gbps = (double)nbytes / median(t, reps) / 1e9;
+    return LC_OK;
+}
+
 /* Runs without the GIL. */
 static lc_status run_bench(lc_device_t d, size_t nbytes, int reps, struct bench_result *r,
                            struct lc_error *e)
@@ -564,7 +593,8 @@ static lc_status run_bench(lc_device_t d, size_t nbytes, int reps, struct bench_
     lc_queue_t q;
     lc_buffer_t a = NULL, b = NULL;
     lc_kernel_t kcopy, kempty;
-    void *host = NULL;
+    void *host = NULL, *pin_host = NULL;
+    lc_pinned_t pinned = NULL;
     int nlaunch = reps < 50 ? 50 : reps;
     double *t = malloc(sizeof(double) * (size_t)(nlaunch + 1));
     nbytes &= ~(size_t)15;   /* whole uint4 */
@@ -582,24 +612,22 @@ static lc_status run_bench(lc_device_t d, size_t nbytes, int reps, struct bench_
         (st = lc_kernel_get(d, bench_src, "lc_bench_empty", "", &kempty, e)) != LC_OK)
         goto done;
 
-    /* host -> device */
-    for (int i = -1; i < reps; i++) {
-        double t0 = now_s();
-        if ((st = lc_buffer_write(q, a, 0, host, nbytes, 1, e)) != LC_OK)
-            goto done;
-        if (i >= 0)
-            t[i] = now_s() - t0;
-    }
-    r->h2d_GBps = (double)nbytes / median(t, reps) / 1e9;
-    /* device -> host */
-    for (int i = -1; i < reps; i++) {
-        double t0 = now_s();
-        if ((st = lc_buffer_read(q, a, 0, host, nbytes, e)) != LC_OK)
-            goto done;
-        if (i >= 0)
-            t[i] = now_s() - t0;
-    }
-    r->d2h_GBps = (double)nbytes / median(t, reps) / 1e9;
+    /* host -> device and back: pageable memory as lazycl moves it (staged through pinned
+     * slots where the device has memory of its own), as the driver moves it, and pinned. */
+    if ((st = bench_transfer(q, a, host, nbytes, reps, 1, t, &r->h2d_GBps, e)) != LC_OK ||
+        (st = bench_transfer(q, a, host, nbytes, reps, 0, t, &r->d2h_GBps, e)) != LC_OK)
+        goto done;
+    lc_stage_enable(0);
+    st = bench_transfer(q, a, host, nbytes, reps, 1, t, &r->pageable_h2d_GBps, e);
+    if (st == LC_OK)
+        st = bench_transfer(q, a, host, nbytes, reps, 0, t, &r->pageable_d2h_GBps, e);
+    lc_stage_enable(1);
+    if (st != LC_OK || (st = lc_pinned_alloc(d, nbytes, &pinned, &pin_host, e)) != LC_OK)
+        goto done;
+    memset(pin_host, 1, nbytes);
+    if ((st = bench_transfer(q, a, pin_host, nbytes, reps, 1, t, &r->pinned_h2d_GBps, e)) != LC_OK ||
+        (st = bench_transfer(q, a, pin_host, nbytes, reps, 0, t, &r->pinned_d2h_GBps, e)) != LC_OK)
+        goto done;
     /* device -> device, clEnqueueCopyBuffer (bytes read + bytes written) */
     for (int i = -1; i < reps; i++) {
         double t0 = now_s();
@@ -635,6 +663,7 @@ static lc_status run_bench(lc_device_t d, size_t nbytes, int reps, struct bench_
 done:
     lc_buffer_release(a);
     lc_buffer_release(b);
+    lc_pinned_free(pinned);
     free(host);
     free(t);
     return st;
@@ -663,8 +692,12 @@ static PyObject *py_runtime_bench(PyObject *Py_UNUSED(m), PyObject *args, PyObje
     Py_END_ALLOW_THREADS
     if (st != LC_OK)
         return lc_py_raise(&e);
-    return Py_BuildValue("{sdsdsdsdsdsnsi}", "d2d_GBps", r.d2d_GBps, "d2d_kernel_GBps", r.d2d_kernel_GBps,
+    return Py_BuildValue("{sdsdsdsdsdsdsdsdsdsnsi}", "d2d_GBps", r.d2d_GBps,
+                         "d2d_kernel_GBps", r.d2d_kernel_GBps,
                          "h2d_GBps", r.h2d_GBps, "d2h_GBps", r.d2h_GBps, "launch_us", r.launch_us,
+                         "pinned_h2d_GBps", r.pinned_h2d_GBps, "pinned_d2h_GBps", r.pinned_d2h_GBps,
+                         "pageable_h2d_GBps", r.pageable_h2d_GBps,
+                         "pageable_d2h_GBps", r.pageable_d2h_GBps,
                          "nbytes", (Py_ssize_t)(((size_t)nbytes & ~(size_t)15) ? ((size_t)nbytes & ~(size_t)15) : 16),
                          "reps", reps);
 }
@@ -682,8 +715,9 @@ static PyMethodDef device_functions[] = {
      "(for tests)."},
     {"_runtime_bench", (PyCFunction)(void (*)(void))py_runtime_bench, METH_VARARGS | METH_KEYWORDS,
      "_runtime_bench(device=None, nbytes=64 MiB, reps=10) -> dict of d2d_GBps (clEnqueueCopyBuffer), "
-     "d2d_kernel_GBps (copy kernel), h2d_GBps, d2h_GBps and launch_us (empty kernel launch + finish), "
-     "medians over reps."},
+     "d2d_kernel_GBps (copy kernel), h2d_GBps and d2h_GBps (pageable memory as lazycl moves it), "
+     "pageable_h2d_GBps and pageable_d2h_GBps (staging off), pinned_h2d_GBps and pinned_d2h_GBps, "
+     "and launch_us (empty kernel launch + finish), medians over reps."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -190,7 +190,9 @@ static PyObject *py_dlpack_export(PyObject *Py_UNUSED(m), PyObject *args)
         void *host = NULL;
         lc_buffer_retain(b);
         Py_BEGIN_ALLOW_THREADS
-        st = lc_pokes_flush(q, n->storage, &e);
+        st = lc_engine_ready(q, n->storage, &e);   /* a deferred IndexError, not its data */
+        if (st == LC_OK)
+            st = lc_pokes_flush(q, n->storage, &e);
         if (st == LC_OK)
             st = lc_buffer_pin(q, b, &host, &e);
         Py_END_ALLOW_THREADS
@@ -257,68 +259,6 @@ static PyObject *py_dlpack_pointer(PyObject *Py_UNUSED(m), PyObject *cap)
 
 /* ---- import ------------------------------------------------------------------------- */
 
-/* A producer's tensor held by a buffer over its memory, until the driver lets go. */
-struct lc_dl_hold {
-    void *managed;
-    int versioned;
-    struct lc_dl_hold *next;
-};
-
-static pthread_mutex_t lc_dl_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct lc_dl_hold *lc_dl_released;   /* under lc_dl_lock */
-static int lc_dl_scheduled;                 /* under lc_dl_lock: a pending call is queued */
-
-/* Under the GIL: call the deleters of the tensors the driver let go of. */
-static int lc_dl_drain(void *Py_UNUSED(arg))
-{
-    pthread_mutex_lock(&lc_dl_lock);
-    struct lc_dl_hold *h = lc_dl_released;
-    lc_dl_released = NULL;
-    lc_dl_scheduled = 0;
-    pthread_mutex_unlock(&lc_dl_lock);
-    while (h) {
-        struct lc_dl_hold *next = h->next;
-        if (h->versioned) {
-            DLManagedTensorVersioned *v = h->managed;
-            if (v->deleter)
-                v->deleter(v);
-        } else {
-            DLManagedTensor *l = h->managed;
-            if (l->deleter)
-                l->deleter(l);
-        }
-        free(h);
-        h = next;
-    }
-    return 0;
-}
-
-/* The driver released a buffer over a producer's memory (any thread, maybe
- * without the GIL): queue its deleter for the main thread. */
-static void lc_dl_on_free(void *ctx)
-{
-    struct lc_dl_hold *h = ctx;
-    pthread_mutex_lock(&lc_dl_lock);
-    h->next = lc_dl_released;
-    lc_dl_released = h;
-    int schedule = !lc_dl_scheduled;
-    lc_dl_scheduled = 1;
-    pthread_mutex_unlock(&lc_dl_lock);
-    /* If the call cannot be queued (its queue is full), the next import or
-     * _dlpack_drain() calls the deleter. At exit, it is left. */
-    if (schedule && (!Py_IsInitialized() || Py_AddPendingCall(lc_dl_drain, NULL) < 0)) {
-        pthread_mutex_lock(&lc_dl_lock);
-        lc_dl_scheduled = 0;
-        pthread_mutex_unlock(&lc_dl_lock);
-    }
-}
-
-static PyObject *py_dlpack_drain(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(ignored))
-{
-    lc_dl_drain(NULL);
-    Py_RETURN_NONE;
-}
-
 /* "float16", "complex64", "int32 x4", "code 9 (8 bits)": a DLPack dtype in words. */
 static void lc_dl_type_words(DLDataType t, char *buf, size_t n)
 {
@@ -362,7 +302,7 @@ static PyObject *py_dlpack_import(PyObject *Py_UNUSED(m), PyObject *args)
     int copy;
     if (!PyArg_ParseTuple(args, "OOi:_dlpack_import", &cap, &device, &copy))
         return NULL;
-    lc_dl_drain(NULL);
+    lc_py_holds_drain();
     int versioned = PyCapsule_IsValid(cap, "dltensor_versioned");
     if (!versioned && !PyCapsule_IsValid(cap, "dltensor")) {
         const char *name = PyCapsule_CheckExact(cap) ? PyCapsule_GetName(cap) : NULL;
@@ -436,12 +376,7 @@ static PyObject *py_dlpack_import(PyObject *Py_UNUSED(m), PyObject *args)
     size_t isz = lc_dtype_size(dt);
     char *el0 = (char *)t->data + t->byte_offset;
     char *base = el0 + lo * (int64_t)isz;
-    /* lazycl's kernels read elements at their natural alignment; the GPU
-     * schedules (LAZYCL_SCHEDULE=gpu on a CPU device) read 16-byte vectors
-     * from buffers they assume aligned as the device's own. */
-    size_t align = isz;
-    if (!strcmp(lc_engine_schedule_kind(dev), "gpu") && di->mem_base_addr_align / 8 > align)
-        align = di->mem_base_addr_align / 8;
+    size_t align = lc_py_host_align(dev, isz);
     const char *why = NULL;
     if (!(lc_device_host_sharing(dev) & LC_HOST_WRAP))
         why = "it does not compute in host memory";
@@ -457,18 +392,13 @@ static PyObject *py_dlpack_import(PyObject *Py_UNUSED(m), PyObject *args)
         ret = lc_dl_import_copy(t, dt, el0, queue);
         goto done;
     }
-    struct lc_dl_hold *h = malloc(sizeof *h);
-    if (!h) {
-        PyErr_NoMemory();
+    struct lc_py_hold *h = lc_py_hold_new(NULL, managed, versioned);
+    if (!h)
         goto done;
-    }
-    h->managed = managed;
-    h->versioned = versioned;
-    h->next = NULL;
     struct lc_error e = {0};
     lc_buffer_t b;
-    if (lc_buffer_wrap_host(dev, base, (size_t)(hi - lo) * isz, lc_dl_on_free, h, &b, &e) != LC_OK) {
-        free(h);
+    if (lc_buffer_wrap_host(dev, base, (size_t)(hi - lo) * isz, lc_py_hold_release, h, &b, &e) != LC_OK) {
+        lc_py_hold_discard(h);
         if (copy == 0) {
             lc_py_raise(&e);
             goto done;
@@ -511,8 +441,6 @@ PyMethodDef lc_py_dlpack_functions[] = {
      "_dlpack_import(capsule, device, copy) -> an Array over (or copied from) the capsule's tensor."},
     {"_dlpack_pointer", py_dlpack_pointer, METH_O,
      "_dlpack_pointer(capsule) -> (address of element 0, flags) (for tests)."},
-    {"_dlpack_drain", py_dlpack_drain, METH_NOARGS,
-     "_dlpack_drain(): call the deleters of imported tensors the device has let go of now."},
     {NULL, NULL, 0, NULL},
 };
 

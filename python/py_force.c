@@ -7,10 +7,17 @@
 
 #include <stdlib.h>
 
+/* How lc_force waits. */
+enum lc_py_wait {
+    LC_PY_ENQUEUE,   /* enqueue; a plan that gathers reads its index check (a read follows) */
+    LC_PY_WAIT,      /* then wait for the queue and report its deferred index errors */
+    LC_PY_DEFER,     /* wait for nothing: index checks are deferred (engine/check.h) */
+};
+
 /* Force the nodes of `arrays` (a sequence of Arrays); groups by queue. With
- * `copy_leaves`, views and constants become contiguous buffers too. With
- * `wait`, waits (GIL released) until the device is done. */
-static int lc_force(PyObject *const *arrays, Py_ssize_t n, int copy_leaves, int wait)
+ * `copy_leaves`, views and constants become contiguous buffers too. `how` is an
+ * lc_py_wait; waits release the GIL (as the whole force does). */
+static int lc_force(PyObject *const *arrays, Py_ssize_t n, int copy_leaves, int how)
 {
     Py_ssize_t done = 0;
     /* A few arrays (the common case: one) need no allocation. */
@@ -50,10 +57,12 @@ static int lc_force(PyObject *const *arrays, Py_ssize_t n, int copy_leaves, int 
          * enqueues may take time: the GIL is released for all of it. Nodes
          * are not touched by other threads meanwhile as long as the caller
          * holds references (the arrays do). */
+        unsigned flags = (copy_leaves ? LC_FUSE_COPY_LEAVES : 0) |
+                         (how == LC_PY_DEFER ? LC_FORCE_DEFER : 0);
         Py_BEGIN_ALLOW_THREADS
-        st = lc_engine_force(q, nodes, m, copy_leaves ? LC_FUSE_COPY_LEAVES : 0, &e);
-        if (st == LC_OK && wait)
-            st = lc_queue_finish(q, &e);
+        st = lc_engine_force(q, nodes, m, flags, &e);
+        if (st == LC_OK && how == LC_PY_WAIT)
+            st = lc_engine_sync(q, NULL, &e);
         Py_END_ALLOW_THREADS
         if (st != LC_OK) {
             lc_py_raise(&e);
@@ -67,9 +76,40 @@ static int lc_force(PyObject *const *arrays, Py_ssize_t n, int copy_leaves, int 
     return rc;
 }
 
-static PyObject *Array_compute(PyObject *self, PyObject *Py_UNUSED(ignored))
+/* The `wait` keyword of compute: True (the default) or False; NULL-safe. */
+static int lc_wait_arg(PyObject *kwargs, int *how)
 {
-    if (lc_force(&self, 1, 0, 1) < 0)
+    *how = LC_PY_WAIT;
+    if (!kwargs)
+        return 0;
+    PyObject *w = NULL;
+    Py_ssize_t nk = PyDict_GET_SIZE(kwargs);
+    if (nk > 1 || (nk == 1 && !(w = PyDict_GetItemString(kwargs, "wait")))) {
+        PyObject *key = NULL, *val;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(kwargs, &pos, &key, &val))
+            if (PyUnicode_Check(key) && PyUnicode_CompareWithASCIIString(key, "wait") != 0)
+                break;
+        PyErr_Format(PyExc_TypeError, "compute() got an unexpected keyword argument '%S'", key);
+        return -1;
+    }
+    if (w) {
+        int t = PyObject_IsTrue(w);
+        if (t < 0)
+            return -1;
+        *how = t ? LC_PY_WAIT : LC_PY_DEFER;
+    }
+    return 0;
+}
+
+static PyObject *Array_compute(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    int how;
+    if (PyTuple_GET_SIZE(args)) {
+        PyErr_SetString(PyExc_TypeError, "compute() takes no positional arguments");
+        return NULL;
+    }
+    if (lc_wait_arg(kwargs, &how) < 0 || lc_force(&self, 1, 0, how) < 0)
         return NULL;
     return Py_NewRef(self);
 }
@@ -80,7 +120,7 @@ static PyObject *lc_py_read_node(lc_py_Array *a, struct lc_node *n);
 static PyObject *Array_numpy(PyObject *self, PyObject *Py_UNUSED(ignored))
 {
     lc_py_Array *a = (lc_py_Array *)self;
-    if (lc_force(&self, 1, 0, 0) < 0)
+    if (lc_force(&self, 1, 0, LC_PY_ENQUEUE) < 0)
         return NULL;
     /* A view or a constant is read through a contiguous copy; the array itself
      * stays what it is (a view keeps seeing its base's writes). */
@@ -112,7 +152,7 @@ static PyObject *lc_py_read_node(lc_py_Array *a, struct lc_node *n)
     npy_intp dims[LC_MAXDIM];
     for (int i = 0; i < n->ndim; i++)
         dims[i] = (npy_intp)n->shape[i];
-    PyObject *out = PyArray_SimpleNew(n->ndim, dims, lc_py_npy_type(n->dtype));
+    PyObject *out = lc_py_new_host_array(lc_py_q(a->queue), n->ndim, dims, n->dtype);
     if (!out)
         return NULL;
     struct lc_error e = {0};
@@ -130,8 +170,10 @@ static PyObject *lc_py_read_node(lc_py_Array *a, struct lc_node *n)
 }
 
 PyMethodDef lc_py_array_methods[] = {
-    {"compute", Array_compute, METH_NOARGS,
-     "Run the pending graph under this array and wait until it is ready on its device; returns self."},
+    {"compute", (PyCFunction)(void (*)(void))Array_compute, METH_VARARGS | METH_KEYWORDS,
+     "compute(*, wait=True): run the pending graph under this array and wait until it is ready "
+     "on its device; returns self. With wait=False it is enqueued and returns at once: a later "
+     "read or lazycl.synchronize() waits, and raises an IndexError deferred from it."},
     {"numpy", Array_numpy, METH_NOARGS, "Compute and copy to a new NumPy array."},
     {NULL, NULL, 0, NULL},
 };
@@ -146,12 +188,15 @@ static PyObject *lc_array_args(PyObject *args)
     return Py_NewRef(args);
 }
 
-static PyObject *py_compute(PyObject *Py_UNUSED(m), PyObject *args)
+static PyObject *py_compute(PyObject *Py_UNUSED(m), PyObject *args, PyObject *kwargs)
 {
+    int how;
+    if (lc_wait_arg(kwargs, &how) < 0)
+        return NULL;
     PyObject *t = lc_array_args(args);
     if (!t)
         return NULL;
-    int rc = lc_force(&PyTuple_GET_ITEM(t, 0), PyTuple_GET_SIZE(t), 0, 1);
+    int rc = lc_force(&PyTuple_GET_ITEM(t, 0), PyTuple_GET_SIZE(t), 0, how);
     Py_DECREF(t);
     if (rc < 0)
         return NULL;
@@ -201,10 +246,43 @@ static PyObject *py_explain(PyObject *Py_UNUSED(m), PyObject *args)
     return r;
 }
 
+/* synchronize(device=None): wait for every queue, a device's queues or one Queue. */
+static PyObject *py_synchronize(PyObject *Py_UNUSED(m), PyObject *args, PyObject *kwargs)
+{
+    static char *kw[] = {"device", NULL};
+    PyObject *arg = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:synchronize", kw, &arg))
+        return NULL;
+    lc_queue_t q = NULL;
+    lc_device_t d = NULL;
+    if (PyObject_TypeCheck(arg, &lc_py_QueueType)) {
+        q = lc_py_q(arg);
+    } else if (arg != Py_None) {
+        PyObject *qo = lc_py_resolve_queue(arg);
+        if (!qo)
+            return NULL;
+        d = lc_queue_device(lc_py_q(qo));
+        Py_DECREF(qo);
+    }
+    struct lc_error e = {0};
+    lc_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = lc_engine_sync(q, d, &e);
+    Py_END_ALLOW_THREADS
+    if (st != LC_OK)
+        return lc_py_raise(&e);
+    Py_RETURN_NONE;
+}
+
 PyMethodDef lc_py_force_functions[] = {
-    {"compute", py_compute, METH_VARARGS,
-     "compute(*arrays): run the pending graphs under the arrays in as few kernels as "
-     "possible (outputs over the same index space share one) and wait."},
+    {"compute", (PyCFunction)(void (*)(void))py_compute, METH_VARARGS | METH_KEYWORDS,
+     "compute(*arrays, wait=True): run the pending graphs under the arrays in as few kernels "
+     "as possible (outputs over the same index space share one) and wait; wait=False "
+     "enqueues and returns at once."},
+    {"synchronize", (PyCFunction)(void (*)(void))py_synchronize, METH_VARARGS | METH_KEYWORDS,
+     "synchronize(device=None): wait for the work enqueued on every queue (None), on a "
+     "device's queues (a Device or filter string) or on one Queue, and raise an IndexError "
+     "that a compute(wait=False) there deferred."},
     {"_explain", py_explain, METH_VARARGS, "_explain(*arrays) -> str: the plan and OpenCL C."},
     {NULL, NULL, 0, NULL},
 };

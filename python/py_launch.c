@@ -88,7 +88,8 @@ static PyObject *py_launch(PyObject *Py_UNUSED(m), PyObject *args)
                 goto fail;
             }
             struct lc_error pe = {0};
-            if (lc_pokes_flush(lc_py_q(((lc_py_Array *)o)->queue), n->storage, &pe) != LC_OK) {
+            if (lc_engine_ready(NULL, n->storage, &pe) != LC_OK ||
+                lc_pokes_flush(lc_py_q(((lc_py_Array *)o)->queue), n->storage, &pe) != LC_OK) {
                 lc_py_raise(&pe);
                 goto fail;
             }

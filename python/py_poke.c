@@ -124,7 +124,7 @@ static PyObject *py_poke(PyObject *Py_UNUSED(m), PyObject *args)
     PyObject *ret = Py_False;
     size_t size = (size_t)PyArray_ITEMSIZE(a);
     if (PyArray_NDIM(a) == 0 && size == lc_dtype_size(n->dtype) && lc_poke_sole(q, s) &&
-        !lc_buffer_shared(lc_engine_buffer(s))) {
+        !lc_py_buffer_shared(lc_engine_buffer(s))) {
         struct lc_error e = {0};
         if (lc_pokes_add(q->q, s, (size_t)at * size, PyArray_DATA(a), size, &e) != LC_OK)
             ret = lc_py_raise(&e);

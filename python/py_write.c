@@ -326,7 +326,8 @@ static struct lc_node *lc_cow(lc_py_Array *x, struct lc_storage *s, struct lc_no
     lc_buffer_t b;
     lc_buffer_t old = lc_engine_buffer(s);
     size_t nbytes = s->nbytes;
-    if (lc_pokes_flush(q->q, s, &e) != LC_OK)
+    /* A copy of data an index out of range left wrong would lose its IndexError. */
+    if (lc_engine_ready(NULL, s, &e) != LC_OK || lc_pokes_flush(q->q, s, &e) != LC_OK)
         return lc_py_raise(&e), NULL;
     if (lc_buffer_alloc(lc_queue_device(q->q), nbytes ? nbytes : 1, &b, &e) != LC_OK)
         return lc_py_raise(&e), NULL;
@@ -470,7 +471,7 @@ static PyObject *py_store(PyObject *Py_UNUSED(m), PyObject *args)
     int ex = lc_exclusive((lc_py_Queue *)x->queue, s, store, ours, 3);
     if (ex < 0)
         goto done;
-    int shared = lc_buffer_shared(lc_engine_buffer(s));
+    int shared = lc_py_buffer_shared(lc_engine_buffer(s));
     if (!ex && (shared || s->nbytes >= LC_SETTLE_BYTES)) {
         /* Another library shares this memory (DLPack) and must see the write,
          * or the buffer is big: rather than copying the buffer, the readers

@@ -58,13 +58,25 @@ lc_status lc_blas_gemm(lc_queue_t q, const struct lc_blas_gemm *g, lc_buffer_t a
     cl_command_queue cq = lc_queue_enter(q, 0, &side, &rc);
     if (!cq)
         return lc_cl_fail(e, rc, "clFinish", q->dev);
-    int st;
+    int st, ops = 0;
+    uint64_t bytes = 0;
+    int noted = lc_prof_take_note(&ops, &bytes);
+    /* Profiled: the event of CLBlast's last kernel (it may run a few). */
+    unsigned long long t0 = lc_prof_t0();
+    cl_event ev = NULL;
     if (g->f64)
         st = lc_dgemm(LC_CLB_ROW_MAJOR, ta, tb, g->m, g->n, g->k, 1.0, a->mem, g->a_off, g->lda,
-                      b->mem, g->b_off, g->ldb, 0.0, c->mem, g->c_off, g->ldc, &cq, NULL);
+                      b->mem, g->b_off, g->ldb, 0.0, c->mem, g->c_off, g->ldc, &cq,
+                      lc_prof_event(t0, side, &ev));
     else
         st = lc_sgemm(LC_CLB_ROW_MAJOR, ta, tb, g->m, g->n, g->k, 1.0f, a->mem, g->a_off, g->lda,
-                      b->mem, g->b_off, g->ldb, 0.0f, c->mem, g->c_off, g->ldc, &cq, NULL);
+                      b->mem, g->b_off, g->ldb, 0.0f, c->mem, g->c_off, g->ldc, &cq,
+                      lc_prof_event(t0, side, &ev));
+    if (t0 && st == LC_CLB_SUCCESS)
+        lc_prof_add(q, side, LC_PROF_KERNEL, g->f64 ? "clblast_dgemm" : "clblast_sgemm",
+                    noted ? bytes : (uint64_t)(a->size + b->size + c->size), ops, t0, ev);
+    else if (ev)
+        clReleaseEvent(ev);
     lc_queue_leave(q, side, 0);
     LC_STAT_ADD(launches, 1);
     if (st != LC_CLB_SUCCESS)

@@ -206,11 +206,24 @@ lc_status lc_buffer_write(lc_queue_t q, lc_buffer_t b, size_t offset, const void
     LC_TRY(check_range(q, b, offset, n, "lc_buffer_write", e));
     if (n == 0)
         return LC_OK;
+    if (lc_stage_wanted(q->dev, src, n)) {
+        int done;
+        LC_TRY(lc_stage_transfer(q, b, offset, (void *)src, n, 1, &done, e));
+        if (done) {
+            LC_STAT_ADD(bytes_to_device, n);
+            return LC_OK;
+        }
+    }
     int side;
     cl_int rc;
     cl_command_queue cq = lc_queue_enter(q, 1, &side, &rc);
     if (cq) {
-        rc = clEnqueueWriteBuffer(cq, b->mem, blocking ? CL_TRUE : CL_FALSE, offset, n, src, 0, NULL, NULL);
+        unsigned long long t0 = lc_prof_t0();
+        cl_event ev = NULL;
+        rc = clEnqueueWriteBuffer(cq, b->mem, blocking ? CL_TRUE : CL_FALSE, offset, n, src, 0, NULL,
+                                  lc_prof_event(t0, side, &ev));
+        if (t0 && rc == CL_SUCCESS)
+            lc_prof_add(q, side, LC_PROF_H2D, NULL, n, 0, t0, ev);
         lc_queue_leave(q, side, blocking && rc == CL_SUCCESS);
     }
     if (rc != CL_SUCCESS)
@@ -225,12 +238,25 @@ lc_status lc_buffer_read(lc_queue_t q, lc_buffer_t b, size_t offset, void *dst, 
     LC_TRY(check_range(q, b, offset, n, "lc_buffer_read", e));
     if (n == 0)
         return LC_OK;
+    if (lc_stage_wanted(q->dev, dst, n)) {
+        int done;
+        LC_TRY(lc_stage_transfer(q, b, offset, dst, n, 0, &done, e));
+        if (done) {
+            LC_STAT_ADD(bytes_from_device, n);
+            return LC_OK;
+        }
+    }
     /* Blocking: no finish is needed after it, nor before it on its own side. */
     int side;
     cl_int rc;
     cl_command_queue cq = lc_queue_enter(q, 1, &side, &rc);
     if (cq) {
-        rc = clEnqueueReadBuffer(cq, b->mem, CL_TRUE, offset, n, dst, 0, NULL, NULL);
+        unsigned long long t0 = lc_prof_t0();
+        cl_event ev = NULL;
+        rc = clEnqueueReadBuffer(cq, b->mem, CL_TRUE, offset, n, dst, 0, NULL,
+                                 lc_prof_event(t0, side, &ev));
+        if (t0 && rc == CL_SUCCESS)
+            lc_prof_add(q, side, LC_PROF_D2H, NULL, n, 0, t0, ev);
         lc_queue_leave(q, side, rc == CL_SUCCESS);
     }
     if (rc != CL_SUCCESS)
@@ -252,7 +278,12 @@ lc_status lc_buffer_copy(lc_queue_t q, lc_buffer_t src, size_t src_off, lc_buffe
     cl_int rc;
     cl_command_queue cq = lc_queue_enter(q, 1, &side, &rc);
     if (cq) {
-        rc = clEnqueueCopyBuffer(cq, src->mem, dst->mem, src_off, dst_off, n, 0, NULL, NULL);
+        unsigned long long t0 = lc_prof_t0();
+        cl_event ev = NULL;
+        rc = clEnqueueCopyBuffer(cq, src->mem, dst->mem, src_off, dst_off, n, 0, NULL,
+                                 lc_prof_event(t0, side, &ev));
+        if (t0 && rc == CL_SUCCESS)
+            lc_prof_add(q, side, LC_PROF_COPY, NULL, 2 * (uint64_t)n, 0, t0, ev);
         lc_queue_leave(q, side, 0);
     }
     if (rc != CL_SUCCESS)
@@ -271,7 +302,12 @@ lc_status lc_buffer_map_read(lc_queue_t q, lc_buffer_t b, size_t offset, size_t 
     void *p = NULL;
     cl_command_queue cq = lc_queue_enter(q, 1, &side, &rc);
     if (cq) {
-        p = clEnqueueMapBuffer(cq, b->mem, CL_TRUE, CL_MAP_READ, moff, mn, 0, NULL, NULL, &rc);
+        unsigned long long t0 = lc_prof_t0();
+        cl_event ev = NULL;
+        p = clEnqueueMapBuffer(cq, b->mem, CL_TRUE, CL_MAP_READ, moff, mn, 0, NULL,
+                               lc_prof_event(t0, side, &ev), &rc);
+        if (t0 && rc == CL_SUCCESS)
+            lc_prof_add(q, side, LC_PROF_MAP, NULL, n, 0, t0, ev);
         lc_queue_leave(q, side, rc == CL_SUCCESS);
     }
     if (rc != CL_SUCCESS)
@@ -289,7 +325,11 @@ lc_status lc_buffer_unmap(lc_queue_t q, lc_buffer_t b, void *ptr, struct lc_erro
     cl_int rc;
     cl_command_queue cq = lc_queue_enter(q, 1, &side, &rc);
     if (cq) {
-        rc = clEnqueueUnmapMemObject(cq, b->mem, ptr, 0, NULL, NULL);
+        unsigned long long t0 = lc_prof_t0();
+        cl_event ev = NULL;
+        rc = clEnqueueUnmapMemObject(cq, b->mem, ptr, 0, NULL, lc_prof_event(t0, side, &ev));
+        if (t0 && rc == CL_SUCCESS)
+            lc_prof_add(q, side, LC_PROF_UNMAP, NULL, 0, 0, t0, ev);
         lc_queue_leave(q, side, 0);
     }
     if (rc != CL_SUCCESS)

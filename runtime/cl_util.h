@@ -52,6 +52,9 @@ struct lc_device {
     struct lc_device *inthread, *parent;
     int limit_known;           /* under inthread.c's lock: inthread_limit is set */
     size_t inthread_limit;     /* launches touching fewer bytes run in-thread */
+
+    struct lc_stage *stage;    /* staging.c: pinned slots for big transfers, or NULL */
+    int stage_failed;          /* staging.c: they could not be made (both under its lock) */
 };
 
 struct lc_queue {
@@ -59,6 +62,7 @@ struct lc_queue {
     struct lc_device *dev;
     cl_command_queue q;
     int profiling;
+    uint64_t id;               /* lc_queue_id */
     /* A device with an in-thread companion has a second in-order queue on it, `qi`.
      * Transfers and small launches go there, big launches to `q`; `pending` says which
      * of the two may hold unfinished work, and a command for the other one waits for it
@@ -66,9 +70,22 @@ struct lc_queue {
     cl_command_queue qi;       /* NULL without a companion */
     pthread_mutex_t lock;      /* with qi: guards `pending`, held from lc_queue_enter to leave */
     int pending;               /* LC_SIDE_* bits */
+    /* While a profile is open (profile.c) the threaded side's commands go to `qp`, a twin of
+     * `q` with profiling (unless q has it), made on the first such command: a third side of
+     * the set kept in one order. From then on the queue is `mixed`: every command takes the
+     * lock, also without qi. */
+    cl_command_queue qp;       /* under lock; NULL until then */
+    atomic_int mixed;
+    /* queue.c: every live queue is on one list (lc_queues_finish); buffers the queue holds
+     * until the work enqueued before them has finished (lc_queue_hold), oldest first. */
+    struct lc_queue *live_prev, *live_next;
+    int extra;                 /* made by lc_queue_create, not a device's canonical queue */
+    pthread_mutex_t hold_lock; /* guards held */
+    struct lc_hold *held;
 };
 
-enum { LC_SIDE_THREADED = 1, LC_SIDE_INTHREAD = 2 };
+/* LC_SIDE_UNLOCKED flags a side entered without the lock (a queue alone, not mixed). */
+enum { LC_SIDE_THREADED = 1, LC_SIDE_INTHREAD = 2, LC_SIDE_PROFILED = 4, LC_SIDE_UNLOCKED = 8 };
 
 struct lc_buffer {
     atomic_long refs;
@@ -81,6 +98,7 @@ struct lc_buffer {
     unsigned cls;              /* size class */
     int pooled;                /* returns to the pool at refcount 0 */
     int wraps_host;            /* hostmem.c: made over host memory the caller owns (never pooled) */
+    void *host_owner;          /* hostmem.c: then the on_free context that stands for its owner */
     atomic_int pins;           /* hostmem.c: live pins (exports); each holds a reference */
     void *host;                /* under the pin lock: the mapping while pinned */
     struct lc_queue *pin_q;    /* under the pin lock: the queue it was mapped on (retained) */
@@ -176,12 +194,36 @@ void lc_inthread_pairs(const cl_device_id *ids, cl_device_id *pair, cl_uint n);
 
 /* Pick the queue for a command: in-thread when `inthread` and q has an in-thread queue,
  * else the threaded one. With a pair, take q's lock and first wait for the other side if
- * it may hold unfinished work (a queue alone takes no lock). *side says which was picked
- * (an LC_SIDE_*). NULL (and the lock not held, *rc the failure) when that wait failed. */
+ * it may hold unfinished work (a queue alone takes no lock, until it is mixed). While a
+ * profile is open, the threaded side is the profiling twin (LC_SIDE_PROFILED), waited for in
+ * the same way. *side says which was picked (an LC_SIDE_*, with LC_SIDE_UNLOCKED when no lock
+ * was taken). NULL (and the lock not held, *rc the failure) when that wait failed. */
 cl_command_queue lc_queue_enter(struct lc_queue *q, int inthread, int *side, cl_int *rc);
 /* Release q's lock after enqueueing on `side`; `done` says the command was blocking, so
  * that everything enqueued on that side has finished. */
 void lc_queue_leave(struct lc_queue *q, int side, int done);
+
+/* ---- profiles (profile.c) ------------------------------------------------------- */
+
+extern atomic_int lc_prof_open_g;   /* open profiles */
+/* Before enqueueing a command (after lc_queue_enter): the host time while a profile is open,
+ * else 0 (one relaxed atomic load). */
+static inline unsigned long long lc_prof_t0(void)
+{
+    return atomic_load_explicit(&lc_prof_open_g, memory_order_relaxed) ? lc_now_ns() : 0;
+}
+/* The event a command on `side` asks for when t0 != 0: a threaded side's, timed by the device;
+ * none in-thread, where the command runs inside its enqueue call and the host times it. */
+static inline cl_event *lc_prof_event(unsigned long long t0, int side, cl_event *ev)
+{
+    return t0 && side != LC_SIDE_INTHREAD ? ev : NULL;
+}
+/* After a command's enqueue succeeded (t0 != 0): record it; the record owns `ev` (may be
+ * NULL). */
+void lc_prof_add(struct lc_queue *q, int side, int kind, const char *name, uint64_t bytes, int ops,
+                 unsigned long long t0, cl_event ev);
+/* This thread's note (lc_profile_note), taken once: 1 when there was one. */
+int lc_prof_take_note(int *ops, uint64_t *bytes);
 
 /* ---- the kernel caches (kcache.c, diskcache.c) ---------------------------------- */
 
@@ -250,5 +292,12 @@ lc_status lc_build_spirv(struct lc_device *d, const char *source, const char *na
                          struct lc_error *e);
 /* Write <name>.cl, or <name>.spv when spv is given, into LAZYCL_DUMP (when set). */
 void lc_build_dump(const char *name, const char *source, const char *spv, size_t spv_n);
+
+/* ---- staged transfers (staging.c) ------------------------------------------------- */
+
+struct lc_stage;
+/* Should a transfer of n bytes between host memory `host` and d go through pinned staging?
+ * (big, d computes in memory of its own, host is not pinned already, LAZYCL_STAGE not 0) */
+int lc_stage_wanted(lc_device_t d, const void *host, size_t n);
 
 #endif

@@ -199,6 +199,16 @@ int lc_buffer_shared(lc_buffer_t b)
     return b->wraps_host || atomic_load(&b->pins) > 0;
 }
 
+int lc_buffer_pinned(lc_buffer_t b)
+{
+    return atomic_load(&b->pins) > 0;
+}
+
+void *lc_buffer_host_owner(lc_buffer_t b)
+{
+    return b->wraps_host ? b->host_owner : NULL;
+}
+
 struct lc_wrap_cb {
     void (*fn)(void *ctx);
     void *ctx;
@@ -251,6 +261,7 @@ lc_status lc_buffer_wrap_host(lc_device_t d, void *ptr, size_t bytes, void (*on_
     b->size = bytes;
     b->cap = bytes;
     b->wraps_host = 1;
+    b->host_owner = ctx;
     lc_buffer_init_id(b);
     lc_stats_in_use_add(bytes);
     *out = b;

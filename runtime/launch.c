@@ -106,12 +106,38 @@ static void sizes_str(unsigned dim, const size_t *s, char *out, size_t n)
         len += (size_t)snprintf(out + len, n - len, "%s%zu", i ? "x" : "", s[i]);
 }
 
+/* Record a launch in the open profiles: the ops and bytes its caller noted, else 0 ops and
+ * the sizes of its buffers (each once). A timed launch shares its event. */
+static void launch_record(lc_queue_t q, int side, lc_kernel_t k, const struct lc_arg *args,
+                          size_t nargs, unsigned long long t0, cl_event *ev, cl_event pev,
+                          int noted, int ops, uint64_t bytes)
+{
+    if (!noted) {
+        for (size_t i = 0; i < nargs; i++) {
+            if (args[i].kind != LC_ARG_BUFFER || !args[i].v.buf)
+                continue;
+            size_t j = 0;
+            while (j < i && !(args[j].kind == LC_ARG_BUFFER && args[j].v.buf == args[i].v.buf))
+                j++;
+            if (j == i)
+                bytes += args[i].v.buf->size;
+        }
+    }
+    if (ev && side != LC_SIDE_INTHREAD && clRetainEvent(*ev) == CL_SUCCESS)
+        pev = *ev;
+    lc_prof_add(q, side, LC_PROF_KERNEL, k->name, bytes, ops, t0, pev);
+}
+
 /* Check, set the arguments and enqueue; *empty says a zero-size launch did nothing. */
 static lc_status launch(lc_queue_t q, lc_kernel_t k, unsigned work_dim, const size_t *global,
                         const size_t *local, const struct lc_arg *args, size_t nargs, cl_event *ev,
                         int *empty, struct lc_error *e)
 {
     *empty = 0;
+    /* The caller's note is for this launch alone, whether it runs or not. */
+    int ops = 0;
+    uint64_t nbytes = 0;
+    int noted = lc_prof_take_note(&ops, &nbytes);
     if (work_dim < 1 || work_dim > 3 || !global)
         return lc_error_set(e, LC_ERR_INVALID, "kernel '%s': work_dim must be 1, 2 or 3 (got %u)", k->name,
                             work_dim);
@@ -148,8 +174,13 @@ static lc_status launch(lc_queue_t q, lc_kernel_t k, unsigned work_dim, const si
                             "of kernel '%s' on device '%s'", lc_cl_strerror(rc), (int)rc, i,
                             arg_kind_name(args[i].kind), k->name, k->dev->info.name);
     }
-    rc = clEnqueueNDRangeKernel(cq, k->k, work_dim, NULL, global, local, 0, NULL, ev);
+    unsigned long long t0 = lc_prof_t0();
+    cl_event pev = NULL;
+    rc = clEnqueueNDRangeKernel(cq, k->k, work_dim, NULL, global, local, 0, NULL,
+                                ev ? ev : lc_prof_event(t0, side, &pev));
     pthread_mutex_unlock(&k->lock);
+    if (t0 && rc == CL_SUCCESS)
+        launch_record(q, side, k, args, nargs, t0, ev, pev, noted, ops, nbytes);
     lc_queue_leave(q, side, 0);
     if (rc != CL_SUCCESS) {
         char g[80], l[80];

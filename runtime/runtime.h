@@ -106,9 +106,26 @@ void lc_queue_retain(lc_queue_t q);
 void lc_queue_release(lc_queue_t q);
 lc_device_t lc_queue_device(lc_queue_t q);
 int lc_queue_profiling(lc_queue_t q);
+/* A number naming q in this process (1, 2, ... in the order queues were made). */
+uint64_t lc_queue_id(lc_queue_t q);
 /* Wait until everything enqueued on q has finished. Does not touch Python:
  * callers release the GIL around it. */
 lc_status lc_queue_finish(lc_queue_t q, struct lc_error *e);
+/* lc_queue_finish of every live queue of d, or of every device's when d is NULL. */
+lc_status lc_queues_finish(lc_device_t d, struct lc_error *e);
+/* Is q alone, so that a buffer given back to the pool once the last command using it is
+ * enqueued on q cannot be reused before that command has run? True while no queue but the
+ * devices' canonical ones exists (lc_queue_create first waits for the canonical queue of
+ * its device, so what was given back before is no longer in use). */
+int lc_queue_alone(lc_queue_t q);
+/* q takes over one reference to each of bufs[0..n) and drops it once the work enqueued on
+ * q so far has finished: at a later hold, finish or release of q that finds it done (one
+ * marker event per call). For buffers used by queued work where q is not alone: given back
+ * at once, another queue could take one while that work still reads or writes it. On
+ * failure (after waiting for q) the references are dropped all the same. */
+lc_status lc_queue_hold(lc_queue_t q, lc_buffer_t *bufs, size_t n, struct lc_error *e);
+/* Enqueue zeroing n bytes of b from `offset` on q (asynchronous; no host memory to keep). */
+lc_status lc_queue_zero(lc_queue_t q, lc_buffer_t b, size_t offset, size_t n, struct lc_error *e);
 
 /* ---- buffers (pooled) ----------------------------------------------------------- */
 
@@ -167,6 +184,10 @@ lc_status lc_buffer_pin(lc_queue_t q, lc_buffer_t b, void **ptr, struct lc_error
 void lc_buffer_unpin(lc_buffer_t b);
 /* Does the host share b's memory now: pinned, or made over host memory? */
 int lc_buffer_shared(lc_buffer_t b);
+/* Is b pinned now? */
+int lc_buffer_pinned(lc_buffer_t b);
+/* The on_free context of a buffer made over host memory (lc_buffer_wrap_host), else NULL. */
+void *lc_buffer_host_owner(lc_buffer_t b);
 /* A buffer of `bytes` (> 0) bytes over host memory at `ptr`, which the caller
  * keeps valid until on_free(ctx) is called: once the driver has released the
  * buffer, possibly on a driver thread (so on_free must not block nor take
@@ -174,6 +195,29 @@ int lc_buffer_shared(lc_buffer_t b);
  * (else LC_ERR_UNSUPPORTED). On failure on_free is not called. */
 lc_status lc_buffer_wrap_host(lc_device_t d, void *ptr, size_t bytes, void (*on_free)(void *ctx),
                               void *ctx, lc_buffer_t *out, struct lc_error *e);
+
+/* ---- pinned host memory (runtime/staging.c) ----------------------------------------- */
+
+/* Page-locked host memory that d's DMA engine moves at the link's speed: a buffer made with
+ * CL_MEM_ALLOC_HOST_PTR, mapped. Transfers between it and d's buffers go straight to the
+ * DMA engine; big transfers from or to other host memory go through pinned slots of the
+ * device's (LAZYCL_STAGE=0: not). Released regions are cached (up to 4 GiB) for the next
+ * alloc of their size class. Thread-safe. */
+typedef struct lc_pinned *lc_pinned_t;
+lc_status lc_pinned_alloc(lc_device_t d, size_t bytes, lc_pinned_t *out, void **ptr,
+                          struct lc_error *e);
+void lc_pinned_free(lc_pinned_t p);
+/* Give the cached pinned regions back to the driver. */
+void lc_pinned_trim(void);
+/* Turn staging of big pageable transfers on or off (benchmarks: the pageable figures). */
+void lc_stage_enable(int on);
+/* Write (write = 1) or read b's [offset, offset + n) from or into `host` through the device's
+ * pinned slots, on q (lc_buffer_write and lc_buffer_read call it for big pageable transfers
+ * to a GPU; any device takes it, for tests). *done = 0 when the slots could not be made
+ * (then transfer it as it is). A read is done on return; a write's last DMAs may still run
+ * (host may be freed). */
+lc_status lc_stage_transfer(lc_queue_t q, lc_buffer_t b, size_t offset, void *host, size_t n,
+                            int write, int *done, struct lc_error *e);
 
 /* Pool size classes (pure; runtime/poolclass.c): sizes below 4 KiB round up to
  * a power of two (min 64 bytes); above, to a quarter-power-of-two step (so
@@ -290,6 +334,42 @@ int lc_cache_binary_usable(const void *bin, size_t n);
 /* The cache directory: LAZYCL_CACHE_DIR, else $XDG_CACHE_HOME/lazycl, else
  * $HOME/.cache/lazycl. Returns 0 when the disk cache is off (LAZYCL_CACHE=0). */
 int lc_cache_dir(char *out, size_t n);
+
+/* ---- profiles (runtime/profile.c) ------------------------------------------------ */
+
+/* While a profile is open, every launch and transfer enqueued on any queue, from any thread,
+ * is recorded; closing it waits for them and gives their times. Closed, recording costs one
+ * atomic load per command. */
+enum lc_prof_kind { LC_PROF_KERNEL, LC_PROF_H2D, LC_PROF_D2H, LC_PROF_COPY, LC_PROF_FILL,
+                    LC_PROF_MAP, LC_PROF_UNMAP };
+struct lc_prof_record {
+    char name[128];          /* the kernel's name, or the kind's ("h2d", ...) */
+    int kind;                /* enum lc_prof_kind */
+    uint64_t queue;          /* lc_queue_id */
+    lc_device_t device;      /* the queue's device (also for launches run in-thread) */
+    int inthread;            /* ran on the device's in-thread companion (host-timed) */
+    uint64_t bytes;          /* bytes the command reads and writes */
+    int ops;                 /* graph ops fused into the kernel (lc_profile_note); else 0 */
+    double start_ms, end_ms; /* since the profile opened; one time line per device */
+};
+/* "kernel", "h2d", "d2h", "copy", "fill", "map", "unmap". */
+const char *lc_prof_kind_name(int kind);
+struct lc_profile_mark {
+    uint64_t from;           /* the first record that is the profile's */
+    unsigned long long t0_ns;   /* the host time it opened (lc_now_ns's clock) */
+};
+/* Open a profile: records from now on are (also) its own. */
+void lc_profile_begin(struct lc_profile_mark *m);
+/* Close the profile of m, also on failure: wait for its commands (flushing their queues),
+ * read their times, and return its records in start order in *out (malloc'd, the caller
+ * frees it; NULL when none). Does not touch Python: callers release the GIL around it. */
+lc_status lc_profile_end(const struct lc_profile_mark *m, struct lc_prof_record **out, size_t *n,
+                         struct lc_error *e);
+/* Is some profile open? */
+int lc_profile_active(void);
+/* Say what this thread's next kernel launch is: the graph ops fused into it and the bytes it
+ * reads and writes (else 0 ops and its buffer arguments' sizes are recorded). */
+void lc_profile_note(int ops, uint64_t bytes);
 
 /* ---- statistics ------------------------------------------------------------------ */
 

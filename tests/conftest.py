@@ -166,8 +166,9 @@ def dev(request):
 
 
 def lz(a, dev):
-    """a on device dev."""
-    return lazycl.asarray(a, device=dev)
+    """A copy of a on device dev: lazycl.asarray would share a NumPy array's memory on a CPU
+    device, and a test's writes through it would change its own NumPy reference."""
+    return lazycl.asarray(a, device=dev, copy=True)
 
 
 #: The benchmark scripts' folder (benchmarks/), for the tests of the suite itself.

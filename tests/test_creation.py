@@ -91,8 +91,9 @@ def test_asarray_bad_dtype(bad):
 
 
 def test_asarray_roundtrip_does_not_alias():
+    # copy=True and .numpy() are copies; asarray's sharing is tests/test_share.py's.
     a = np.arange(6.0)
-    la = lazycl.asarray(a)
+    la = lazycl.asarray(a, copy=True)
     a[0] = 100
     assert la.numpy()[0] == 0
     out = la.numpy()

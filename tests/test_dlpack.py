@@ -213,7 +213,7 @@ def test_export_shares_writes_both_ways(dev):
     if not shares_host_memory(dev):
         pytest.skip("the device's memory is not host memory: exports are copies")
     a = np.arange(10, dtype=np.int64)
-    x = lc.asarray(a, device=dev)
+    x = lc.asarray(a, device=dev, copy=True)
     y = np.from_dlpack(x)
     before = x + 1                     # a pending reader of the old values
     x[3] = 100                         # in place: y sees it at once

@@ -16,6 +16,7 @@ LAYERS = [
     "_lazycl", "_util", "_fallback",
     # 2. modules over the extension alone
     "_index", "_write", "_tiling", "_join", "_histogram", "_dlpack", "_info", "_host",
+    "_profile",
     # 3. the core: creation, views, reductions, sorts, scans
     "_creation", "_views", "_complex", "_reductions", "_sort", "_scans",
     # 4. the ufuncs

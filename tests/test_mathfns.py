@@ -14,7 +14,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 
 def lz(a, dev=None):
-    return lazycl.asarray(a, device=dev)
+    return lazycl.asarray(a, device=dev, copy=True)
 
 
 def np_ref(f, *args):

@@ -263,8 +263,16 @@ def test_obj_predicates_and_errors():
         lc.diag_indices_from(lc.zeros((2, 3)))
     a = lc.array(lc.arange(3), copy=True)
     assert a is not None and isinstance(a, lc.ndarray)
+    h = np.arange(3)
+    if lc._lazycl._host_shares(None)[0]:
+        s = lc.array(h, copy=False)              # shares h's memory, as np.array(copy=False)
+        h[0] = 7
+        assert int(s[0]) == 7
+    else:
+        with pytest.raises(ValueError):
+            lc.array(h, copy=False)
     with pytest.raises(ValueError):
-        lc.array(np.arange(3), copy=False)
+        lc.array(h, dtype=np.int8, copy=False)   # a cast needs a copy
 
 
 def test_fromfunction_is_lazy():

@@ -15,7 +15,7 @@ DTYPES = ["bool", "int8", "int32", "int64", "uint8", "uint64", "float32", "float
 
 
 def lz(a, dev):
-    return lazycl.asarray(np.asarray(a), device=dev)
+    return lazycl.asarray(np.asarray(a), device=dev, copy=True)
 
 
 def data(dtype, shape, seed=0):

@@ -43,8 +43,20 @@ class Array(_c.ArrayBase):
     # ---- forcing and conversion -------------------------------------------------------
 
     def __array__(self, dtype=None, copy=None):
+        """np.asarray(x): computes x. On a device whose memory is host memory (a CPU device)
+        the result is a view of x's buffer, with x's strides, kept alive (and pinned) as long
+        as the view lives: writes through it show in x, as through a NumPy view, and it is
+        read-only where x is. Elsewhere, or with copy=True or another dtype, a copy."""
+        if copy is not True and (dtype is None or np.dtype(dtype) == self.dtype):
+            v = _c._host_view(self)
+            if v is not None:
+                return v
         if copy is False:
-            raise ValueError("lazycl arrays live on a device: converting to NumPy always copies")
+            raise ValueError("Unable to avoid copy while creating an array as requested: the "
+                             f"memory of device {self.device.name!r} is not host memory"
+                             if dtype is None or np.dtype(dtype) == self.dtype else
+                             "Unable to avoid copy while creating an array as requested: the "
+                             "dtype differs")
         a = self.numpy()
         if dtype is not None and a.dtype != np.dtype(dtype):
             a = a.astype(dtype)

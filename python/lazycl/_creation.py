@@ -18,21 +18,27 @@ from ._util import (
 
 
 def asarray(obj, dtype=None, device=None, *, copy=None):
-    """obj as a lazycl array of `dtype` on `device`: a lazycl array already so is returned
-    as it is; anything else (NumPy arrays, nested sequences, scalars) is copied to the device.
-    copy=True always gives a new array (later writes to obj do not show in it); copy=False
-    never copies and raises NumPy's ValueError where it would have to."""
+    """obj as a lazycl array of `dtype` on `device`. A lazycl array already so is returned as
+    it is. A NumPy array shares its memory where the device computes in host memory (a CPU
+    device) and its dtype, byte order and alignment allow, as np.asarray shares: NumPy's
+    writes to it before a result is computed show in that result, and lazycl's writes show
+    in NumPy (docs/api.md). Anything else (other devices, nested sequences, scalars) is
+    copied to the device. copy=True always gives a new array (later writes to obj do not
+    show in it); copy=False never copies and raises NumPy's ValueError where it would have
+    to."""
     if copy is None:
-        return _c.asarray(obj, dtype, device)
+        return _c.asarray(obj, dtype, device, 0)
     if not isinstance(copy, (bool, np.bool_)):
         raise ValueError(f"copy must be True, False or None, not {copy!r}")
-    r = _c.asarray(obj, dtype, device)
     if copy:
+        r = _c.asarray(obj, dtype, device, -1)
         return _c._copy(r) if r is obj else r
+    if isinstance(obj, np.ndarray):
+        return _c.asarray(obj, dtype, device, 1)
+    r = _c.asarray(obj, dtype, device, -1)
     if r is not obj:
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     return r
-
 
 
 # ---- creation -------------------------------------------------------------------------
@@ -179,9 +185,18 @@ def asnumpy(x):
     return x.numpy() if _is_array(x) else np.asarray(x)
 
 
-def compute(*arrays):
-    """Compute several arrays at once; outputs over the same index space share kernels."""
-    return _c.compute(*arrays)
+def compute(*arrays, wait=True):
+    """Compute several arrays at once; outputs over the same index space share kernels. With
+    wait=False the work is enqueued and this returns at once (as JAX dispatches): a later read
+    of a result, or synchronize(), waits, and raises an IndexError found meanwhile."""
+    return _c.compute(*arrays, wait=wait)
+
+
+def synchronize(device=None):
+    """Wait for the work enqueued on every queue (device=None), on every queue of a device
+    (a Device or a filter string) or on one Queue, and raise an IndexError that a
+    compute(wait=False) enqueued there deferred (docs/api.md)."""
+    _c.synchronize(device)
 
 
 class Explanation(str):
@@ -222,5 +237,6 @@ def copy(a, order="K", subok=False):
 __all__ = [
     "asarray", "full", "zeros", "ones", "empty", "full_like", "zeros_like", "ones_like",
     "empty_like", "arange", "linspace", "eye", "identity", "to_device", "asnumpy", "compute",
+    "synchronize",
     "Explanation", "explain", "astype", "copy",
 ]

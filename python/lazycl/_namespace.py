@@ -5,8 +5,8 @@ Layer: above every module it re-exports (package docstring); _dispatch and the p
 it."""
 from . import (
     _arrayapi, _complex, _creation, _dlpack, _einsum, _elementwise, _histogram, _index,
-    _indexmaps, _join, _linalg, _mathfns, _reductions, _scans, _select, _setops, _shapes, _sort,
-    _stats, _tiling, _ufuncs, _views, _write,
+    _indexmaps, _join, _linalg, _mathfns, _profile, _reductions, _scans, _select, _setops,
+    _shapes, _sort, _stats, _tiling, _ufuncs, _views, _write,
 )
 from ._arrayapi import *  # noqa: F401,F403
 from ._complex import *  # noqa: F401,F403
@@ -20,6 +20,7 @@ from ._indexmaps import *  # noqa: F401,F403
 from ._join import *  # noqa: F401,F403
 from ._linalg import *  # noqa: F401,F403
 from ._mathfns import *  # noqa: F401,F403
+from ._profile import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._scans import *  # noqa: F401,F403
 from ._select import *  # noqa: F401,F403
@@ -36,6 +37,6 @@ from ._write import *  # noqa: F401,F403
 # tests/test_layers.py checks it).
 MODULES = (_ufuncs, _creation, _views, _complex, _reductions, _write, _index, _tiling, _join,
            _histogram, _dlpack, _sort, _scans, _elementwise, _setops, _select, _indexmaps,
-           _linalg, _einsum, _mathfns, _stats, _shapes, _arrayapi)
+           _linalg, _einsum, _mathfns, _stats, _shapes, _arrayapi, _profile)
 
 __all__ = [name for m in MODULES for name in m.__all__]
