@@ -200,11 +200,18 @@ lc_status lc_queue_zero(lc_queue_t q, lc_buffer_t b, size_t offset, size_t n, st
     }
     cl_command_queue cq = lc_queue_enter(q, inthread, &side, &rc);
     if (cq) {
+        /* Counters and error words (the usual case) are written from static zeros, without
+         * waiting (the memory outlives the command); Oclgrind counts a fill's bytes as
+         * uninitialized, a write's as written. More is filled. */
+        static const cl_uchar zeros[4096];
         static const cl_uint zero4 = 0;
         static const cl_uchar zero1 = 0;
         int wide = offset % 4 == 0 && n % 4 == 0;
-        rc = clEnqueueFillBuffer(cq, b->mem, wide ? (const void *)&zero4 : (const void *)&zero1,
-                                 wide ? 4 : 1, offset, n, 0, NULL, NULL);
+        if (n <= sizeof zeros)
+            rc = clEnqueueWriteBuffer(cq, b->mem, CL_FALSE, offset, n, zeros, 0, NULL, NULL);
+        else
+            rc = clEnqueueFillBuffer(cq, b->mem, wide ? (const void *)&zero4 : (const void *)&zero1,
+                                     wide ? 4 : 1, offset, n, 0, NULL, NULL);
         lc_queue_leave(q, side, 0);
     }
     if (rc != CL_SUCCESS)
