@@ -81,7 +81,7 @@ from selection import argpartition_top_k  # noqa: E402
 from timing import Cell, Timer, setup_system, time_interleaved  # noqa: E402
 from workloads import build_workloads  # noqa: E402
 
-ROWS = ("axpy chain transc l2 softmax standardize cumsum gather compaction bincount jacobi_2d "
+ROWS = ("axpy chain transc l2 user_elementwise user_reduction softmax standardize cumsum gather compaction bincount jacobi_2d "
         "slicewrite sort argsort sort_rows topk topk_rows matmul matmul_relu matmul_norm random "
         "randn sparse_pca sparse_pca_loop small dask_standardize loops").split()
 

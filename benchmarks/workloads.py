@@ -37,6 +37,30 @@ def f_l2(ns, x, y):
     return ns.sum((x - y) ** 2)
 
 
+# User kernels (issue 30): the same axpy and l2 as ElementwiseKernel / ReductionKernel where the
+# library has them (lazycl; CuPy), else as the plain expression. One kernel object per module.
+_USER = {}
+
+
+def _user_kernels(mod):
+    if mod not in _USER:
+        ek, rk = getattr(mod, "ElementwiseKernel", None), getattr(mod, "ReductionKernel", None)
+        _USER[mod] = (
+            ek and ek("T x, T y", "T z", "z = (T)2.5 * x + y", "user_axpy"),
+            rk and rk("T x, T y", "T z", "(x - y) * (x - y)", "a + b", "z = a", "0", "user_l2"))
+    return _USER[mod]
+
+
+def f_user_elementwise(ns, x, y):
+    k = _user_kernels(ns.mod)[0]
+    return k(x, y) if k else A * x + y
+
+
+def f_user_reduction(ns, x, y):
+    k = _user_kernels(ns.mod)[1]
+    return k(x, y) if k else ns.sum((x - y) ** 2)
+
+
 def f_softmax(ns, x):
     e = ns.exp(x - ns.max(x))
     return e / ns.sum(e)
@@ -295,6 +319,14 @@ def build_workloads(n, side, small_sizes, only, spca=(100000, 4096)):
     if want("l2"):
         wl.append(Workload("l2", f_l2, [u(n), u(n)], 1, (1e-4, 0), "sum((x - y)**2)", ne_l2,
                            lambda ctx, a: kernels.setup_l2(ctx, *a), fuse=True, numba="l2"))
+    if want("user_elementwise"):
+        wl.append(Workload("user_elementwise", f_user_elementwise, [u(n), u(n)], n, (1e-5, 1e-6),
+                           "ElementwiseKernel: z = 2.5 * x + y", ne_axpy, HAND_AXPY,
+                           numba="axpy"))
+    if want("user_reduction"):
+        wl.append(Workload("user_reduction", f_user_reduction, [u(n), u(n)], 1, (1e-4, 0),
+                           "ReductionKernel: sum((x - y)**2)", ne_l2,
+                           lambda ctx, a: kernels.setup_l2(ctx, *a), numba="l2"))
     if want("softmax"):
         wl.append(Workload("softmax", f_softmax, [u(n)], n, (1e-4, 1e-6),
                            "e = exp(x - max(x)); e / sum(e)", ne_softmax,

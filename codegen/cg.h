@@ -228,8 +228,19 @@ void lc_red_load(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
  * current indices into s<s>. */
 void lc_init_all(struct lc_cg *g, struct lc_sb *sb, const char *prefix, const char *ind);
 void lc_fold_all(struct lc_cg *g, struct lc_sb *sb, const char *idx, const char *ind);
+/* User reduction slot s (USERRED with an identity) as W lanes: declare vector state q at the
+ * identity; fold W-lane value v into it lane by lane (lane l of every step into lane l). */
+void lc_user_vec_init(struct lc_cg *g, struct lc_sb *sb, int s, const char *q, int W,
+                      const char *ind);
+void lc_user_vec_fold(struct lc_cg *g, struct lc_sb *sb, int s, const char *q, const char *v,
+                      int W, const char *ind);
 /* The helper functions the states need, emitted once before the kernels. */
 void lc_red_helpers(struct lc_cg *g, struct lc_sb *sb);
+/* user.c: the definitions of the user functions kernel g calls, and one call. */
+void lc_user_helpers(struct lc_cg *g, struct lc_sb *sb);
+void lc_user_call(struct lc_sb *sb, const struct lc_expr *x);
+/* The call of user expr x W lanes at a time: a vector of its lanes' calls over w<in>.s<l>. */
+void lc_user_call_vec(struct lc_sb *sb, const struct lc_expr *x, int W);
 
 /* ---- gemm_post.c: a product's post-reductions in the GEMM schedules -------------------- */
 

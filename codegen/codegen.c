@@ -138,6 +138,7 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
         lc_cg_helpers(&src, &g.h);
         lc_random_helpers(&g, &src);
         lc_red_helpers(&g, &src);
+        lc_user_helpers(&g, &src);
         if (lc_has_gather(&g))
             /* A gather's index: from the end when negative; out of range, the first
              * one is reported (the host raises IndexError) and 0 is read instead,

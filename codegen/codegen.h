@@ -180,6 +180,13 @@ struct lc_kcode {
 lc_status lc_codegen(const struct lc_plan *plan, int k, const struct lc_target *t,
                      struct lc_kcode *out, struct lc_error *e);
 void lc_kcode_free(struct lc_kcode *c);
+/* The source of a kernel `lc_ucheck` that calls every output of user function fn
+ * (graph/userfn.h), to build it alone: malloc'd, NULL when fn is unknown or out of memory. */
+char *lc_user_check_source(uint64_t fn);
+/* The same for n functions (1 <= n <= LC_USER_CHECK_MAX, a ReductionKernel's parts) in one
+ * kernel, a preamble they share defined once. */
+#define LC_USER_CHECK_MAX 8
+char *lc_user_check_sources(const uint64_t *fns, int n);
 /* Does some schedule take plan kernel `k` on target t? (Every kernel but one with
  * post-reductions, which only the GEMM schedules take, for some shapes: fusion.h.) */
 int lc_codegen_fits(const struct lc_plan *plan, int k, const struct lc_target *t);

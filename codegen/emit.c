@@ -109,6 +109,8 @@ void lc_emit_expr(struct lc_cg *g, struct lc_sb *sb, int i, const char *ind)
             }
         } else if (lc_mixed_cmp(k, x)) {
             lc_emit_mixed_cmp(sb, k, x);
+        } else if (x->op == LC_OP_USER) {
+            lc_user_call(sb, x);     /* its inputs are of the dtypes it declares */
         } else {
             char names[3][64];
             struct lc_sb ops[3] = {{0}};

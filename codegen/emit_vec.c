@@ -14,6 +14,7 @@ static int lc_vec_op_ok(int op)
     case LC_OP_MAXIMUM: case LC_OP_MINIMUM: case LC_OP_FMAX: case LC_OP_FMIN:
     case LC_OP_FLOOR: case LC_OP_CEIL: case LC_OP_TRUNC: case LC_OP_RINT:
     case LC_OP_BUFFER: case LC_OP_CONST: case LC_OP_RANDOM:
+    case LC_OP_USER:   /* lane by lane (codegen/user.c) */
         return 1;
     default:
         return lc_op_kind(op) == LC_KIND_UNARY && lc_op_template(op) != NULL &&
@@ -27,6 +28,8 @@ int lc_vec_expr_ok(struct lc_cg *g, int i, int rd, int W)
 {
     const struct lc_kernel *k = g->k;
     const struct lc_expr *x = &k->exprs[i];
+    if (x->op == LC_OP_USER && k->kind != LC_KERNEL_REDUCE)
+        return 0;
     if (x->op < 0 || !lc_vec_op_ok(x->op) || !lc_dtype_is_float(x->dtype) ||
         !lc_dtype_is_float(x->cdtype))
         return 0;
@@ -97,7 +100,8 @@ int lc_vec_ok(struct lc_cg *g, int rd)
     for (int s = 0; s < k->n_reds; s++) {
         int op = k->reds[s].op;
         if (op != LC_OP_SUM && op != LC_OP_RMAX && op != LC_OP_RMIN && op != LC_OP_MEANVAR &&
-            !(op == LC_OP_SUMEXP && rd == g->nk))
+            !(op == LC_OP_SUMEXP && rd == g->nk) &&
+            !(op == LC_OP_USERRED && k->reds[s].node->p.red.init))   /* lane by lane */
             return 0;
         if (!lc_dtype_is_float(k->reds[s].in_dtype))
             return 0;
@@ -144,6 +148,13 @@ void lc_emit_expr_vec(struct lc_cg *g, struct lc_sb *sb, int i, int W, int rd, c
                 lc_addr(g, sb, x->access);
                 lc_sb_printf(sb, "])");
             }
+            lc_sb_printf(sb, ";");
+            lc_describe_expr(sb, x);
+            lc_sb_printf(sb, "\n");
+            return;
+        }
+        if (x->op == LC_OP_USER) {
+            lc_user_call_vec(sb, x, W);   /* its inputs are of the dtypes it declares */
             lc_sb_printf(sb, ";");
             lc_describe_expr(sb, x);
             lc_sb_printf(sb, "\n");

@@ -5,8 +5,15 @@
  * lc_red_nfields). Folding is in element order and combining takes the earlier state first,
  * so a schedule that folds chunks and combines their partials in chunk order gives the same
  * bits on every run.
+ *
+ * A user reduction (USERRED, lazycl.ReductionKernel) keeps a value of its dtype, started from
+ * its identity function's value and folded and combined alike by its combining function
+ * (codegen/user.c defines both, lc_u<id>_0); without an identity a flag field _b says whether
+ * the state holds a value yet.
  */
 #include "codegen/cg.h"
+
+#include "graph/userfn.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -36,6 +43,7 @@ const char *lc_red_acc(struct lc_cg *g, const struct lc_reduction *r)
 int lc_red_nfields(const struct lc_reduction *r)
 {
     switch (r->op) {
+    case LC_OP_USERRED: return r->node->p.red.init ? 1 : 2;
     case LC_OP_ARGMIN: case LC_OP_ARGMAX: case LC_OP_SUMEXP: return 2;
     case LC_OP_MEANVAR: return 3;
     default: return 1;
@@ -61,6 +69,8 @@ const char *lc_red_ftype(struct lc_cg *g, const struct lc_reduction *r, int f)
         return "long";
     if (r->op == LC_OP_SUMEXP && f == 0)
         return lc_T(r->in_dtype);   /* the running max */
+    if (r->op == LC_OP_USERRED && f == 1)
+        return "uchar";             /* holds a value (no identity) */
     return lc_red_acc(g, r);
 }
 
@@ -123,8 +133,28 @@ void lc_red_init_state(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre
     case LC_OP_SUMEXP:
         lc_sb_printf(sb, "%s%s %s_a = -INFINITY; %s %s_b = 0;\n", ind, lc_T(T), pre, A, pre);
         break;
+    case LC_OP_USERRED:
+        if (r->node->p.red.init)
+            lc_sb_printf(sb, "%s%s %s_a = lc_u%016llx_0();\n", ind, A, pre,
+                         (unsigned long long)r->node->p.red.init);
+        else
+            lc_sb_printf(sb, "%s%s %s_a = 0; uchar %s_b = 0;\n", ind, A, pre, pre);
+        break;
     default: break;
     }
+}
+
+/* User reduction slot r: state `pre` <- fn(state, v), where the state holds a value `has`
+ * ("1", or the name of a flag); else it takes v. */
+static void lc_user_fold(struct lc_sb *sb, const struct lc_reduction *r, const char *pre,
+                         const char *v, const char *ind)
+{
+    unsigned long long fn = (unsigned long long)r->node->p.red.fn;
+    if (r->node->p.red.init)
+        lc_sb_printf(sb, "%s%s_a = lc_u%016llx_0(%s_a, %s);\n", ind, pre, fn, pre, v);
+    else
+        lc_sb_printf(sb, "%sif (%s_b) %s_a = lc_u%016llx_0(%s_a, %s); else { %s_a = %s; %s_b = 1; }\n",
+                     ind, pre, pre, fn, pre, v, pre, v, pre);
 }
 
 /* Fold value `v` (prologue dtype) at reduced index `idx` into state `pre`. */
@@ -196,6 +226,9 @@ void lc_red_update(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
                          "%sif (%s != -INFINITY) %s_b += (%s)exp(%s - %s_a);\n",
                      ind, v, pre, pre, A, pre, A, v, pre, v, ind, v, pre, A, v, pre);
         break;
+    case LC_OP_USERRED:
+        lc_user_fold(sb, r, pre, v, ind);
+        break;
     default: break;
     }
 }
@@ -254,6 +287,20 @@ void lc_red_combine(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
                      ind, o, pre, pre, pre, A, pre, A, o, o, pre, o,
                      ind, o, pre, o, A, o, A, pre);
         break;
+    case LC_OP_USERRED: {
+        char v[64];
+        snprintf(v, sizeof v, "%s_a", o);
+        if (r->node->p.red.init) {
+            lc_user_fold(sb, r, pre, v, ind);
+        } else {
+            char in2[64];
+            snprintf(in2, sizeof in2, "%s    ", ind);
+            lc_sb_printf(sb, "%sif (%s_b) {\n", ind, o);
+            lc_user_fold(sb, r, pre, v, in2);
+            lc_sb_printf(sb, "%s}\n", ind);
+        }
+        break;
+    }
     default: break;
     }
 }
@@ -294,6 +341,25 @@ void lc_finalize_expr(struct lc_cg *g, struct lc_sb *sb, int s)
             lc_sb_printf(sb, "(%s)%s_a", R, pre);
         break;
     }
+}
+
+/* ---- user reductions W lanes at a time (SIMD targets; slots with an identity) -------- */
+
+void lc_user_vec_init(struct lc_cg *g, struct lc_sb *sb, int s, const char *q, int W,
+                      const char *ind)
+{
+    const struct lc_reduction *r = &g->k->reds[s];
+    const char *A = lc_red_acc(g, r);
+    lc_sb_printf(sb, "%s%s%d %s = (%s%d)(lc_u%016llx_0());\n", ind, A, W, q, A, W,
+                 (unsigned long long)r->node->p.red.init);
+}
+
+void lc_user_vec_fold(struct lc_cg *g, struct lc_sb *sb, int s, const char *q, const char *v,
+                      int W, const char *ind)
+{
+    unsigned long long fn = (unsigned long long)g->k->reds[s].node->p.red.fn;
+    for (int l = 0; l < W; l++)
+        lc_sb_printf(sb, "%s%s.s%x = lc_u%016llx_0(%s.s%x, %s.s%x);\n", ind, q, l, fn, q, l, v, l);
 }
 
 /* Store / load the state of slot s to / from scratch arrays at element `at`. */

@@ -32,6 +32,12 @@ static void lc_vec_states(struct lc_cg *g, struct lc_sb *sb, int W, const char *
             lc_sb_printf(sb, "%s%s%d q%d_a = (%s%d)(-INFINITY); %s%d q%d_b = 0;\n", ind,
                          lc_T(r->in_dtype), W, s, lc_T(r->in_dtype), W, A, W, s);
             break;
+        case LC_OP_USERRED: {
+            char q[16];
+            snprintf(q, sizeof q, "q%d_a", s);
+            lc_user_vec_init(g, sb, s, q, W, ind);
+            break;
+        }
         default: /* MEANVAR */
             lc_sb_printf(sb, "%s%s%d q%d_a = 0, q%d_b = 0, q%d_c = 0;\n", ind, A, W, s, s, s);
             break;
@@ -105,6 +111,12 @@ static void lc_vec_fold_x(struct lc_cg *g, struct lc_sb *sb, int W, int vd, cons
             lc_sb_printf(sb, "%sq%d_a = select(q%d_a, %s, (%s %s q%d_a) | isnan(%s));\n", ind, s, s,
                          v, v, r->op == LC_OP_RMAX ? ">" : "<", s, v);
             break;
+        case LC_OP_USERRED: {
+            char q[16];
+            snprintf(q, sizeof q, "q%d_a", s);
+            lc_user_vec_fold(g, sb, s, q, v, W, ind);
+            break;
+        }
         case LC_OP_SUMEXP: {
             /* Lanes whose max grows (rare after the first few) rescale their sums. */
             const char *T = lc_T(r->in_dtype);

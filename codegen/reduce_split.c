@@ -304,7 +304,11 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
             else if (r->op == LC_OP_MEANVAR)
                 lc_sb_printf(sb, "        %s%d q%d_k%d = 0, q%d_b%d = 0, q%d_c%d = 0;\n", A, W, s,
                              j, s, j, s, j);
-            else
+            else if (r->op == LC_OP_USERRED) {
+                char q[24];
+                snprintf(q, sizeof q, "q%d_a%d", s, j);
+                lc_user_vec_init(g, sb, s, q, W, "        ");
+            } else
                 lc_sb_printf(sb, "        %s%d q%d_a%d = 0;\n", A, W, s, j);
         }
     }
@@ -348,7 +352,11 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
             else if (r->op == LC_OP_MEANVAR)
                 lc_sb_printf(sb, "                { const %s%d x_ = %s - q%d_k%d; q%d_b%d += x_; q%d_c%d += x_ * x_; }\n",
                              A, W, cv.s, s, j, s, j, s, j);
-            else
+            else if (r->op == LC_OP_USERRED) {
+                char q[24];
+                snprintf(q, sizeof q, "q%d_a%d", s, j);
+                lc_user_vec_fold(g, sb, s, q, v, W, "                ");
+            } else
                 lc_sb_printf(sb, "                q%d_a%d = select(q%d_a%d, %s, (%s %s q%d_a%d) | isnan(%s));\n",
                              s, j, s, j, v, v, r->op == LC_OP_RMAX ? ">" : "<", s, j, v);
             lc_sb_free(&cv);

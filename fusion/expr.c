@@ -221,7 +221,7 @@ int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, int top)
         if (x < 0)
             return x;
     } else if (lc_op_is_elementwise(n->op)) {
-        int in[3];
+        int in[LC_MAXIN];
         for (int j = 0; j < n->n_in; j++) {
             in[j] = lc_build(f, kid, lc_idx(f, n->in[j]), stack, phase, 0);
             if (in[j] < 0)
@@ -232,7 +232,7 @@ int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, int top)
             return -2;
         k = &f->plan->kernels[kid];
         k->exprs[x].n_in = n->n_in;
-        memcpy(k->exprs[x].in, in, sizeof in);
+        memcpy(k->exprs[x].in, in, (size_t)n->n_in * sizeof in[0]);
         k->exprs[x].epilogue = phase;
         if (lc_add_fused(k, n) < 0)
             return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;

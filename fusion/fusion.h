@@ -119,7 +119,7 @@ struct lc_access {
 struct lc_expr {
     int op;                        /* enum lc_op, or LC_EXPR_REDUCED */
     int dtype, cdtype;
-    int in[3];
+    int in[LC_MAXIN];
     int n_in;
     int access;                    /* loads */
     int slot;                      /* LC_EXPR_REDUCED: which reduction */

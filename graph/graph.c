@@ -1,5 +1,6 @@
 /* graph.c: nodes, reference counting, hashing, the ops table and node dumps. */
 #include "graph/internal.h"
+#include "graph/userfn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@ int lc_op_is_elementwise(int op)
 {
     switch (lc_op_kind(op)) {
     case LC_KIND_CAST: case LC_KIND_UNARY: case LC_KIND_BINARY: case LC_KIND_TERNARY:
+    case LC_KIND_USER:
         return 1;
     default:
         return 0;
@@ -165,7 +167,7 @@ void lc_node_seal(struct lc_node *n)
     /* One-shot XXH3 over a compact record: what the op is, its shape, only the
      * parameters its kind uses, and its inputs' hashes. `skey` hashes the same
      * record less the leaf values, with the inputs' skeys. */
-    uint64_t buf[8 + 3 * LC_MAXDIM + 8];
+    uint64_t buf[8 + 3 * LC_MAXDIM + LC_MAXIN + 4];
     size_t k = 0;
     buf[k++] = (uint64_t)n->op | (uint64_t)n->dtype << 16 | (uint64_t)n->cdtype << 24 |
                (uint64_t)n->ndim << 32 | (uint64_t)n->flags << 40;
@@ -200,6 +202,10 @@ void lc_node_seal(struct lc_node *n)
     case LC_KIND_REDUCE: case LC_KIND_SCAN:
         buf[k++] = (uint64_t)n->p.red.axes | (uint64_t)(uint32_t)n->p.red.ddof << 32;
         buf[k++] = (uint64_t)n->p.red.kind;
+        if (n->op == LC_OP_USERRED) {
+            buf[k++] = n->p.red.fn;
+            buf[k++] = n->p.red.init;
+        }
         break;
     case LC_KIND_GATHER:
         buf[k++] = (uint64_t)(uint32_t)n->p.gather.axis |
@@ -207,6 +213,10 @@ void lc_node_seal(struct lc_node *n)
         break;
     case LC_KIND_STORE:
         buf[k++] = (uint64_t)(uint32_t)n->p.store.combine | (uint64_t)n->n_in << 32;
+        break;
+    case LC_KIND_USER:
+        buf[k++] = n->p.user.fn;
+        buf[k++] = (uint64_t)(uint32_t)n->p.user.out | (uint64_t)n->n_in << 32;
         break;
     default:
         break;
@@ -289,8 +299,9 @@ int lc_node_is_contiguous(const struct lc_node *n)
 
 void lc_node_realize(struct lc_node *n, struct lc_storage *storage)
 {
-    struct lc_node *in[3] = {n->in[0], n->in[1], n->in[2]};
+    struct lc_node *in[LC_MAXIN];
     int n_in = n->n_in;
+    memcpy(in, n->in, sizeof in);
     lc_storage_retain(storage);
     lc_storage_release(n->storage);
     n->storage = storage;
@@ -300,7 +311,7 @@ void lc_node_realize(struct lc_node *n, struct lc_storage *storage)
     lc_shape_strides(n->ndim, n->shape, n->strides);
     memset(&n->p, 0, sizeof n->p);
     n->n_in = 0;
-    n->in[0] = n->in[1] = n->in[2] = NULL;
+    memset(n->in, 0, sizeof n->in);
     /* A plan sees it as the buffer it now is; `hash` stays. */
     uint64_t hash = n->hash;
     lc_node_seal(n);
@@ -443,8 +454,17 @@ void lc_node_describe(const struct lc_node *n, char *buf, size_t len)
     for (int i = 0; i < n->ndim && o < sizeof shape; i++)
         o += (size_t)snprintf(shape + o, sizeof shape - o, "%s%lld", i ? "," : "",
                               (long long)n->shape[i]);
-    int w = snprintf(buf, len, "%%%llu = %s %s[%s]", (unsigned long long)n->serial,
-                     lc_op_name(n->op), lc_dtype_short(n->dtype), shape);
+    char op[96];
+    const struct lc_userfn *f = n->op == LC_OP_USER ? lc_userfn_get(n->p.user.fn) : NULL;
+    if (f)
+        snprintf(op, sizeof op, "user:%s%s%s", f->name, f->n_out > 1 ? "." : "",
+                 f->n_out > 1 ? f->out_name[n->p.user.out] : "");
+    else if (n->op == LC_OP_USERRED && (f = lc_userfn_get(n->p.red.fn)) != NULL)
+        snprintf(op, sizeof op, "user_reduce:%s", f->name);
+    else
+        snprintf(op, sizeof op, "%s", lc_op_name(n->op));
+    int w = snprintf(buf, len, "%%%llu = %s %s[%s]", (unsigned long long)n->serial, op,
+                     lc_dtype_short(n->dtype), shape);
     if (w < 0 || (size_t)w >= len)
         return;
     size_t used = (size_t)w;

@@ -22,6 +22,9 @@
 #include <stdint.h>
 
 #define LC_MAXDIM 16
+/* The most inputs of a node: a user kernel's parameters (graph/userfn.h); the ops of ops.def
+ * take at most 3. */
+#define LC_MAXIN 8
 
 enum lc_op {
 #define X(name, npname, arity, kind, rule, tmpl) LC_OP_##name,
@@ -32,14 +35,14 @@ enum lc_op {
 
 enum lc_kind { LC_KIND_SOURCE, LC_KIND_VIEW, LC_KIND_CAST, LC_KIND_UNARY, LC_KIND_BINARY,
                LC_KIND_TERNARY, LC_KIND_REDUCE, LC_KIND_SCAN, LC_KIND_GATHER,
-               LC_KIND_STORE };
+               LC_KIND_STORE, LC_KIND_USER };
 
 const char *lc_op_name(int op);      /* NumPy name, e.g. "add" */
 const char *lc_op_enum_name(int op); /* "ADD" */
 int lc_op_arity(int op);
 enum lc_kind lc_op_kind(int op);
 const char *lc_op_template(int op);  /* NULL when codegen spells it out */
-int lc_op_is_elementwise(int op);    /* CAST, UNARY, BINARY, TERNARY */
+int lc_op_is_elementwise(int op);    /* CAST, UNARY, BINARY, TERNARY, USER */
 
 /* A scalar value; which member is meaningful follows the dtype that goes with
  * it: bool and signed ints in i, unsigned ints in u, floats in f. */
@@ -84,7 +87,7 @@ struct lc_node {
     uint16_t flags;
     int64_t size;          /* product of shape */
     int64_t shape[LC_MAXDIM];
-    struct lc_node *in[3];
+    struct lc_node *in[LC_MAXIN];
     void *owner;           /* the queue that owns this graph; equal owners may mix */
     uint64_t hash;         /* structural: op, dtypes, shape, params, input hashes */
     uint64_t skey;         /* the plan's part of it: as `hash`, but without the values
@@ -121,6 +124,8 @@ struct lc_node {
             int32_t ddof;                 /* MEANVAR; ARGTOPK: k */
             int32_t kind;                 /* MEANVAR: 0 var, 1 mean; SORT, ARGSORT:
                                              descending; ARGTOPK: largest */
+            uint64_t fn, init;            /* USERRED: the combining and identity user
+                                             functions (init 0: none) */
         } red;
         struct {                          /* GATHER */
             int32_t axis;                 /* the input axis the index replaces */
@@ -132,6 +137,10 @@ struct lc_node {
         struct {                          /* RANDOM */
             int32_t dist;                 /* enum lc_random_dist */
         } random;
+        struct {                          /* USER: output `out` of user function `fn` */
+            uint64_t fn;                  /* its id (graph/userfn.h) */
+            int32_t out;
+        } user;
     } p;
 };
 
@@ -228,6 +237,14 @@ int lc_layout_reshape(int *ndim, int64_t *shape, int64_t *strides, int nndim,
  * the flat index), ANY/ALL give bool, MEANVAR gives a's float dtype. */
 struct lc_node *lc_node_reduce(int op, struct lc_node *a, uint32_t axes, int ddof, int kind,
                                struct lc_error *e);
+/* A user reduction (USERRED) of a over `axes` (as lc_node_reduce): states of a's dtype R
+ * start from user function `init`'s value (no inputs, one output of R; 0: no identity, the
+ * first value starts the state, and an empty reduction is NumPy's ValueError naming `name`)
+ * and take each element, then each other partial state, through user function `fn` (inputs
+ * a, b and one output, all of R): it must be associative and commutative (the schedules fold
+ * chunks and combine their partials). The result has dtype R. */
+struct lc_node *lc_node_user_reduce(uint64_t fn, uint64_t init, struct lc_node *a, uint32_t axes,
+                                    struct lc_error *e);
 struct lc_node *lc_node_scan(int op, struct lc_node *a, int axis, struct lc_error *e);
 /* A stable sort of a along `axis`: SORT gives the values (a's dtype), ARGSORT
  * the int64 positions along the axis; NaN last, descending or not. */

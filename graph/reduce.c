@@ -1,5 +1,6 @@
 /* reduce.c: the builders of reductions, scans, sorts and top-k selections. */
 #include "graph/internal.h"
+#include "graph/userfn.h"
 
 #include <string.h>
 
@@ -66,8 +67,9 @@ struct lc_node *lc_node_reduce(int op, struct lc_node *a, uint32_t axes, int ddo
         if (f)
             return lc_node_reduce(LC_OP_SUMEXP, f, axes, 0, 0, e);
     }
-    if (lc_op_kind(op) != LC_KIND_REDUCE) {
-        lc_error_set(e, LC_ERR_INVALID, "'%s' is not a reduction", lc_op_name(op));
+    if (lc_op_kind(op) != LC_KIND_REDUCE || op == LC_OP_USERRED) {
+        lc_error_set(e, LC_ERR_INVALID, "'%s' is not a reduction%s", lc_op_name(op),
+                     op == LC_OP_USERRED ? " of lc_node_reduce (lc_node_user_reduce)" : "");
         return NULL;
     }
     if (a->ndim < 32 && (axes >> a->ndim) != 0) {
@@ -117,6 +119,61 @@ struct lc_node *lc_node_reduce(int op, struct lc_node *a, uint32_t axes, int ddo
     n->p.red.axes = axes;
     n->p.red.ddof = ddof;
     n->p.red.kind = kind;
+    lc_node_seal(n);
+    return n;
+}
+
+/* Is user function `id` one of `n_in` inputs and one output, all of dtype dt? */
+static const struct lc_userfn *lc_userfn_shaped(uint64_t id, int n_in, int dt)
+{
+    const struct lc_userfn *f = lc_userfn_get(id);
+    if (!f || f->n_in != n_in || f->n_out != 1 || f->out_dtype[0] != dt)
+        return NULL;
+    for (int i = 0; i < n_in; i++)
+        if (f->in_dtype[i] != dt)
+            return NULL;
+    return f;
+}
+
+struct lc_node *lc_node_user_reduce(uint64_t fn, uint64_t init, struct lc_node *a, uint32_t axes,
+                                    struct lc_error *e)
+{
+    const struct lc_userfn *f = lc_userfn_get(fn);
+    int dt = f && f->n_out == 1 ? f->out_dtype[0] : -1;
+    if (!f || !lc_userfn_shaped(fn, 2, dt) || (init && !lc_userfn_shaped(init, 0, dt))) {
+        lc_error_set(e, LC_ERR_INVALID, "internal: user reduction %016llx (identity %016llx) "
+                     "is not a function of two values of one dtype and an identity of it",
+                     (unsigned long long)fn, (unsigned long long)init);
+        return NULL;
+    }
+    if (a->ndim < 32 && (axes >> a->ndim) != 0) {
+        lc_error_set(e, LC_ERR_AXIS, "axis out of bounds for array of dimension %d", a->ndim);
+        return NULL;
+    }
+    int64_t shape[LC_MAXDIM], nred = 1;
+    int nd = 0;
+    for (int i = 0; i < a->ndim; i++) {
+        if (axes & (1u << i))
+            nred *= a->shape[i];
+        else
+            shape[nd++] = a->shape[i];
+    }
+    if (nred == 0 && !init) {
+        lc_error_set(e, LC_ERR_INVALID,
+                     "zero-size array to reduction operation %s which has no identity", f->name);
+        return NULL;
+    }
+    struct lc_node *x = lc_node_cast(a, dt, e);
+    if (!x)
+        return NULL;
+    struct lc_node *n = lc_node_new(LC_OP_USERRED, dt, nd, shape, &x, 1, e);
+    lc_node_release(x);
+    if (!n)
+        return NULL;
+    n->cdtype = (uint8_t)dt;
+    n->p.red.axes = axes;
+    n->p.red.fn = fn;
+    n->p.red.init = init;
     lc_node_seal(n);
     return n;
 }

@@ -103,8 +103,19 @@ extern PyMethodDef lc_py_poke_functions[];
  * share) first, as before a write: 0, or -1 with an exception set. *ro is set
  * when x is read-only (as a view of read-only memory, or a broadcast). */
 int lc_py_realize(lc_py_Array *x, int *ro);
+/* Before a kernel lazycl did not plan (a RawKernel's) writes into x's buffer, anywhere:
+ * x, a leaf of a realized buffer (lc_py_realize), is made, with the live arrays viewing that
+ * buffer, its only user, as a store makes it (py_write.c's rule 2): pending readers of the old
+ * values are computed first (big or shared buffers) or keep them (copy-on-write: the viewing
+ * arrays move to a copy, which the kernel writes). 1 when another library shares the buffer
+ * (the caller finishes the kernel before returning, as a store does), 0, or -1 with an
+ * exception set. */
+int lc_py_own_buffer(lc_py_Array *x);
 /* ---- py_profile.c: _profile_begin, _profile_end (lazycl.profile) ---- */
 extern PyMethodDef lc_py_profile_functions[];
+
+/* ---- py_user.c: user elementwise functions (_user_fn, _user_map) ---- */
+extern PyMethodDef lc_py_user_functions[];
 
 /* ---- py_share.c: host memory shared with NumPy ---- */
 extern PyMethodDef lc_py_share_functions[]; /* _host_view, _host_shares, _dlpack_drain */
@@ -196,6 +207,6 @@ int lc_py_build_setup(PyObject *m); /* the op table `ops` and the op lookup */
 
 /* ---- py_launch.c: hand-written kernels ---- */
 
-extern PyMethodDef lc_py_launch_functions[]; /* _alloc, _launch */
+extern PyMethodDef lc_py_launch_functions[]; /* _alloc, _launch, _raw_launch */
 
 #endif

@@ -89,7 +89,8 @@ PyMODINIT_FUNC PyInit__lazycl(void)
         PyModule_AddFunctions(m, lc_py_write_functions) < 0 ||
         PyModule_AddFunctions(m, lc_py_poke_functions) < 0 ||
         PyModule_AddFunctions(m, lc_py_profile_functions) < 0 ||
-        PyModule_AddFunctions(m, lc_py_share_functions) < 0 || lc_py_dlpack_setup(m) < 0)
+        PyModule_AddFunctions(m, lc_py_share_functions) < 0 ||
+        PyModule_AddFunctions(m, lc_py_user_functions) < 0 || lc_py_dlpack_setup(m) < 0)
         goto error;
     return m;
 error:

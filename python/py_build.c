@@ -45,6 +45,7 @@ static const char *lc_kind_name(enum lc_kind k)
     case LC_KIND_SCAN: return "scan";
     case LC_KIND_GATHER: return "gather";
     case LC_KIND_STORE: return "store";
+    case LC_KIND_USER: return "user";
     }
     return "?";
 }

@@ -29,6 +29,8 @@
  *   kernel itself when each item reads only the place it writes (x += 1);
  *   elsewhere fusion computes it into a buffer first (x[1:] = x[:-1]), like
  *   NumPy's copy of an overlapping operand.
+ * A RawKernel's write (py_launch.c) has no store node: lc_py_own_buffer applies the second
+ * rule to the whole buffer before the kernel is enqueued.
  */
 #include "lcpy.h"
 
@@ -232,21 +234,23 @@ static int lc_on(const struct lc_node *n, const struct lc_storage *s)
  * holds a leaf of s (the caller holds one reference to s itself); 0 when some
  * reader needs the old data; -1 out of memory.
  * `ours`: the arrays the caller made for this write (their nodes belong to
- * the store's graph). */
+ * the store's graph). `store` NULL: a write with no graph (a raw kernel's). */
 static int lc_exclusive(lc_py_Queue *q, const struct lc_storage *s, struct lc_node *store,
                         lc_py_Array *const *ours, int n_ours)
 {
     struct lc_error e = {0};
-    size_t count;
-    struct lc_node **topo = lc_graph_topo(&store, 1, &count, &e);
-    if (!topo)
+    size_t count = 0;
+    struct lc_node **topo = NULL;
+    if (store && !(topo = lc_graph_topo(&store, 1, &count, &e)))
         return -1;
     struct lc_refs t = {0};
     int rc = 1;
-    struct lc_ref *r = lc_ref_of(&t, store);
-    if (!r)
-        goto nomem;
-    r->edges = 1;
+    struct lc_ref *r = NULL;
+    if (store) {
+        if (!(r = lc_ref_of(&t, store)))
+            goto nomem;
+        r->edges = 1;
+    }
     for (int i = 0; i < n_ours; i++)
         if (ours[i] && (r = lc_ref_of(&t, ours[i]->node)))
             r->extra++;
@@ -317,9 +321,10 @@ static int lc_settle(lc_py_Array *a, const struct lc_storage *s)
     return lc_py_force_one(a->queue, a->node, 0);
 }
 
-/* Copy-on-write: the live arrays viewing s move to a copy of it; returns
- * the store rebuilt to write the copy (new reference), or NULL. */
-static struct lc_node *lc_cow(lc_py_Array *x, struct lc_storage *s, struct lc_node *store)
+/* Copy-on-write: the live arrays viewing s move to a copy of it. *store (a
+ * store node, or NULL for a write with no graph) is replaced by the store
+ * rebuilt to write the copy. 0, or -1 with an exception set. */
+static int lc_cow(lc_py_Array *x, struct lc_storage *s, struct lc_node **store)
 {
     lc_py_Queue *q = (lc_py_Queue *)x->queue;
     struct lc_error e = {0};
@@ -328,19 +333,19 @@ static struct lc_node *lc_cow(lc_py_Array *x, struct lc_storage *s, struct lc_no
     size_t nbytes = s->nbytes;
     /* A copy of data an index out of range left wrong would lose its IndexError. */
     if (lc_engine_ready(NULL, s, &e) != LC_OK || lc_pokes_flush(q->q, s, &e) != LC_OK)
-        return lc_py_raise(&e), NULL;
+        return lc_py_raise(&e), -1;
     if (lc_buffer_alloc(lc_queue_device(q->q), nbytes ? nbytes : 1, &b, &e) != LC_OK)
-        return lc_py_raise(&e), NULL;
+        return lc_py_raise(&e), -1;
     if (nbytes && lc_buffer_copy(q->q, old, 0, b, 0, nbytes, &e) != LC_OK) {
         lc_buffer_release(b);
-        return lc_py_raise(&e), NULL;
+        return lc_py_raise(&e), -1;
     }
     struct lc_storage *s2 = lc_engine_storage(b);
     if (!s2)
-        return PyErr_NoMemory(), NULL;
+        return PyErr_NoMemory(), -1;
     struct lc_refs moved = {0};
     struct lc_node *result = NULL;
-    const struct lc_node *dest = lc_store_dest(store->in[0]);
+    const struct lc_node *dest = *store ? lc_store_dest((*store)->in[0]) : NULL;
     struct lc_node *dest2 = NULL;
     /* Each leaf of s held by an array gets one twin on s2, shared. */
     for (lc_py_Array *a = q->arrays; a; a = a->next) {
@@ -367,30 +372,35 @@ static struct lc_node *lc_cow(lc_py_Array *x, struct lc_storage *s, struct lc_no
         lc_node_release(a->node);
         a->node = twin;
     }
+    if (!*store)
+        goto done;
     if (!dest2 && !(dest2 = lc_node_buffer(dest->owner, dest->dtype, dest->ndim, dest->shape, s2,
                                            dest->offset, dest->strides, &e)))
         goto fail;
-    struct lc_node *target = lc_node_replay(store->in[0], dest2, &e);
+    struct lc_node *target = lc_node_replay((*store)->in[0], dest2, &e);
     lc_node_release(dest2);
     if (!target)
         goto fail;
-    result = lc_node_store(target, store->in[1], store->n_in > 2 ? store->in[2] : NULL,
-                           store->p.store.combine, &e);
+    result = lc_node_store(target, (*store)->in[1], (*store)->n_in > 2 ? (*store)->in[2] : NULL,
+                           (*store)->p.store.combine, &e);
     lc_node_release(target);
     if (!result)
         goto fail;
-    free(moved.r);
-    lc_storage_release(s2);
-    return result;
-fail:
-    lc_py_raise(&e);
-    goto done;
-nomem:
-    PyErr_NoMemory();
+    lc_node_release(*store);
+    *store = result;
 done:
     free(moved.r);
     lc_storage_release(s2);
-    return NULL;
+    return 0;
+fail:
+    lc_py_raise(&e);
+    goto out;
+nomem:
+    PyErr_NoMemory();
+out:
+    free(moved.r);
+    lc_storage_release(s2);
+    return -1;
 }
 
 /* ---- the functions ------------------------------------------------------------- */
@@ -398,6 +408,37 @@ done:
 /* A write into a buffer of at least this many bytes that pending arrays still read computes
  * those readers first, rather than copying the buffer for them. */
 #define LC_SETTLE_BYTES ((size_t)64 << 10)
+
+int lc_py_own_buffer(lc_py_Array *x)
+{
+    lc_py_Queue *q = (lc_py_Queue *)x->queue;
+    if (!lc_on(x->node, x->node->storage)) {
+        PyErr_SetString(PyExc_RuntimeError, "internal: lc_py_own_buffer needs a realized leaf");
+        return -1;
+    }
+    struct lc_storage *s = x->node->storage;
+    lc_storage_retain(s);
+    int rc = -1;
+    int ex = lc_exclusive(q, s, NULL, NULL, 0);
+    if (ex < 0)
+        goto done;
+    int shared = lc_py_buffer_shared(lc_engine_buffer(s));
+    if (!ex && (shared || s->nbytes >= LC_SETTLE_BYTES)) {
+        /* As a store does: the readers are computed rather than the buffer copied. */
+        for (lc_py_Array *a = q->arrays; a; a = a->next)
+            if (lc_settle(a, s) < 0)
+                goto done;
+        if ((ex = lc_exclusive(q, s, NULL, NULL, 0)) < 0)
+            goto done;
+    }
+    struct lc_node *none = NULL;
+    if (!ex && lc_cow(x, s, &none) < 0)
+        goto done;
+    rc = ex && shared;
+done:
+    lc_storage_release(s);
+    return rc;
+}
 
 static PyObject *py_writable(PyObject *Py_UNUSED(m), PyObject *args)
 {
@@ -484,13 +525,8 @@ static PyObject *py_store(PyObject *Py_UNUSED(m), PyObject *args)
         if ((ex = lc_exclusive((lc_py_Queue *)x->queue, s, store, ours, 3)) < 0)
             goto done;
     }
-    if (!ex) {
-        struct lc_node *moved = lc_cow(x, s, store);
-        if (!moved)
-            goto done;
-        lc_node_release(store);
-        store = moved;
-    }
+    if (!ex && lc_cow(x, s, &store) < 0)
+        goto done;
     if (lc_py_force_one(x->queue, store, 0) < 0)
         goto done;
     if (ex && shared) {

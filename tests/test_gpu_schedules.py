@@ -16,7 +16,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # (module, -k expression): the writes and histograms run their store schedules on PoCL only
 # (the rest of test_write.py is the map schedules again; Intel's compiles are slow).
-SUITES = [("test_reductions.py", None), ("test_scans.py", None), ("test_fusion.py", None),
+SUITES = [("test_reductions.py", None), ("test_reductionkernel.py", None),
+          ("test_scans.py", None), ("test_fusion.py", None),
           ("test_plan_cache.py", None), ("test_gather.py", None),
           ("test_histogram.py", "pocl"), ("test_random.py", "not intel"),
           ("test_sort.py", "not intel"), ("test_topk.py", "pocl"), ("test_matmul.py", "pocl"),

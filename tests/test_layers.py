@@ -23,7 +23,7 @@ LAYERS = [
     "_ufuncs", "_elementwise",
     # 5. the feature modules
     "_setops", "_select", "_indexmaps", "_linalg", "_einsum", "_mathfns", "_stats", "linalg",
-    "_shapes", "_arrayapi", "fft", "random",
+    "_shapes", "_arrayapi", "fft", "random", "_userkernels", "_rawkernel",
     # 6. the namespace, NumPy's protocols, the array type
     "_namespace", "_dispatch", "_array",
     # 7. the package, and its Dask support

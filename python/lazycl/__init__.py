@@ -19,7 +19,8 @@ The package is in layers; a module imports only modules of the layers below its 
     steps call the extension's ops)
  4. _ufuncs (the ufunc type and the ufuncs of graph/ops.def), _elementwise
  5. the feature modules: _setops, _select, _indexmaps, _linalg, _einsum, _mathfns, _stats,
-    linalg, _shapes, _arrayapi, fft, random
+    linalg, _shapes, _arrayapi, fft, random, _userkernels (ElementwiseKernel, ReductionKernel),
+    _rawkernel (RawKernel)
  6. _namespace (re-exports), _dispatch (NumPy's protocols), _array (lazycl.Array)
  7. this package, and dask (imported only when Dask is)
 """

@@ -312,11 +312,36 @@ def case_complex(lc, np):
             _same(np, lc.sort(Z[0]), np.sort(z[0]), f"complex sort {dt}")
 
 
+def case_user(lc, np):
+    """User kernels (lazycl.ElementwiseKernel, ReductionKernel) fused into maps and into
+    reductions of each schedule: rows split over items or groups, columns in blocks, states
+    with and without an identity."""
+    sq = lc.ElementwiseKernel("T x, T y", "T z", "z = (x - y) * (x - y)", "sqdiff")
+    l2 = lc.ReductionKernel("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm")
+    mx = lc.ReductionKernel("T x", "T y", "x", "a > b ? a : b", "y = a", None, "noidmax")
+    h, b = _data(np, "float32", (37, 131), 40), _data(np, "float32", (131,), 41)
+    x, y = lc.asarray(h), lc.asarray(b)
+    _same(np, sq(x, y) + 1, (h - b) ** 2 + 1, "user map")
+    h64 = h.astype(np.float64)
+    for ax in (None, 0, 1):
+        _same(np, l2(x - y, axis=ax), np.sqrt(((h64 - b) ** 2).sum(axis=ax)).astype(np.float32),
+              f"user l2 axis {ax}", rtol=1e-5)
+        _same(np, mx(x, axis=ax), h.max(axis=ax), f"user max axis {ax}")
+    v = _data(np, "float32", (20000,), 42)
+    _same(np, l2(lc.asarray(v)), np.float32(np.sqrt((v.astype(np.float64) ** 2).sum())),
+          "user split l2", rtol=1e-5)
+    _same(np, mx(lc.asarray(v)), v.max(), "user split max")
+    c = _data(np, "float32", (600, 40), 43)
+    _same(np, l2(lc.asarray(c), axis=0), np.sqrt((c.astype(np.float64) ** 2).sum(0)).astype(
+        np.float32), "user column l2", rtol=1e-5)
+    _same(np, mx(lc.asarray(c), axis=0), c.max(0), "user column max")
+
+
 FAMILIES = {
     "map": case_map, "reduce": case_reduce, "reduce_split": case_reduce_split,
     "scan": case_scan, "sort": case_sort, "topk": case_topk, "store": case_store,
     "scatter": case_scatter, "gather": case_gather, "random": case_random, "gemm": case_gemm,
-    "gemm_post": case_gemm_post, "complex": case_complex,
+    "gemm_post": case_gemm_post, "complex": case_complex, "user": case_user,
 }
 
 # (family, schedule kind) -> words of the schedules (LAZYCL_DEBUG=2's launch lines) that must
@@ -335,9 +360,12 @@ _GPU = {
     "scatter": ["local copy per work-group", "combined atomically"],
     "gemm": ["gemm: 128x128 tiles"],
     "map": ["four elements per item"],
+    "user": ["split over groups of 256", "blocks of 256 adjacent outputs"],
 }
+_CPU["user"] = ["split over groups", "one item per output"]
 _POCL = dict(_CPU, map=["8-wide SIMD"], reduce=["8-wide SIMD across outputs"],
-             reduce_split=["split over groups", "blocks of 32 outputs"])
+             reduce_split=["split over groups", "blocks of 32 outputs"],
+             user=["split over groups", "8-wide SIMD", "blocks of 32 outputs"])
 _ALL = {"topk": ["k largest", "k smallest"], "gemm_post": ["post-reduction"],
         "store": ["store 1-d", "store 2-d"], "complex": ["map", "reduce", "scan", "sort"]}
 EXPECT = {(f, k): w for k, table in (("cpu", _CPU), ("pocl", _POCL), ("gpu", _GPU))
