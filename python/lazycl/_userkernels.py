@@ -71,6 +71,34 @@ def _parse_params(text, what, name, cls="ElementwiseKernel"):
     return out
 
 
+_NUMBERED = re.compile(r"^\s*(\d+) \| (.*)$")
+_LINE_DIRECTIVE = re.compile(r'^\s*#line\s+(\d+)\s+"([^"]*)"')
+_GENERATED_AT = re.compile(r"<[^>\n]*>:(\d+):(\d+):")
+
+
+def _user_lines(detail):
+    """A build failure's detail (the numbered source, then the log) with the log's places in
+    the generated source ("<kernel>:9:9:", as NVIDIA's compiler writes them: it does not follow
+    #line) put as the #line directives say ("name:2:9:", as clang writes them)."""
+    directives = []                       # (generated line of the directive, its line, file)
+    for text in detail.splitlines():
+        m = _NUMBERED.match(text)
+        if m:
+            d = _LINE_DIRECTIVE.match(m.group(2))
+            if d:
+                directives.append((int(m.group(1)), int(d.group(1)), d.group(2)))
+
+    def place(m):
+        at = int(m.group(1))
+        before = [d for d in directives if d[0] < at]
+        if not before or before[-1][2] == "lazycl":
+            return m.group(0)
+        src, line, name = before[-1]
+        return f"{name}:{line + at - src - 1}:{m.group(2)}:"
+
+    return _GENERATED_AT.sub(place, detail) if directives else detail
+
+
 class ElementwiseKernel:
     """CuPy's ElementwiseKernel over lazycl arrays: a lazy elementwise op written in OpenCL C.
 
@@ -200,7 +228,7 @@ class ElementwiseKernel:
 
     def _compile_error(self, err):
         """A CompileError naming the user's line and the compiler's message about it."""
-        detail = getattr(err, "detail", "") or str(err)
+        detail = _user_lines(getattr(err, "detail", "") or str(err))
         name = re.escape(self.name)
         # clang's "name:L:C: error: msg", and PoCL's "error: name:L:C: msg".
         found = (re.search(r"(?m)" + name + r"( preamble)?:(\d+):(?:(\d+):)?\s*(?:fatal )?"
@@ -484,7 +512,7 @@ class ReductionKernel:
     def _compile_error(self, err, prefix):
         """A CompileError naming the part (map_expr, reduce_expr, ...), the user's line and the
         compiler's message about it."""
-        detail = getattr(err, "detail", "") or str(err)
+        detail = _user_lines(getattr(err, "detail", "") or str(err))
         name = re.escape(self.name)
         part = r"(_map|_identity|_post)?"
         found = (re.search(r"(?m)" + name + part + r"( preamble)?:(\d+):(?:(\d+):)?\s*"
