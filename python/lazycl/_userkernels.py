@@ -96,7 +96,12 @@ def _user_lines(detail):
         src, line, name = before[-1]
         return f"{name}:{line + at - src - 1}:{m.group(2)}:"
 
-    return _GENERATED_AT.sub(place, detail) if directives else detail
+    out = _GENERATED_AT.sub(place, detail) if directives else detail
+    # NVIDIA's compiler takes an unknown function for an external one (a warning) and fails
+    # only at the link ("Unresolved extern function"): that warning is the user's error.
+    if "fatal" in out and not re.search(r"(?m)^\S+:\d+:\d+:\s*(?:fatal )?error:", out):
+        out = re.sub(r"(?m)^(\S+:\d+:\d+:)\s*warning:(.*)$", r"\1 error:\2", out, count=1)
+    return out
 
 
 class ElementwiseKernel:
