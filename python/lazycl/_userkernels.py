@@ -81,9 +81,11 @@ def _user_lines(detail):
     the generated source ("<kernel>:9:9:", as NVIDIA's compiler writes them: it does not follow
     #line) put as the #line directives say ("name:2:9:", as clang writes them)."""
     directives = []                       # (generated line of the directive, its line, file)
+    source = {}                           # generated line -> its text
     for text in detail.splitlines():
         m = _NUMBERED.match(text)
         if m:
+            source[int(m.group(1))] = m.group(2)
             d = _LINE_DIRECTIVE.match(m.group(2))
             if d:
                 directives.append((int(m.group(1)), int(d.group(1)), d.group(2)))
@@ -97,10 +99,22 @@ def _user_lines(detail):
         return f"{name}:{line + at - src - 1}:{m.group(2)}:"
 
     out = _GENERATED_AT.sub(place, detail) if directives else detail
-    # NVIDIA's compiler takes an unknown function for an external one (a warning) and fails
-    # only at the link ("Unresolved extern function"): that warning is the user's error.
+    # NVIDIA's compiler takes an unknown function for an external one (a warning, which its
+    # cache may not repeat) and fails only at the link ("Unresolved extern function 'f'"): the
+    # warning is the user's error, or else the first user line that calls f.
     if "fatal" in out and not re.search(r"(?m)^\S+:\d+:\d+:\s*(?:fatal )?error:", out):
-        out = re.sub(r"(?m)^(\S+:\d+:\d+:)\s*warning:(.*)$", r"\1 error:\2", out, count=1)
+        warned = re.sub(r"(?m)^(\S+:\d+:\d+:)\s*warning:(.*)$", r"\1 error:\2", out, count=1)
+        if warned != out:
+            return warned
+        f = re.search(r"Unresolved extern function '(\w+)'", out)
+        for at in sorted(source) if f else ():
+            call = re.search(r"\b" + f.group(1) + r"\s*\(", source[at])
+            before = [d for d in directives if d[0] < at]
+            if call and before and before[-1][2] != "lazycl":
+                src, line, name = before[-1]
+                out += (f"\n{name}:{line + at - src - 1}:{call.start() + 1}: error: no function "
+                        f"'{f.group(1)}' (unresolved at the link)")
+                break
     return out
 
 
