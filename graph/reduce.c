@@ -58,6 +58,26 @@ static struct lc_node *lc_match_sumexp(const struct lc_node *a, uint32_t axes)
     return f;
 }
 
+/* The shape left after reducing `axes` (a bit per axis) of a, its element count in *nred:
+ * the number of dims left, or -1 with e set (an axis past a's). */
+static int lc_reduced_shape(const struct lc_node *a, uint32_t axes, int64_t *shape, int64_t *nred,
+                            struct lc_error *e)
+{
+    if (a->ndim < 32 && (axes >> a->ndim) != 0) {
+        lc_error_set(e, LC_ERR_AXIS, "axis out of bounds for array of dimension %d", a->ndim);
+        return -1;
+    }
+    int nd = 0;
+    *nred = 1;
+    for (int i = 0; i < a->ndim; i++) {
+        if (axes & (1u << i))
+            *nred *= a->shape[i];
+        else
+            shape[nd++] = a->shape[i];
+    }
+    return nd;
+}
+
 struct lc_node *lc_node_reduce(int op, struct lc_node *a, uint32_t axes, int ddof, int kind,
                                struct lc_error *e)
 {
@@ -72,18 +92,10 @@ struct lc_node *lc_node_reduce(int op, struct lc_node *a, uint32_t axes, int ddo
                      op == LC_OP_USERRED ? " of lc_node_reduce (lc_node_user_reduce)" : "");
         return NULL;
     }
-    if (a->ndim < 32 && (axes >> a->ndim) != 0) {
-        lc_error_set(e, LC_ERR_AXIS, "axis out of bounds for array of dimension %d", a->ndim);
+    int64_t shape[LC_MAXDIM], nred;
+    int nd = lc_reduced_shape(a, axes, shape, &nred, e);
+    if (nd < 0)
         return NULL;
-    }
-    int64_t shape[LC_MAXDIM], nred = 1;
-    int nd = 0;
-    for (int i = 0; i < a->ndim; i++) {
-        if (axes & (1u << i))
-            nred *= a->shape[i];
-        else
-            shape[nd++] = a->shape[i];
-    }
     if (nred == 0) {
         switch (op) {
         case LC_OP_RMIN: case LC_OP_RMAX: case LC_OP_NANMIN: case LC_OP_NANMAX:
@@ -146,18 +158,10 @@ struct lc_node *lc_node_user_reduce(uint64_t fn, uint64_t init, struct lc_node *
                      (unsigned long long)fn, (unsigned long long)init);
         return NULL;
     }
-    if (a->ndim < 32 && (axes >> a->ndim) != 0) {
-        lc_error_set(e, LC_ERR_AXIS, "axis out of bounds for array of dimension %d", a->ndim);
+    int64_t shape[LC_MAXDIM], nred;
+    int nd = lc_reduced_shape(a, axes, shape, &nred, e);
+    if (nd < 0)
         return NULL;
-    }
-    int64_t shape[LC_MAXDIM], nred = 1;
-    int nd = 0;
-    for (int i = 0; i < a->ndim; i++) {
-        if (axes & (1u << i))
-            nred *= a->shape[i];
-        else
-            shape[nd++] = a->shape[i];
-    }
     if (nred == 0 && !init) {
         lc_error_set(e, LC_ERR_INVALID,
                      "zero-size array to reduction operation %s which has no identity", f->name);

@@ -141,6 +141,10 @@ size_t lc_py_host_align(lc_device_t dev, size_t isz);
 struct lc_node *lc_py_share_ndarray(PyObject *queue, PyArrayObject *arr, int want_dt, int *readonly,
                                     const char **why);
 
+/* Pin the buffer of x (a realized leaf: lc_py_realize) once its deferred index checks and
+ * recorded writes are done (lc_buffer_pin: one pin, one reference): the buffer, the mapping
+ * in *host; NULL with an exception set. */
+lc_buffer_t lc_py_pin(lc_py_Array *x, void **host);
 /* A new C-ordered NumPy array for a read from q's device: in pinned memory where that makes
  * the read faster (a big read from a GPU), else NumPy's own. NULL with an exception set. */
 PyObject *lc_py_new_host_array(lc_queue_t q, int ndim, const npy_intp *dims, int dt);

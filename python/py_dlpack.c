@@ -182,24 +182,13 @@ static PyObject *py_dlpack_export(PyObject *Py_UNUSED(m), PyObject *args)
     if (zero_copy) {
         /* x is now a leaf of its buffer: pin the buffer (it stays alive and
          * out of the pool while the consumer holds it). */
-        lc_buffer_t b = lc_engine_buffer(n->storage);
         size_t off = (size_t)n->offset * lc_dtype_size(dtype);
         memcpy(ex->strides, n->strides, (size_t)ndim * sizeof *ex->strides);
-        struct lc_error e = {0};
-        lc_status st;
         void *host = NULL;
-        lc_buffer_retain(b);
-        Py_BEGIN_ALLOW_THREADS
-        st = lc_engine_ready(q, n->storage, &e);   /* a deferred IndexError, not its data */
-        if (st == LC_OK)
-            st = lc_pokes_flush(q, n->storage, &e);
-        if (st == LC_OK)
-            st = lc_buffer_pin(q, b, &host, &e);
-        Py_END_ALLOW_THREADS
-        lc_buffer_release(b);
-        if (st != LC_OK) {
+        lc_buffer_t b = lc_py_pin(x, &host);
+        if (!b) {
             free(ex);
-            return lc_py_raise(&e);
+            return NULL;
         }
         ex->pinned = b;
         data = (char *)host + off;

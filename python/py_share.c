@@ -207,6 +207,44 @@ struct lc_node *lc_py_share_ndarray(PyObject *queue, PyArrayObject *arr, int wan
 
 /* ---- out: NumPy views of lazycl buffers ------------------------------------------------ */
 
+lc_buffer_t lc_py_pin(lc_py_Array *x, void **host)
+{
+    struct lc_node *n = x->node;
+    lc_queue_t q = lc_py_q(x->queue);
+    lc_buffer_t b = lc_engine_buffer(n->storage);
+    struct lc_error e = {0};
+    lc_status st;
+    lc_buffer_retain(b);
+    Py_BEGIN_ALLOW_THREADS
+    st = lc_engine_ready(q, n->storage, &e);   /* a deferred IndexError, not its data */
+    if (st == LC_OK)
+        st = lc_pokes_flush(q, n->storage, &e);
+    if (st == LC_OK)
+        st = lc_buffer_pin(q, b, host, &e);
+    Py_END_ALLOW_THREADS
+    lc_buffer_release(b);
+    if (st != LC_OK)
+        return lc_py_raise(&e), NULL;
+    return b;
+}
+
+/* A NumPy array of `data` (dims, strides in bytes or NULL, flags) whose base is `base` (the
+ * reference is taken, also on failure). */
+static PyObject *lc_np_over(PyObject *base, int dt, int ndim, npy_intp *dims, npy_intp *strides,
+                            void *data, int flags)
+{
+    PyArray_Descr *descr = PyArray_DescrFromType(lc_py_npy_type(dt));
+    PyObject *v = descr ? PyArray_NewFromDescr(&PyArray_Type, descr, ndim, dims, strides, data,
+                                               flags, NULL)
+                        : NULL;
+    if (!v || PyArray_SetBaseObject((PyArrayObject *)v, base) < 0) {
+        Py_XDECREF(v);
+        Py_DECREF(base);
+        return NULL;
+    }
+    return v;
+}
+
 /* The base of a view: a capsule whose destructor drops the pin (any thread, no GIL needed by
  * lc_buffer_unpin). */
 static void lc_view_base_free(PyObject *cap)
@@ -242,38 +280,17 @@ static PyObject *py_host_view(PyObject *Py_UNUSED(m), PyObject *xo)
         dims[d] = (npy_intp)n->shape[d];
         strides[d] = (npy_intp)(n->strides[d] * (int64_t)isz);
     }
-    lc_buffer_t b = lc_engine_buffer(n->storage);
-    size_t off = (size_t)n->offset * isz;
-    struct lc_error e = {0};
-    lc_status st;
-    void *host = NULL;
-    lc_buffer_retain(b);
-    Py_BEGIN_ALLOW_THREADS
-    st = lc_engine_ready(q, n->storage, &e);   /* a deferred IndexError surfaces here */
-    if (st == LC_OK)
-        st = lc_pokes_flush(q, n->storage, &e);
-    if (st == LC_OK)
-        st = lc_buffer_pin(q, b, &host, &e);
-    Py_END_ALLOW_THREADS
-    lc_buffer_release(b);
-    if (st != LC_OK)
-        return lc_py_raise(&e);
+    void *host;
+    lc_buffer_t b = lc_py_pin(x, &host);
+    if (!b)
+        return NULL;
     PyObject *base = PyCapsule_New(b, "lazycl.pinned_buffer", lc_view_base_free);
     if (!base) {
         lc_buffer_unpin(b);
         return NULL;
     }
-    PyArray_Descr *descr = PyArray_DescrFromType(lc_py_npy_type(dt));
-    PyObject *v = descr ? PyArray_NewFromDescr(&PyArray_Type, descr, ndim, dims, strides,
-                                               (char *)host + off, ro ? 0 : NPY_ARRAY_WRITEABLE,
-                                               NULL)
-                        : NULL;
-    if (!v || PyArray_SetBaseObject((PyArrayObject *)v, base) < 0) {
-        Py_XDECREF(v);
-        Py_DECREF(base);
-        return NULL;
-    }
-    return v;
+    return lc_np_over(base, dt, ndim, dims, strides, (char *)host + (size_t)n->offset * isz,
+                      ro ? 0 : NPY_ARRAY_WRITEABLE);
 }
 
 /* The base of a NumPy array in pinned memory: frees the region (to the pinned cache). */
@@ -313,16 +330,7 @@ PyObject *lc_py_new_host_array(lc_queue_t q, int ndim, const npy_intp *dims, int
         lc_pinned_free(p);
         return NULL;
     }
-    PyArray_Descr *descr = PyArray_DescrFromType(lc_py_npy_type(dt));
-    PyObject *v = descr ? PyArray_NewFromDescr(&PyArray_Type, descr, ndim, (npy_intp *)dims, NULL,
-                                               host, NPY_ARRAY_CARRAY, NULL)
-                        : NULL;
-    if (!v || PyArray_SetBaseObject((PyArrayObject *)v, base) < 0) {
-        Py_XDECREF(v);
-        Py_DECREF(base);
-        return NULL;
-    }
-    return v;
+    return lc_np_over(base, dt, ndim, (npy_intp *)dims, NULL, host, NPY_ARRAY_CARRAY);
 }
 
 /* _host_shares(device) -> (lc.asarray shares NumPy memory, np.asarray views lazycl memory). */

@@ -118,6 +118,55 @@ def _user_lines(detail):
     return out
 
 
+def _compile_error(cls, name, err, parts):
+    """A CompileError naming the user's part and line and the compiler's message about it.
+    parts: the #line file name of each part of the user's text -> (its label, its text)."""
+    detail = _user_lines(getattr(err, "detail", "") or str(err))
+    files = "|".join(re.escape(f) for f in sorted(parts, key=len, reverse=True))
+    # clang's "file:L:C: error: msg", and PoCL's "error: file:L:C: msg".
+    found = (re.search(r"(?m)(?<!\w)(" + files + r"):(\d+):(?:\d+:)?\s*(?:fatal )?error:\s*(.*)$",
+                       detail)
+             or re.search(r"(?m)error:\s*(" + files + r"):(\d+):(?:\d+:)?\s*(.*)$", detail))
+    if not found:
+        msg = (f"{cls} {name!r} does not compile:\n"
+               + "\n".join(l for l in detail.splitlines() if "error" in l)[:2000])
+    else:
+        label, text = parts[found.group(1)]
+        lines = text.splitlines()
+        line = int(found.group(2))
+        src = lines[line - 1] if 0 < line <= len(lines) else ""
+        msg = f"{cls} {name!r}, {label} line {line}: {src.strip()}\n    {found.group(3).strip()}"
+    e = _c.CompileError(msg)
+    e.detail = detail
+    return e
+
+
+def _bind_placeholders(cls, name, in_params, args, out_params, outs):
+    """The dtype of each placeholder: from the first array argument (an input's, then an
+    output's) that uses it, then from a scalar input, as CuPy binds them. A placeholder two
+    arrays give different dtypes is a TypeError naming the parameter."""
+    bound = {}
+
+    def bind(t, dt, pname):
+        have = bound.get(t)
+        if have is None:
+            bound[t] = dt
+        elif have != dt:
+            raise TypeError(f"{cls} {name!r}: parameter {pname!r} is {dt}, but {t} is {have} "
+                            f"(from an earlier argument)")
+
+    for (t, dt, pname), a in zip(in_params, args):
+        if dt is None and (_u.is_array(a) or isinstance(a, np.ndarray)):
+            bind(t, np.dtype(a.dtype), pname)
+    for (t, dt, pname), a in zip(out_params, outs):
+        if dt is None and a is not None:
+            bind(t, np.dtype(a.dtype), pname)
+    for (t, dt, pname), a in zip(in_params, args):     # scalars last
+        if dt is None and t not in bound:
+            bound[t] = np.asarray(a).dtype if isinstance(a, np.generic) else np.result_type(a)
+    return bound
+
+
 class ElementwiseKernel:
     """CuPy's ElementwiseKernel over lazycl arrays: a lazy elementwise op written in OpenCL C.
 
@@ -174,26 +223,8 @@ class ElementwiseKernel:
 
     def _bind(self, args, outs):
         """The dtypes of the inputs and outputs for these arguments."""
-        bound = {}
-
-        def bind(t, dt, pname):
-            have = bound.get(t)
-            if have is None:
-                bound[t] = dt
-            elif have != dt:
-                raise TypeError(f"ElementwiseKernel {self.name!r}: parameter {pname!r} is "
-                                f"{dt}, but {t} is {have} (from an earlier argument)")
-
-        for (t, dt, pname), a in zip(self.in_params, args):
-            if dt is None and (_u.is_array(a) or isinstance(a, np.ndarray)):
-                bind(t, np.dtype(a.dtype), pname)
-        for (t, dt, pname), a in zip(self.out_params, outs):
-            if dt is None and a is not None:
-                bind(t, np.dtype(a.dtype), pname)
-        for (t, dt, pname), a in zip(self.in_params, args):     # scalars last, as CuPy
-            if dt is None and t not in bound:
-                bound[t] = np.asarray(a).dtype if isinstance(a, np.generic) else \
-                    np.result_type(a)
+        bound = _bind_placeholders("ElementwiseKernel", self.name, self.in_params, args,
+                                   self.out_params, outs)
         ins = []
         for t, dt, pname in self.in_params:
             ins.append(dt if dt is not None else bound[t])
@@ -247,25 +278,9 @@ class ElementwiseKernel:
 
     def _compile_error(self, err):
         """A CompileError naming the user's line and the compiler's message about it."""
-        detail = _user_lines(getattr(err, "detail", "") or str(err))
-        name = re.escape(self.name)
-        # clang's "name:L:C: error: msg", and PoCL's "error: name:L:C: msg".
-        found = (re.search(r"(?m)" + name + r"( preamble)?:(\d+):(?:(\d+):)?\s*(?:fatal )?"
-                           r"error:\s*(.*)$", detail)
-                 or re.search(r"(?m)error:\s*" + name + r"( preamble)?:(\d+):(?:(\d+):)?\s*(.*)$",
-                              detail))
-        if not found:
-            msg = (f"ElementwiseKernel {self.name!r} does not compile:\n"
-                   + "\n".join(l for l in detail.splitlines() if "error" in l)[:2000])
-        else:
-            text = (self.preamble if found.group(1) else self._body).splitlines()
-            line = int(found.group(2))
-            src = text[line - 1] if 0 < line <= len(text) else ""
-            msg = (f"ElementwiseKernel {self.name!r}, {'preamble' if found.group(1) else 'operation'}"
-                   f" line {line}: {src.strip()}\n    {found.group(4).strip()}")
-        e = _c.CompileError(msg)
-        e.detail = detail
-        return e
+        return _compile_error("ElementwiseKernel", self.name, err,
+                              {self.name: ("operation", self._body),
+                               self.name + " preamble": ("preamble", self.preamble)})
 
     # ---- calls -------------------------------------------------------------------------
 
@@ -360,8 +375,6 @@ class ElementwiseKernel:
 
 _IN_SIZE = re.compile(r"\b_in_ind\s*\.\s*size\s*\(\s*\)")
 _OUT_SIZE = re.compile(r"\b_out_ind\s*\.\s*size\s*\(\s*\)")
-#: The parts of a ReductionKernel, as the suffixes of their functions' names.
-_PARTS = {"": "reduce_expr", "_map": "map_expr", "_identity": "identity", "_post": "post_map_expr"}
 
 
 class ReductionKernel:
@@ -441,26 +454,8 @@ class ReductionKernel:
     def _bind(self, args, out):
         """The dtypes of the inputs, the output and the reduce type for these arguments, and
         the placeholders' dtypes."""
-        bound = {}
-
-        def bind(t, dt, pname):
-            have = bound.get(t)
-            if have is None:
-                bound[t] = dt
-            elif have != dt:
-                raise TypeError(f"ReductionKernel {self.name!r}: parameter {pname!r} is "
-                                f"{dt}, but {t} is {have} (from an earlier argument)")
-
-        for (t, dt, pname), a in zip(self.in_params, args):
-            if dt is None and (_u.is_array(a) or isinstance(a, np.ndarray)):
-                bind(t, np.dtype(a.dtype), pname)
-        t, dt, pname = self.out_params[0]
-        if dt is None and out is not None:
-            bind(t, np.dtype(out.dtype), pname)
-        for (t, dt, pname), a in zip(self.in_params, args):     # scalars last, as CuPy
-            if dt is None and t not in bound:
-                bound[t] = np.asarray(a).dtype if isinstance(a, np.generic) else \
-                    np.result_type(a)
+        bound = _bind_placeholders("ReductionKernel", self.name, self.in_params, args,
+                                   self.out_params[:1], [out])
         ins = [dt if dt is not None else bound[t] for t, dt, _ in self.in_params]
         t, dt, pname = self.out_params[0]
         if dt is None:
@@ -524,35 +519,20 @@ class ReductionKernel:
         try:
             _c._user_check(tuple(f for f in fids if f), device)
         except _c.CompileError as err:
-            raise self._compile_error(err, prefix) from None
+            raise self._compile_error(err) from None
         self._fns[key] = fids
         return fids
 
-    def _compile_error(self, err, prefix):
+    def _compile_error(self, err):
         """A CompileError naming the part (map_expr, reduce_expr, ...), the user's line and the
         compiler's message about it."""
-        detail = _user_lines(getattr(err, "detail", "") or str(err))
-        name = re.escape(self.name)
-        part = r"(_map|_identity|_post)?"
-        found = (re.search(r"(?m)" + name + part + r"( preamble)?:(\d+):(?:(\d+):)?\s*"
-                           r"(?:fatal )?error:\s*(.*)$", detail)
-                 or re.search(r"(?m)error:\s*" + name + part + r"( preamble)?:(\d+):(?:(\d+):)?"
-                              r"\s*(.*)$", detail))
-        if not found:
-            msg = (f"ReductionKernel {self.name!r} does not compile:\n"
-                   + "\n".join(l for l in detail.splitlines() if "error" in l)[:2000])
-        else:
-            what = "preamble" if found.group(2) else _PARTS[found.group(1) or ""]
-            text = {"preamble": self.preamble, "map_expr": self.map_expr,
-                    "reduce_expr": self.reduce_expr, "identity": self.identity or "",
-                    "post_map_expr": self.post_map_expr}[what].splitlines()
-            line = int(found.group(3))
-            src = text[line - 1] if 0 < line <= len(text) else ""
-            msg = (f"ReductionKernel {self.name!r}, {what} line {line}: {src.strip()}\n"
-                   f"    {found.group(5).strip()}")
-        e = _c.CompileError(msg)
-        e.detail = detail
-        return e
+        n = self.name
+        return _compile_error("ReductionKernel", n, err, {
+            n: ("reduce_expr", self.reduce_expr), n + "_map": ("map_expr", self.map_expr),
+            n + "_identity": ("identity", self.identity or ""),
+            n + "_post": ("post_map_expr", self.post_map_expr),
+            **{n + k + " preamble": ("preamble", self.preamble)
+               for k in ("", "_map", "_identity", "_post")}})
 
     # ---- calls -------------------------------------------------------------------------
 
