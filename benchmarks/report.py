@@ -255,6 +255,15 @@ def render_md(doc, dev, systems):
     out += ["Notes:", ""] + notes
     if doc.get("loops"):
         out += ["", render_loops_md(doc["loops"])]
+    if doc.get("mandelbrot"):
+        rows = doc["mandelbrot"]
+        base = next((r["ms"] for r in rows if r["system"].startswith("lazycl @vectorize, device")),
+                    None)
+        out += ["", "Mandelbrot with `@lc.vectorize` (benchmarks/mandelbrot.py, float64, 200 "
+                "iterations; x = time / lazycl device-resident):", "",
+                "| system | ms | x |", "|---|---|---|"]
+        out += [f"| {r['system']} | {r['ms']:.1f} | {r['ms'] / base:.2f} |"
+                if r["ms"] == r["ms"] and base else f"| {r['system']} | — | — |" for r in rows]
     return "\n".join(out) + "\n"
 
 

@@ -83,7 +83,7 @@ from workloads import build_workloads  # noqa: E402
 
 ROWS = ("axpy chain transc l2 user_elementwise user_reduction softmax standardize cumsum gather compaction bincount jacobi_2d "
         "slicewrite sort argsort sort_rows topk topk_rows matmul matmul_relu matmul_norm random "
-        "randn sparse_pca sparse_pca_loop small dask_standardize loops").split()
+        "randn sparse_pca sparse_pca_loop small dask_standardize loops mandelbrot").split()
 
 
 def lc_force(r):
@@ -186,7 +186,9 @@ def main(argv=None):
     cluster_row = ((only is None or "dask_standardize" in only)
                    and "dask_standardize" not in args.skip.split(","))
     loops_group = only is None or "loops" in only
-    progress = Progress(len(wls) + cluster_row + loops_group, plain=args.no_progress)
+    mandel_group = only is None or "mandelbrot" in only
+    progress = Progress(len(wls) + cluster_row + loops_group + mandel_group,
+                        plain=args.no_progress)
     say = progress.write
 
     results = []
@@ -342,6 +344,19 @@ def main(argv=None):
                               say=lambda s: say("  loops " + s))
         say(f"{'loops':<26} {len(loop_rows)} rows  [{time.perf_counter() - t_w:.1f} s]")
         progress.done()
+    mandel_rows = []
+    if mandel_group:
+        # @lc.vectorize against NumPy's vectorized form, Numba and hand-written OpenCL
+        # (benchmarks/mandelbrot.py): rows of their own
+        import mandelbrot
+        progress.start("mandelbrot")
+        t_w = time.perf_counter()
+        side = 256 if args.quick else 1000
+        mandel_rows = [{"system": s, "ms": ms} for s, ms in mandelbrot.main(
+            ["--device", dev.filter_string, "--n", str(side), "--iters", "200",
+             "--reps", "3" if args.quick else "5"])]
+        say(f"{'mandelbrot':<26} {len(mandel_rows)} systems  [{time.perf_counter() - t_w:.1f} s]")
+        progress.done()
     progress.close()
 
     bw_end = _lazycl._runtime_bench(dev, 4 * min(n, 1 << 28), 5)
@@ -375,6 +390,7 @@ def main(argv=None):
            "bandwidth": bw, "bandwidth_end": bw_end, "bandwidth_ceiling_GBps": bw_gbps, "systems": systems_used,
            "peer_labels": {k: v[0] for k, v in peers.items()}, "peer_notes": peer_notes,
            "numexpr": ne_v, "graph_overhead": ovh, "results": results, "loops": loop_rows,
+           "mandelbrot": mandel_rows,
            "ratio_convention": "system median / lazycl device-resident median"}
     with open(stem + ".json", "w") as f:
         json.dump(doc, f, indent=1)

@@ -6,7 +6,7 @@ it."""
 from . import (
     _arrayapi, _complex, _creation, _dlpack, _einsum, _elementwise, _histogram, _index,
     _indexmaps, _join, _rawkernel, _linalg, _mathfns, _profile, _reductions, _scans, _select,
-    _setops, _shapes, _sort, _stats, _tiling, _ufuncs, _userkernels, _views, _write,
+    _setops, _shapes, _sort, _stats, _tiling, _ufuncs, _userkernels, _vectorize, _views, _write,
 )
 from ._arrayapi import *  # noqa: F401,F403
 from ._complex import *  # noqa: F401,F403
@@ -32,6 +32,7 @@ from ._stats import *  # noqa: F401,F403
 from ._tiling import *  # noqa: F401,F403
 from ._ufuncs import *  # noqa: F401,F403
 from ._userkernels import *  # noqa: F401,F403
+from ._vectorize import *  # noqa: F401,F403
 from ._views import *  # noqa: F401,F403
 from ._write import *  # noqa: F401,F403
 
@@ -40,6 +41,6 @@ from ._write import *  # noqa: F401,F403
 MODULES = (_ufuncs, _creation, _views, _complex, _reductions, _write, _index, _tiling, _join,
            _histogram, _dlpack, _sort, _scans, _elementwise, _setops, _select, _indexmaps,
            _linalg, _einsum, _mathfns, _stats, _shapes, _arrayapi, _profile, _userkernels,
-           _rawkernel)
+           _rawkernel, _vectorize)
 
 __all__ = [name for m in MODULES for name in m.__all__]
