@@ -267,6 +267,20 @@ def test_recursion_and_bad_calls():
         lc.vectorize(target="tpu")
 
 
+def test_numpy_vectorize_keywords():
+    v = lc.vectorize(lambda_free, otypes=[np.float32], doc="half")
+    assert v.__doc__ == "half"
+    got = v(lc.asarray(np.arange(4)))
+    assert got.dtype == np.float32
+    assert_same(got.numpy(), np.arange(4, dtype=np.float32) / 2)
+    with pytest.raises(NotImplementedError, match="excluded"):
+        lc.vectorize(lambda_free, excluded={0})
+
+
+def lambda_free(x):
+    return x / 2
+
+
 def test_lambda_is_refused():
     v = lc.vectorize(lambda x: x + 1)
     with pytest.raises(lc.CompileError, match="lambda"):

@@ -153,9 +153,14 @@ class vectorize(_Scalar):
     kind = "vectorize"
 
     def __new__(cls, fn=None, signatures=None, *, target=None, nopython=True, cache=None,
-                identity=None, fastmath=False):
+                identity=None, fastmath=False, otypes=None, doc=None, excluded=None,
+                signature=None):
         if fn is not None and not callable(fn):         # @vectorize(['f4(f4)'])
             signatures, fn = fn, None
+        if excluded or signature is not None or cache is True:
+            raise NotImplementedError("vectorize: NumPy's excluded=, signature= and cache= are "
+                                      "not supported (lazycl translates scalar numeric "
+                                      "functions)")
         if target not in (None, "cpu", "parallel", "cuda", "opencl", "gpu"):
             raise ValueError(f"vectorize: target must be one of 'cpu', 'parallel', 'cuda', "
                              f"'opencl', not {target!r} (lazycl runs a function where its "
@@ -164,16 +169,27 @@ class vectorize(_Scalar):
             raise NotImplementedError("vectorize: identity= and fastmath= are not supported")
         if fn is None:
             def wrap(f):
-                return cls(f, signatures, target=target)
+                return cls(f, signatures, target=target, otypes=otypes, doc=doc)
             return wrap
         self = super().__new__(cls)
         return self
 
     def __init__(self, fn=None, signatures=None, *, target=None, nopython=True, cache=None,
-                 identity=None, fastmath=False):
+                 identity=None, fastmath=False, otypes=None, doc=None, excluded=None,
+                 signature=None):
         if fn is not None and not callable(fn):
             signatures, fn = fn, None
         super().__init__(fn)
+        if doc is not None:
+            self.__doc__ = doc
+        if otypes is not None:
+            ot = [np.dtype(t) for t in (otypes if not isinstance(otypes, str) else list(otypes))]
+            if len(ot) != 1:
+                raise ValueError(f"vectorize {fn.__name__!r}: otypes= gives one dtype (one "
+                                 f"output), not {len(ot)}")
+            self.otype = ot[0]
+        else:
+            self.otype = None
         self.nin = len(self._arity())
         self.nout = 1
         self.nargs = self.nin + 1
@@ -257,6 +273,8 @@ class vectorize(_Scalar):
             raise TypeError(f"vectorize {self.__name__!r} takes {self.nin} arguments, got "
                             f"{len(args)}")
         types, ret = self._choose(args)
+        if ret is None and self.otype is not None:
+            ret = self.otype
         queue = _u.queue_of(*args, out)
         k = self._kernel(types, ret, queue)
         # Every argument as a lazycl array of its chosen dtype (scalars 0-d), on one queue.
