@@ -349,7 +349,10 @@ class Translator:
         n = self.tmp
         self.emit(st, depth, f"const long lc_stop{n} = (long)({stop.c}), "
                              f"lc_step{n} = (long)({step.c});")
-        cond = (f"lc_i{n} < lc_stop{n}" if step.c.lstrip("(").startswith(tuple("123456789"))
+        # A literal positive step (or none) counts up; any other step's sign is tested.
+        up = len(args) < 3 or (isinstance(it.args[2], ast.Constant) and
+                               isinstance(it.args[2].value, int) and it.args[2].value > 0)
+        cond = (f"lc_i{n} < lc_stop{n}" if up
                 else f"(lc_step{n} > 0 ? lc_i{n} < lc_stop{n} : lc_i{n} > lc_stop{n})")
         self.emit(st, depth, f"for (long lc_i{n} = (long)({start.c}); {cond}; "
                              f"lc_i{n} += lc_step{n}) {{")
