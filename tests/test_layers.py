@@ -16,7 +16,7 @@ LAYERS = [
     "_lazycl", "_util", "_fallback",
     # 2. modules over the extension alone
     "_index", "_write", "_tiling", "_join", "_histogram", "_dlpack", "_info", "_host",
-    "_profile", "_pytocl",
+    "_profile", "_pytocl", "_kernelapi",
     # 3. the core: creation, views, reductions, sorts, scans
     "_creation", "_views", "_complex", "_reductions", "_sort", "_scans",
     # 4. the ufuncs
@@ -24,6 +24,7 @@ LAYERS = [
     # 5. the feature modules
     "_setops", "_select", "_indexmaps", "_linalg", "_einsum", "_mathfns", "_stats", "linalg",
     "_shapes", "_arrayapi", "fft", "random", "_userkernels", "_rawkernel", "_vectorize",
+    "_pykernel",
     # 6. the namespace, NumPy's protocols, the array type
     "_namespace", "_dispatch", "_array",
     # 7. the package, and its Dask support

@@ -5,8 +5,9 @@ Layer: above every module it re-exports (package docstring); _dispatch and the p
 it."""
 from . import (
     _arrayapi, _complex, _creation, _dlpack, _einsum, _elementwise, _histogram, _index,
-    _indexmaps, _join, _rawkernel, _linalg, _mathfns, _profile, _reductions, _scans, _select,
-    _setops, _shapes, _sort, _stats, _tiling, _ufuncs, _userkernels, _vectorize, _views, _write,
+    _indexmaps, _join, _kernelapi, _rawkernel, _linalg, _mathfns, _profile, _pykernel,
+    _reductions, _scans, _select, _setops, _shapes, _sort, _stats, _tiling, _ufuncs, _userkernels,
+    _vectorize, _views, _write,
 )
 from ._arrayapi import *  # noqa: F401,F403
 from ._complex import *  # noqa: F401,F403
@@ -18,10 +19,12 @@ from ._histogram import *  # noqa: F401,F403
 from ._index import *  # noqa: F401,F403
 from ._indexmaps import *  # noqa: F401,F403
 from ._join import *  # noqa: F401,F403
+from ._kernelapi import *  # noqa: F401,F403
 from ._rawkernel import *  # noqa: F401,F403
 from ._linalg import *  # noqa: F401,F403
 from ._mathfns import *  # noqa: F401,F403
 from ._profile import *  # noqa: F401,F403
+from ._pykernel import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._scans import *  # noqa: F401,F403
 from ._select import *  # noqa: F401,F403
@@ -41,6 +44,6 @@ from ._write import *  # noqa: F401,F403
 MODULES = (_ufuncs, _creation, _views, _complex, _reductions, _write, _index, _tiling, _join,
            _histogram, _dlpack, _sort, _scans, _elementwise, _setops, _select, _indexmaps,
            _linalg, _einsum, _mathfns, _stats, _shapes, _arrayapi, _profile, _userkernels,
-           _rawkernel, _vectorize)
+           _rawkernel, _vectorize, _kernelapi, _pykernel)
 
 __all__ = [name for m in MODULES for name in m.__all__]

@@ -19,6 +19,7 @@ function, the line and the construct.
 import ast
 import inspect
 import math
+import re
 import textwrap
 
 import numpy as np
@@ -672,3 +673,76 @@ def helpers(dtypes):
 
 INT_FLOAT_DTYPES = [np.dtype(n) for n in ("int8", "uint8", "int16", "uint16", "int32", "uint32",
                                           "int64", "uint64", "float32", "float64")]
+
+
+# ---- device compiler messages, at the Python line --------------------------------------
+
+_NUMBERED = re.compile(r"^\s*(\d+) \| (.*)$")
+_LINE_DIRECTIVE = re.compile(r'^\s*#line\s+(\d+)\s+"([^"]*)"')
+_GENERATED_AT = re.compile(r"<[^>\n]*>:(\d+):(\d+):")
+
+
+def user_lines(detail):
+    """A build failure's detail (the numbered source, then the log) with the log's places in
+    the generated source ("<kernel>:9:9:", as NVIDIA's compiler writes them: it does not follow
+    #line) put as the #line directives say ("name:2:9:", as clang writes them)."""
+    directives = []                       # (generated line of the directive, its line, file)
+    source = {}                           # generated line -> its text
+    for text in detail.splitlines():
+        m = _NUMBERED.match(text)
+        if m:
+            source[int(m.group(1))] = m.group(2)
+            d = _LINE_DIRECTIVE.match(m.group(2))
+            if d:
+                directives.append((int(m.group(1)), int(d.group(1)), d.group(2)))
+
+    def place(m):
+        at = int(m.group(1))
+        before = [d for d in directives if d[0] < at]
+        if not before or before[-1][2] == "lazycl":
+            return m.group(0)
+        src, line, name = before[-1]
+        return f"{name}:{line + at - src - 1}:{m.group(2)}:"
+
+    out = _GENERATED_AT.sub(place, detail) if directives else detail
+    # NVIDIA's compiler takes an unknown function for an external one (a warning, which its
+    # cache may not repeat) and fails only at the link ("Unresolved extern function 'f'"): the
+    # warning is the user's error, or else the first user line that calls f.
+    if "fatal" in out and not re.search(r"(?m)^\S+:\d+:\d+:\s*(?:fatal )?error:", out):
+        warned = re.sub(r"(?m)^(\S+:\d+:\d+:)\s*warning:(.*)$", r"\1 error:\2", out, count=1)
+        if warned != out:
+            return warned
+        f = re.search(r"Unresolved extern function '(\w+)'", out)
+        for at in sorted(source) if f else ():
+            call = re.search(r"\b" + f.group(1) + r"\s*\(", source[at])
+            before = [d for d in directives if d[0] < at]
+            if call and before and before[-1][2] != "lazycl":
+                src, line, name = before[-1]
+                out += (f"\n{name}:{line + at - src - 1}:{call.start() + 1}: error: no function "
+                        f"'{f.group(1)}' (unresolved at the link)")
+                break
+    return out
+
+
+def python_line_error(err, kind, name, files):
+    """The device compiler's first error about a line of the Python `files`, as a
+    lazycl.CompileError naming the function (`kind` 'name'), the file, the line and its text;
+    else err itself."""
+    detail = user_lines(getattr(err, "detail", "") or str(err))
+    alts = "|".join(re.escape(f.replace("\\", "/").replace('"', "'"))
+                    for f in sorted(files, key=len, reverse=True))
+    m = (re.search(r"(?m)(" + alts + r"):(\d+):(?:\d+:)?\s*(?:fatal )?error:\s*(.*)$", detail)
+         or re.search(r"(?m)error:\s*(" + alts + r"):(\d+):(?:\d+:)?\s*(.*)$", detail))
+    if not m:
+        return err
+    line = int(m.group(2))
+    try:
+        with open(m.group(1)) as fh:
+            text = fh.read().splitlines()[line - 1].strip()
+    except (OSError, IndexError):
+        text = ""
+    out = type(err)(f"{kind} {name!r}, line {line} of {m.group(1)}: {text}\n"
+                          f"    {m.group(3).strip()}")
+    out.detail = detail
+    out.line = line
+    return out

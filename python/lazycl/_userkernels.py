@@ -17,6 +17,7 @@ from . import _lazycl as _c
 from . import _util as _u
 from ._creation import arange
 from ._views import broadcast_to
+from ._pytocl import user_lines as _user_lines
 
 #: OpenCL C's scalar type names, as lazycl's dtypes (C's `float` is float32, NumPy's is 64).
 _CL_TYPES = {"bool": "bool", "char": "int8", "uchar": "uint8", "short": "int16",
@@ -68,53 +69,6 @@ def _parse_params(text, what, name, cls="ElementwiseKernel"):
             raise ValueError(f"{cls} {name!r}: cannot parse {what} parameter "
                              f"{part!r} (expected 'type name', e.g. 'T x' or 'float32 y')")
         out.append((words[0], _dtype_of_name(words[0]), words[1]))
-    return out
-
-
-_NUMBERED = re.compile(r"^\s*(\d+) \| (.*)$")
-_LINE_DIRECTIVE = re.compile(r'^\s*#line\s+(\d+)\s+"([^"]*)"')
-_GENERATED_AT = re.compile(r"<[^>\n]*>:(\d+):(\d+):")
-
-
-def _user_lines(detail):
-    """A build failure's detail (the numbered source, then the log) with the log's places in
-    the generated source ("<kernel>:9:9:", as NVIDIA's compiler writes them: it does not follow
-    #line) put as the #line directives say ("name:2:9:", as clang writes them)."""
-    directives = []                       # (generated line of the directive, its line, file)
-    source = {}                           # generated line -> its text
-    for text in detail.splitlines():
-        m = _NUMBERED.match(text)
-        if m:
-            source[int(m.group(1))] = m.group(2)
-            d = _LINE_DIRECTIVE.match(m.group(2))
-            if d:
-                directives.append((int(m.group(1)), int(d.group(1)), d.group(2)))
-
-    def place(m):
-        at = int(m.group(1))
-        before = [d for d in directives if d[0] < at]
-        if not before or before[-1][2] == "lazycl":
-            return m.group(0)
-        src, line, name = before[-1]
-        return f"{name}:{line + at - src - 1}:{m.group(2)}:"
-
-    out = _GENERATED_AT.sub(place, detail) if directives else detail
-    # NVIDIA's compiler takes an unknown function for an external one (a warning, which its
-    # cache may not repeat) and fails only at the link ("Unresolved extern function 'f'"): the
-    # warning is the user's error, or else the first user line that calls f.
-    if "fatal" in out and not re.search(r"(?m)^\S+:\d+:\d+:\s*(?:fatal )?error:", out):
-        warned = re.sub(r"(?m)^(\S+:\d+:\d+:)\s*warning:(.*)$", r"\1 error:\2", out, count=1)
-        if warned != out:
-            return warned
-        f = re.search(r"Unresolved extern function '(\w+)'", out)
-        for at in sorted(source) if f else ():
-            call = re.search(r"\b" + f.group(1) + r"\s*\(", source[at])
-            before = [d for d in directives if d[0] < at]
-            if call and before and before[-1][2] != "lazycl":
-                src, line, name = before[-1]
-                out += (f"\n{name}:{line + at - src - 1}:{call.start() + 1}: error: no function "
-                        f"'{f.group(1)}' (unresolved at the link)")
-                break
     return out
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from . import _lazycl as _c
 from . import _pytocl as _t
 from . import _util as _u
-from ._userkernels import ElementwiseKernel, _user_lines
+from ._userkernels import ElementwiseKernel
 
 #: Numba's short type names, as NumPy dtypes.
 _SHORT = {"f4": "float32", "f8": "float64", "i1": "int8", "i2": "int16", "i4": "int32",
@@ -291,22 +291,7 @@ class vectorize(_Scalar):
 
     def _compile_error(self, err):
         """The device compiler's first error, at the Python line it names."""
-        detail = _user_lines(getattr(err, "detail", "") or str(err))
-        fs = self._source()
-        f = re.escape(fs.file.replace("\\", "/").replace('"', "'"))
-        m = (re.search(r"(?m)" + f + r":(\d+):(?:\d+:)?\s*(?:fatal )?error:\s*(.*)$", detail)
-             or re.search(r"(?m)error:\s*" + f + r":(\d+):(?:\d+:)?\s*(.*)$", detail))
-        if not m:
-            return err
-        line = int(m.group(1))
-        try:
-            text = open(fs.file).read().splitlines()[line - 1].strip()
-        except (OSError, IndexError):
-            text = ""
-        e = _c.CompileError(f"vectorize {self.__name__!r}, line {line} of {fs.file}: {text}\n"
-                            f"    {m.group(2).strip()}")
-        e.detail = detail
-        return e
+        return _t.python_line_error(err, "vectorize", self.__name__, [self._source().file])
 
 
 __all__ = ["vectorize", "func"]
