@@ -3,6 +3,7 @@
  * LAZYCL_UPDATE_GOLDEN=1 rewrites tests/c/golden/ instead of comparing. Each generated kernel
  * is also compiled with clang-15 (OpenCL C 1.2, syntax only) when clang-15 is on the PATH. */
 #include "codegen/codegen.h"
+#include "graph/userfn.h"
 #include "lc_test.h"
 
 #include <ctype.h>
@@ -641,6 +642,50 @@ static void check_small_groups(void)
     }
 }
 
+/* A user function (graph/userfn.h) inside a fused map and a reduction: defined once per output
+ * it is asked for, under #line naming the user's kernel, called from the kernel; the source
+ * compiles (clang-15, where present). */
+static void check_user_functions(void)
+{
+    struct lc_error e = {0};
+    int dts[2] = {LC_FLOAT32, LC_FLOAT32};
+    const char *xy[2] = {"x", "y"}, *zw[2] = {"z", "w"};
+    uint64_t f = lc_userfn_register("sqdiff", 2, dts, xy, 2, dts, zw,
+                                    "z = (x - y) * (x - y);\nw = x + y;",
+                                    "#define LC_UNUSED_MACRO 1", &e);
+    CHECK(f != 0);
+    int64_t sh[1] = {1000};
+    struct lc_node *a = leaf(LC_FLOAT32, 1, sh), *b = leaf(LC_FLOAT32, 1, sh);
+    struct lc_node *in[2] = {a, b};
+    struct lc_node *z = lc_node_user(f, 0, in, 2, &e), *w = lc_node_user(f, 1, in, 2, &e);
+    struct lc_node *zw2 = z && w ? lc_node_binary(LC_OP_ADD, z, w, &e) : NULL;
+    struct lc_node *s = zw2 ? lc_node_reduce(LC_OP_SUM, zw2, 1u, 0, 0, &e) : NULL;
+    CHECK(s != NULL);
+    const struct lc_target *ts[2] = {&CPU, &GPU};
+    for (int t = 0; s && t < 2; t++) {
+        char *code = plan_code(&s, 1, ts[t]);
+        CHECK(code != NULL);
+        if (!code)
+            continue;
+        char def0[64], def1[64];
+        snprintf(def0, sizeof def0, "lc_u%016llx_0(float x, float y)", (unsigned long long)f);
+        snprintf(def1, sizeof def1, "lc_u%016llx_1(float x, float y)", (unsigned long long)f);
+        CHECK(strstr(code, def0) && strstr(code, def1));
+        CHECK(strstr(code, "#line 1 \"sqdiff\"") && strstr(code, "#line 1 \"sqdiff preamble\""));
+        /* the preamble once, though both outputs are called */
+        const char *p1 = strstr(code, "LC_UNUSED_MACRO");
+        CHECK(p1 && !strstr(p1 + 1, "LC_UNUSED_MACRO"));
+        clang_check(t ? "user_gpu" : "user_cpu", code);
+        free(code);
+    }
+    lc_node_release(s);
+    lc_node_release(zw2);
+    lc_node_release(z);
+    lc_node_release(w);
+    lc_node_release(a);
+    lc_node_release(b);
+}
+
 int main(void)
 {
     lc_target_init(&CPU, LC_TARGET_POCL, 1, 2, 4096, "test cpu");
@@ -651,6 +696,7 @@ int main(void)
     update = u && *u && strcmp(u, "0") != 0;
     have_clang = system("command -v clang-15 >/dev/null 2>&1") == 0;
     check_small_groups();
+    check_user_functions();
     if (!have_clang)
         printf("note: clang-15 not found, generated kernels are not compiled\n");
     for (int w = 0; w < (int)(sizeof names / sizeof *names); w++) {

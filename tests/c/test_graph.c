@@ -228,6 +228,60 @@ static void test_reduce_build(void)
 /* User reductions (lazycl.ReductionKernel): the combining and identity functions are checked
  * when built, are part of the node's hash and structural key, and an empty reduction without
  * an identity fails at once, as NumPy's. */
+static void test_user_build(void)
+{
+    struct lc_error e = {0};
+    int f32[3] = {LC_FLOAT32, LC_FLOAT32, LC_INT64}, c64[1] = {LC_COMPLEX64};
+    const char *xy[3] = {"x", "y", "k"}, *zw[2] = {"z", "w"}, *dup[2] = {"x", "x"};
+    uint64_t f = lc_userfn_register("sq", 2, f32, xy, 2, f32, zw, "z = x - y; w = x + y;", "", &e);
+    CHECK(f != 0 && lc_userfn_get(f) && lc_userfn_get(f)->n_in == 2);
+    /* the same definition, the same id; another body, another id */
+    CHECK(lc_userfn_register("sq", 2, f32, xy, 2, f32, zw, "z = x - y; w = x + y;", "", &e) == f);
+    uint64_t g = lc_userfn_register("sq", 2, f32, xy, 2, f32, zw, "z = y - x; w = x + y;", "", &e);
+    CHECK(g != 0 && g != f);
+    /* refused: a name that is no identifier, a parameter twice, a complex one, no output,
+     * more than LC_MAXIN parameters */
+    CHECK(!lc_userfn_register("not a name", 2, f32, xy, 1, f32, zw, "z = x;", "", &e) &&
+          e.code == LC_ERR_INVALID);
+    lc_error_clear(&e);
+    CHECK(!lc_userfn_register("d", 2, f32, dup, 1, f32, zw, "z = x;", "", &e) &&
+          strstr(e.msg, "declared twice"));
+    lc_error_clear(&e);
+    CHECK(!lc_userfn_register("c", 1, c64, xy, 1, f32, zw, "z = 0;", "", &e) && e.code == LC_ERR_TYPE);
+    lc_error_clear(&e);
+    CHECK(!lc_userfn_register("o", 1, f32, xy, 0, f32, zw, "", "", &e) && e.code == LC_ERR_INVALID);
+    lc_error_clear(&e);
+    CHECK(!lc_userfn_register("m", 8, f32, xy, 1, f32, zw, "", "", &e) && e.code == LC_ERR_INVALID);
+    lc_error_clear(&e);
+    /* nodes: inputs broadcast and cast to the declared dtypes; one node per output */
+    int64_t sa[2] = {3, 1}, sb[1] = {4};
+    struct lc_node *a = leaf(LC_INT32, 2, sa), *b = leaf(LC_FLOAT32, 1, sb);
+    struct lc_node *in[2] = {a, b};
+    struct lc_node *z = lc_node_user(f, 0, in, 2, &e), *w = lc_node_user(f, 1, in, 2, &e);
+    struct lc_node *z2 = lc_node_user(f, 0, in, 2, &e), *zg = lc_node_user(g, 0, in, 2, &e);
+    CHECK(z && w && z2 && zg && z->op == LC_OP_USER && z->dtype == LC_FLOAT32 && z->ndim == 2 &&
+          z->shape[0] == 3 && z->shape[1] == 4 && z->n_in == 2 && z->in[0]->dtype == LC_FLOAT32);
+    CHECK(z->hash == z2->hash && z->hash != w->hash && z->hash != zg->hash && z->skey != zg->skey);
+    char buf[128];
+    lc_node_describe(w, buf, sizeof buf);
+    CHECK(strstr(buf, "user:sq.w f32[3,4]") != NULL);
+    CHECK(!lc_node_user(f, 2, in, 2, &e) && e.code == LC_ERR_INVALID);
+    lc_error_clear(&e);
+    CHECK(!lc_node_user(f, 0, in, 1, &e) && e.code == LC_ERR_INVALID);
+    lc_error_clear(&e);
+    int64_t sc[1] = {5};
+    struct lc_node *c = leaf(LC_FLOAT32, 1, sc), *bad[2] = {b, c};   /* (4,) with (5,) */
+    CHECK(!lc_node_user(f, 0, bad, 2, &e) && e.code == LC_ERR_SHAPE);
+    lc_error_clear(&e);
+    lc_node_release(z);
+    lc_node_release(w);
+    lc_node_release(z2);
+    lc_node_release(zg);
+    lc_node_release(a);
+    lc_node_release(b);
+    lc_node_release(c);
+}
+
 static void test_user_reduce_build(void)
 {
     struct lc_error e = {0};
@@ -463,6 +517,7 @@ int main(void)
     test_broadcasting();
     test_views();
     test_reduce_build();
+    test_user_build();
     test_user_reduce_build();
     test_sumexp_rewrite();
     test_hash();
