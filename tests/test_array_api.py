@@ -229,6 +229,25 @@ def test_scalar_mask_setitem(dtype, dev):
             lz(a, dev)[True] = make(dtype, (4,), 16)
 
 
+MIXED_SCALAR_MASKS = [(0, True), (True, 0), (0, False), (Ellipsis, True), (1, slice(None), True),
+                      (np.True_, 1), (True, True), (slice(None), False, 2), (None, 0, True),
+                      (np.array([True, False, True]), True), (slice(1, None), np.array(True)),
+                      (-1, slice(None, None, -2), False)]
+
+
+@pytest.mark.parametrize("key", MIXED_SCALAR_MASKS, ids=str)
+def test_scalar_mask_among_other_keys(key, dev):
+    # NumPy: a 0-d mask among other keys adds an axis of length 1 or 0, indexed as an advanced
+    # index (x[0, True] is (1, 4); non-adjacent advanced indices put their dims first).
+    a = make("float32", (3, 4), 17)
+    k = tuple(lz(v, dev) if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in key)
+    assert_same(lz(a, dev)[k], a[key])
+    ref, x = a.copy(), lz(a, dev)
+    ref[key] = -1
+    x[k] = -1
+    assert_same(x, ref)
+
+
 # ---- more the suite found with 25 examples ----------------------------------------------------
 
 @pytest.mark.parametrize("dtype", core(ALL_DTYPES, WIDTH_DTYPES))

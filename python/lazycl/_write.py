@@ -115,6 +115,33 @@ def _key_items(key):
     return key if isinstance(key, tuple) else (key,)
 
 
+def _bool_scalar(k):
+    """A 0-d mask: a Python or NumPy bool, or a 0-d bool array."""
+    return isinstance(k, (bool, np.bool_)) or (_bool_key(k) and np.ndim(k) == 0)
+
+
+def _scalar_bools(x, items):
+    """NumPy's rule for 0-d masks among other keys (x[0, True]): each adds an axis of length
+    1 (True) or 0 (False), indexed as an advanced index. (view, key): x with a new axis at each
+    0-d mask, and the key with each such mask an integer array over its axis ([0] or []), so
+    that view[key] is x[items] and view[key] = v writes x."""
+    vkey, key = [], []
+    for k in items:
+        if _bool_scalar(k):
+            vkey.append(None)
+            key.append(np.array([0] if bool(k) else [], dtype=np.intp))
+        elif k is None:
+            vkey.append(None)
+            key.append(slice(None))
+        elif k is Ellipsis:
+            vkey.append(Ellipsis)
+            key.append(Ellipsis)
+        else:
+            vkey.extend([slice(None)] * (np.ndim(k) if _bool_key(k) else 1))
+            key.append(k)
+    return x[tuple(vkey)], tuple(key)
+
+
 def setitem(x, key, value):
     """x[key] = value."""
     if _c._poke(x, key, value):
@@ -122,6 +149,9 @@ def setitem(x, key, value):
     if _c._readonly(x):
         raise ValueError("assignment destination is read-only")
     items = _key_items(key)
+    if len(items) > 1 and any(_bool_scalar(k) for k in items):
+        view, key = _scalar_bools(x, items)
+        return setitem(view, key, value)
     if len(items) == 1 and isinstance(items[0], (bool, np.bool_)):
         items = key = (_c.asarray(np.bool_(items[0]), None, x.queue),)   # a 0-d mask
     bools = [k for k in items if _bool_key(k)]
@@ -237,6 +267,9 @@ def getitem(x, key):
                             (_bool_key(items[0]) and np.ndim(items[0]) == 0)):
         k = items[0]
         return _scalar_mask(x, k if _is_array(k) or isinstance(k, bool) else bool(k))
+    if any(_bool_scalar(k) for k in items):
+        view, key = _scalar_bools(x, items)
+        return getitem(view, key)
     if any(_bool_key(k) for k in items):
         if len(items) == 1:
             m = _mask(x, items[0], x.queue)
