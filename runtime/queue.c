@@ -215,7 +215,8 @@ lc_status lc_queue_zero(lc_queue_t q, lc_buffer_t b, size_t offset, size_t n, st
         lc_queue_leave(q, side, 0);
     }
     if (rc != CL_SUCCESS)
-        return lc_cl_fail(e, rc, "clEnqueueFillBuffer", q->dev);
+        return lc_cl_fail(e, rc, n <= 4096 ? "clEnqueueWriteBuffer (zeros)" : "clEnqueueFillBuffer",
+                          q->dev);
     return LC_OK;
 }
 
