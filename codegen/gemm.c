@@ -74,8 +74,9 @@ static void lc_gemm_mark(const struct lc_cg *g, unsigned char *side, int i, int 
     }
 }
 
-/* Is kernel g a product this schedule takes? Fills *m (side owned by the caller). */
-static int lc_gemm_match(struct lc_cg *g, struct lc_gemm *m)
+/* Is kernel g a product this schedule takes, with at least min_m rows? Fills *m (side owned
+ * by the caller). */
+static int lc_gemm_match_m(struct lc_cg *g, struct lc_gemm *m, int64_t min_m)
 {
     const struct lc_kernel *k = g->k;
     const struct lc_target *t = g->t;
@@ -89,7 +90,7 @@ static int lc_gemm_match(struct lc_cg *g, struct lc_gemm *m)
     m->dm = g->nk - 2;
     m->dn = g->nk - 1;
     m->dk = g->nk;
-    if (g->shape[m->dm] < t->gemm_min || g->shape[m->dn] < t->gemm_min ||
+    if (g->shape[m->dm] < min_m || g->shape[m->dn] < t->gemm_min ||
         g->shape[m->dk] < t->gemm_min_k)
         return 0;
     int64_t batch = 1;
@@ -140,6 +141,12 @@ static int lc_gemm_match(struct lc_cg *g, struct lc_gemm *m)
         m->side = NULL;
     }
     return ok;
+}
+
+/* The products of at least the target's gemm_min rows (the tile schedules). */
+static int lc_gemm_match(struct lc_cg *g, struct lc_gemm *m)
+{
+    return lc_gemm_match_m(g, m, g->t->gemm_min);
 }
 
 /* The post-reductions of a product (gemm_post.c) in blocks of TM x TN outputs. */
@@ -383,7 +390,9 @@ const struct lc_schedule lc_sched_gemm_tiles = {LC_KERNEL_REDUCE, "gemm", lc_gem
 static int lc_gemm_simd_match(struct lc_cg *g, struct lc_gemm *m)
 {
     memset(m, 0, sizeof *m);
-    if (!g->t->gemm_simd_rows || !lc_gemm_match(g, m))
+    /* Any number of rows: a skinny product (x @ W with a few rows of x) takes work-groups of
+     * as few items as its rows need (lc_gemm_simd_group). */
+    if (!g->t->gemm_simd_rows || !lc_gemm_match_m(g, m, 1))
         return 0;
     int ok = lc_dtype_is_float(m->dt);
     for (int i = 0; ok && i < g->k->n_exprs; i++)
@@ -396,6 +405,16 @@ static int lc_gemm_simd_match(struct lc_cg *g, struct lc_gemm *m)
     return ok;
 }
 
+/* The simd schedule's items per work-group: the target's, halved while half of them still
+ * cover all m rows (a product of 8 rows takes groups of 2 items of 4 rows, not 16). */
+static int lc_gemm_simd_group(const struct lc_target *t, int64_t m)
+{
+    int wg = t->gemm_simd_group;
+    while (wg > 1 && (int64_t)(wg / 2) * t->gemm_simd_rows >= m)
+        wg /= 2;
+    return wg;
+}
+
 /* The simd schedule's column vectors per item (doubles take two registers a vector). */
 static int lc_gemm_simd_rv(const struct lc_target *t, int dt)
 {
@@ -406,7 +425,7 @@ static int lc_gemm_simd_rv(const struct lc_target *t, int dt)
 static int lc_gemm_simd_post(struct lc_cg *g, const struct lc_gemm *m, struct lc_gpost *gp)
 {
     const struct lc_target *t = g->t;
-    int64_t rows = (int64_t)t->gemm_simd_group * t->gemm_simd_rows;
+    int64_t rows = (int64_t)lc_gemm_simd_group(t, g->shape[m->dm]) * t->gemm_simd_rows;
     int64_t cols = (int64_t)t->gemm_simd_width * lc_gemm_simd_rv(t, m->dt);
     return lc_gpost_init(g, m->dm, m->dn, (g->shape[m->dm] + rows - 1) / rows,
                          (g->shape[m->dn] + cols - 1) / cols, gp);
@@ -445,8 +464,8 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     if (!lc_gemm_simd_match(g, &m))
         return -1;
     int W = t->gemm_simd_width, RM = t->gemm_simd_rows, RV = lc_gemm_simd_rv(t, m.dt);
-    int CW = W * RV, WG = t->gemm_simd_group, KC = t->gemm_simd_kc;
     int dm = m.dm, dn = m.dn, dk = m.dk;
+    int CW = W * RV, WG = lc_gemm_simd_group(t, g->shape[dm]), KC = t->gemm_simd_kc;
     const char *T = lc_T(m.dt);
     int64_t MG = (g->shape[dm] + WG * RM - 1) / (WG * RM), NB = (g->shape[dn] + CW - 1) / CW;
     int64_t batch = 1;

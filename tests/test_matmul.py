@@ -232,3 +232,23 @@ def test_float32_accuracy(dev):
     # CLBlast (LAZYCL_GEMM=clblast, test_clblast.py) sums along K in one float32 sum too
     factor = 8 if dev.schedule == "gpu" or os.environ.get("LAZYCL_GEMM") == "clblast" else 2
     assert np.abs(got - ref).max() <= factor * np_err, (np.abs(got - ref).max(), np_err)
+
+
+@pytest.mark.parametrize("m", [1, 2, 5, 8, 16, 31])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_skinny_products(m, dtype, dev):
+    """A few rows of x times a wide W, with a bias and relu (npbench's mlp): CPU targets take the
+    SIMD GEMM schedule with work-groups of as few items as the rows need (one launch), where a
+    product of fewer than 64 rows used to read W with a stride per output."""
+    if dtype == "float64" and not dev.fp64:
+        pytest.skip("no fp64")
+    k, n = 700, 150
+    x, w, b = make(dtype, (m, k), seed=21), make(dtype, (k, n), seed=22), make(dtype, (n,), seed=23)
+    lazycl.reset_stats()
+    got = lazycl.maximum(lz(x, dev) @ lz(w, dev) + lz(b, dev), 0).numpy()
+    # (one row: a vector-matrix product, on PoCL a split reduction and its combining launch)
+    assert lazycl.stats()["launches"] <= (1 if m > 1 else 2) or dev.schedule == "gpu"
+    ref = np.maximum(x.astype(np.float64) @ w + b, 0)
+    assert_same(got, ref.astype(dtype), **tol(dtype, k))
+    if dev.schedule != "gpu" and m > 1:
+        assert "gemm:" in lazycl.explain(lz(x, dev) @ lz(w, dev))

@@ -277,6 +277,13 @@ def case_gemm(lc, np):
     ai = _data(np, "int64", (64, 20), 27)
     bi = _data(np, "int64", (20, 64), 28)
     _same(np, lc.asarray(ai) @ lc.asarray(bi), ai @ bi, "int64 matmul")
+    # A skinny product: work-groups of as few items as its 6 rows need (CPU targets).
+    xs = _data(np, "float32", (6, 40), 29)
+    ws = _data(np, "float32", (40, 70), 30)
+    bs = _data(np, "float32", (70,), 31)
+    _same(np, lc.maximum(lc.asarray(xs) @ lc.asarray(ws) + lc.asarray(bs), 0),
+          np.maximum(xs.astype(np.float64) @ ws + bs, 0).astype("float32"), "skinny relu",
+          rtol=2e-5, atol=2e-5)
 
 
 def case_gemm_post(lc, np):
