@@ -105,6 +105,12 @@ int lc_fixed_groups(const struct lc_target *t, struct lc_launch *l, size_t wg);
 #define LC_SMALL_GROUP_MAX 4096
 int lc_small_group_check(const struct lc_target *t, int64_t total);
 void lc_small_group(const struct lc_target *t, struct lc_launch *l, int64_t total);
+/* As lc_small_group for items that each do `per_item` steps (a reduction's length): past
+ * LC_SMALL_GROUP_WORK steps in all, groups small enough for two per compute unit (a
+ * matrix-vector product of 2000 rows used one group, one core). */
+#define LC_SMALL_GROUP_WORK 65536.0
+void lc_small_group_work(const struct lc_target *t, struct lc_launch *l, int64_t total,
+                         int64_t per_item);
 
 int lc_stclass(int64_t s);
 /* The type of IOTA arithmetic in dtype dt: the float accumulator type for floats. */

@@ -244,6 +244,21 @@ void lc_small_group(const struct lc_target *t, struct lc_launch *l, int64_t tota
     l->local[1] = l->local[2] = 1;
 }
 
+void lc_small_group_work(const struct lc_target *t, struct lc_launch *l, int64_t total,
+                         int64_t per_item)
+{
+    lc_small_group(t, l, total);
+    if (!lc_small_group_check(t, total) || (double)total * (double)per_item < LC_SMALL_GROUP_WORK)
+        return;
+    /* Enough work that one group (one thread on PoCL) would leave the other cores idle: groups
+     * halved, down to 8 items, until there are two per compute unit. */
+    size_t groups = 2 * (size_t)(t->compute_units ? t->compute_units : 1);
+    while (l->local[0] > 8 && l->global[0] / l->local[0] < groups) {
+        l->local[0] /= 2;
+        l->global[0] = lc_round_up((size_t)total, l->local[0]);
+    }
+}
+
 size_t lc_round_up(size_t x, size_t m)
 {
     return (x + m - 1) / m * m;

@@ -354,7 +354,7 @@ static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
         lc_sb_printf(sb, "}\n");
         l->work_dim = 1;
         l->global[0] = (size_t)M;
-        lc_small_group(g->t, l, M);   /* the kernel tests m < M */
+        lc_small_group_work(g->t, l, M, g->shape[nk]);   /* the kernel tests m < M */
         snprintf(c->schedule, sizeof c->schedule, "reduce: one item per output, %d-wide SIMD",
                  g->t->simd);
         return 0;
@@ -376,7 +376,10 @@ static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
     lc_sb_printf(sb, "}\n");
     l->work_dim = 1;
     l->global[0] = (size_t)M;
-    lc_small_group(g->t, l, M);   /* the kernel tests m < M */
+    int64_t per_item = 1;
+    for (int d = nk; d < nd; d++)
+        per_item *= g->shape[d];
+    lc_small_group_work(g->t, l, M, per_item);   /* the kernel tests m < M */
     if (g->t->fixed_groups) {
         size_t wg = g->t->work_group;
         l->use_local = 1;
