@@ -47,6 +47,16 @@ function run by NumPy and by lazycl, n = 100, 250, 500 (--loops-sizes; --loops-b
 float64; min of --loops-reps runs, lazycl's result checked against NumPy's. Their own table
 (lazycl / numpy time: > 1 = lazycl slower), in the JSON's "loops".
 
+user_elementwise, user_reduction: the axpy and l2 rows as lc.ElementwiseKernel and
+lc.ReductionKernel (CuPy's own kernels in its cell; the plain expression for peers without them).
+
+mandelbrot (benchmarks/mandelbrot.py): @lc.vectorize against NumPy's vectorized form, Numba's
+@vectorize(target='parallel') and the loop hand-written in OpenCL C, 1000^2 x 200 iterations,
+float64; rows of their own, in the JSON's "mandelbrot".
+
+On a GPU the table adds `e2e floor ms` (the inputs over pinned h2d plus the outputs over pinned
+d2h bandwidth, from the run's _runtime_bench) and `e2e/floor`.
+
 Writes benchmarks/results/<device-kind>-<date>.{json,md} (and .png when matplotlib is there).
 
 The suite's parts: workloads.py (the rows), peers.py and numba_impls.py (the other systems),
