@@ -234,15 +234,23 @@ static int lc_prepare_inputs(struct lc_node *const *in, int n, int cdtype, int n
     return 0;
 }
 
+int lc_broadcast_nodes(struct lc_node *const *in, int n_in, int64_t *shape, struct lc_error *e)
+{
+    int ndim = in[0]->ndim;
+    memcpy(shape, in[0]->shape, sizeof in[0]->shape);
+    for (int i = 1; i < n_in; i++)
+        if (lc_broadcast_shapes(ndim, shape, in[i]->ndim, in[i]->shape, &ndim, shape, e))
+            return -1;
+    return ndim;
+}
+
 static struct lc_node *lc_elementwise(int op, int dtype, int cdtype, struct lc_node *const *in,
                                       int n_in, struct lc_error *e)
 {
-    int ndim = in[0]->ndim;
     int64_t shape[LC_MAXDIM];
-    memcpy(shape, in[0]->shape, sizeof shape);
-    for (int i = 1; i < n_in; i++)
-        if (lc_broadcast_shapes(ndim, shape, in[i]->ndim, in[i]->shape, &ndim, shape, e))
-            return NULL;
+    int ndim = lc_broadcast_nodes(in, n_in, shape, e);
+    if (ndim < 0)
+        return NULL;
     struct lc_node *args[3];
     /* where's condition keeps its own dtype; only values are settled. */
     if (op == LC_OP_WHERE) {

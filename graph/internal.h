@@ -17,6 +17,9 @@ void lc_node_seal(struct lc_node *n);
 
 /* "(2,3)", "(4,)", "()" as NumPy prints shapes, into buf (view.c); returns buf. */
 const char *lc_fmt_shape(int ndim, const int64_t *shape, char *buf, size_t n);
+/* The shape that in[0..n_in) broadcast to, in `shape` (LC_MAXDIM): its ndim, or -1 with e set
+ * (NumPy's message for shapes that do not broadcast) (elementwise.c). */
+int lc_broadcast_nodes(struct lc_node *const *in, int n_in, int64_t *shape, struct lc_error *e);
 /* 0 when every node of `in` has in[0]'s owner, else -1 with e set to a placement error
  * (elementwise.c). */
 int lc_check_owner(struct lc_node *const *in, int n, struct lc_error *e);

@@ -173,16 +173,13 @@ struct lc_node *lc_node_user(uint64_t fn, int out, struct lc_node *const *in, in
     }
     if (lc_check_owner(in, n_in, e) < 0)
         return NULL;
-    int ndim = in[0]->ndim;
     int64_t shape[LC_MAXDIM];
-    memcpy(shape, in[0]->shape, sizeof shape);
-    for (int i = 1; i < n_in; i++)
-        if (lc_broadcast_shapes(ndim, shape, in[i]->ndim, in[i]->shape, &ndim, shape, e))
-            return NULL;
+    int ndim = lc_broadcast_nodes(in, n_in, shape, e);
+    if (ndim < 0)
+        return NULL;
     struct lc_node *args[LC_MAXIN] = {0};
     struct lc_node *n = NULL;
-    int i;
-    for (i = 0; i < n_in; i++) {
+    for (int i = 0; i < n_in; i++) {
         struct lc_node *c = lc_node_cast(in[i], f->in_dtype[i], e);
         if (!c)
             goto done;

@@ -480,28 +480,20 @@ def _atomic_helper(op, space, dt):
             f"    }} while (seen != e);\n    return {ast_}(e);\n}}\n")
 
 
-_HELPER = re.compile(r"\blc_(?:floordiv|mod|ipow|fmod_py)_(\w+)\(")
-_BY_CL = {v: np.dtype(k) for k, v in _t.CL_NAME.items() if k != "bool"}
-
-
 def _program(tr, callees):
     """The whole OpenCL C program of a translated kernel."""
     body = "".join(callees.values()) + tr.source
-    used = sorted({_BY_CL[m] for m in _HELPER.findall(body) if m in _BY_CL}, key=str)
+    helpers = _t.helpers_for(body)
     head = ["#pragma OPENCL FP_CONTRACT OFF\n"]
     atomics = "".join(_atomic_helper(*a) for a in sorted(tr.atomics, key=str))
-    if re.search(r"\bdouble\b", body + atomics + _t.helpers(used)):
+    if re.search(r"\bdouble\b", body + atomics + helpers):
         head.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
     if tr.int64_atomics:
         head.append("#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n")
-    return "".join(head) + '#line 1 "lazycl"\n' + _t.helpers(used) + atomics + body
+    return "".join(head) + '#line 1 "lazycl"\n' + helpers + atomics + body
 
 
-def _c_ident(name):
-    return re.sub(r"\W", "_", name)
-
-
-class kernel:
+class kernel(_v.PythonFunction):
     """``@lazycl.kernel``: a data-parallel kernel written in Python, launched as
     ``k[global_size, local_size](*args)`` (numba-dpex's ``@kernel``).
 
@@ -514,15 +506,10 @@ class kernel:
     ``lazycl.RawKernel``'s). ``k.source(*args)`` is the OpenCL C for those arguments. docs/
     api.md ("@lc.kernel") lists what a kernel may contain."""
 
+    kind = "kernel"
+
     def __init__(self, fn=None):
-        if not callable(fn) or not hasattr(fn, "__code__"):
-            raise TypeError(f"lazycl.kernel takes a Python function, not {type(fn).__name__}")
-        self.py = fn
-        self.__name__ = fn.__name__
-        self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
-        self.__doc__ = fn.__doc__
-        self.__wrapped__ = fn
-        self._src = None
+        super().__init__(fn)
         self._progs = {}               # signature -> (RawKernel, source, Python files)
 
     def __repr__(self):
@@ -586,17 +573,15 @@ class kernel:
         if hit is not None:
             return hit
         self._check(sig)
+        fs = self._source()
         try:
-            if self._src is None:
-                self._src = _t.FunctionSource(self.py, "kernel")
-            fs = self._src
             if len(sig) != len(fs.params):
                 raise TypeError(f"kernel {self.__name__!r} takes {len(fs.params)} argument"
                                 f"{'' if len(fs.params) == 1 else 's'} ({len(sig)} given)")
             key = ";".join(f"{k}{dt.name}{nd}" for k, dt, nd in sig)
             digest = hashlib.sha1(f"{fs.file}:{fs.name}:{fs.first}:{key}".encode()) \
                 .hexdigest()[:10]
-            cname = f"lc_pk_{_c_ident(self.__name__)}_{digest}"
+            cname = f"lc_pk_{_v.c_ident(self.__name__)}_{digest}"
             callees, files = {}, {fs.file}
 
             def resolve(callee, arg_types, node):

@@ -526,24 +526,19 @@ class Translator:
                 return Typed(f"(uchar)({a.c} {sym} {b.c})", _BOOL)
             sym = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}[type(op)]
             return Typed(f"({cast(a, dt)} {sym} {cast(b, dt)})", dt, weak)
-        if isinstance(op, ast.FloorDiv):
+        if isinstance(op, (ast.FloorDiv, ast.Mod, ast.Pow)):
+            # Python's // % ** : on floats OpenCL's own (% with Python's sign), on integers
+            # the helpers (helpers()); bools compute as int8.
+            x, y = cast(a, dt), cast(b, dt)
             if dt.kind == "f":
-                return Typed(f"floor({cast(a, dt)} / {cast(b, dt)})", dt, weak)
+                c = {ast.FloorDiv: f"floor({x} / {y})", ast.Mod: f"lc_fmod_py_{cl(dt)}({x}, {y})",
+                     ast.Pow: f"pow({x}, {y})"}[type(op)]
+                return Typed(c, dt, weak)
             if dt == _BOOL:
                 dt = np.dtype(np.int8)
-            return Typed(f"lc_floordiv_{cl(dt)}({cast(a, dt)}, {cast(b, dt)})", dt, weak)
-        if isinstance(op, ast.Mod):
-            if dt.kind == "f":
-                return Typed(f"lc_fmod_py_{cl(dt)}({cast(a, dt)}, {cast(b, dt)})", dt, weak)
-            if dt == _BOOL:
-                dt = np.dtype(np.int8)
-            return Typed(f"lc_mod_{cl(dt)}({cast(a, dt)}, {cast(b, dt)})", dt, weak)
-        if isinstance(op, ast.Pow):
-            if dt.kind == "f":
-                return Typed(f"pow({cast(a, dt)}, {cast(b, dt)})", dt, weak)
-            if dt == _BOOL:
-                dt = np.dtype(np.int8)
-            return Typed(f"lc_ipow_{cl(dt)}({cast(a, dt)}, {cast(b, dt)})", dt, weak)
+                x, y = cast(a, dt), cast(b, dt)
+            name = {ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.Pow: "ipow"}[type(op)]
+            return Typed(f"lc_{name}_{cl(dt)}({x}, {y})", dt, weak)
         if isinstance(op, (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)):
             if dt.kind == "f":
                 self.fs.fail(node, "bitwise operators on floats")
@@ -645,6 +640,15 @@ class Translator:
         return Typed(f"{_MATH2[name]}({cast(args[0], dt)}, {cast(args[1], dt)})", dt)
 
 
+_HELPER = re.compile(r"\blc_(?:floordiv|mod|ipow|fmod_py)_(\w+)\(")
+_BY_CL = {v: np.dtype(k) for k, v in CL_NAME.items() if k != "bool"}
+
+
+def helpers_for(text):
+    """The helpers (helpers()) of the dtypes whose Python // % ** the C `text` calls."""
+    return helpers(sorted({_BY_CL[m] for m in _HELPER.findall(text) if m in _BY_CL}, key=str))
+
+
 def helpers(dtypes):
     """OpenCL C helpers for Python's // % and ** on integers, and % on floats (Python's sign
     rules), for the given dtypes."""
@@ -670,9 +674,6 @@ def helpers(dtypes):
                        f"b >>= 1; a *= a; }} return r; }}\n")
     return "".join(out)
 
-
-INT_FLOAT_DTYPES = [np.dtype(n) for n in ("int8", "uint8", "int16", "uint16", "int32", "uint32",
-                                          "int64", "uint64", "float32", "float64")]
 
 
 # ---- device compiler messages, at the Python line --------------------------------------

@@ -300,9 +300,7 @@ class ElementwiseKernel:
             if o is not None and tuple(o.shape) != tuple(shape):
                 raise ValueError(f"ElementwiseKernel {self.name!r}: an output of shape "
                                  f"{tuple(o.shape)} cannot hold the result of shape {shape}")
-        device = queue if queue is not None else None
-        if queue is None:
-            queue = arange(1, device=device).queue
+        # queue None (no lazycl array among the arguments): the default device's, everywhere.
         fid = self._fn(in_dts, out_dts, queue)
         count = int(np.prod(shape))
         if self._uses_i:
@@ -523,11 +521,10 @@ class ReductionKernel:
         is_arr = [_u.is_array(a) or isinstance(a, np.ndarray) for a in args]
         if not any(is_arr):
             raise ValueError(f"ReductionKernel {self.name!r}: no array argument")
-        queue = _u.queue_of(*args, out)
-        if queue is None:
-            queue = arange(1).queue
+        queue = _u.queue_of(*args, out)       # None: the default device's
         arrays = [a if _u.is_array(a) else _c.asarray(np.asarray(a, dtype=d), None, queue)
                   for a, d in zip(args, ins)]
+        queue = arrays[0].queue
         shapes = [tuple(a.shape) for a, k in zip(arrays, is_arr) if k]
         try:
             shape = np.broadcast_shapes(*shapes)

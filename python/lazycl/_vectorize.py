@@ -50,13 +50,14 @@ def _parse_signature(sig, name):
     return _dtype(m.group(1), where), [_dtype(a, where) for a in args]
 
 
-def _c_ident(name):
+def c_ident(name):
+    """A name as a C identifier (its other characters as _)."""
     return re.sub(r"\W", "_", name)
 
 
-class _Scalar:
-    """What @lc.vectorize and @lc.func share: the function, its parsed source and the
-    OpenCL C of it per argument dtypes."""
+class PythonFunction:
+    """A Python function lazycl translates (@lc.vectorize, @lc.func, @lc.kernel): the function,
+    its names, and its parsed source, read at the first translation."""
 
     kind = "func"
 
@@ -70,7 +71,6 @@ class _Scalar:
         self.__doc__ = fn.__doc__
         self.__wrapped__ = fn
         self._src = None
-        self._c = {}                   # argument dtypes -> (C name, return dtype, source)
 
     def _source(self):
         if self._src is None:
@@ -79,6 +79,15 @@ class _Scalar:
             except _t.TranslateError as e:
                 raise _c.CompileError(str(e)) from None
         return self._src
+
+
+class _Scalar(PythonFunction):
+    """What @lc.vectorize and @lc.func share: a scalar function, and the OpenCL C of it per
+    argument dtypes."""
+
+    def __init__(self, fn):
+        super().__init__(fn)
+        self._c = {}                   # argument dtypes -> (C name, return dtype, source)
 
     def _translate(self, types, out):
         """This function's C name and return dtype for argument dtypes `types`; its source
@@ -101,7 +110,7 @@ def _translate(obj, types, out, stack):
     fs = obj._source()
     digest = hashlib.sha1((fs.file + fs.name + str(fs.first) + ",".join(t.name for t in types))
                           .encode()).hexdigest()[:12]
-    cname = f"lc_py_{_c_ident(obj.__name__)}_{digest}"
+    cname = f"lc_py_{c_ident(obj.__name__)}_{digest}"
     callees = {}
 
     def resolve(callee, arg_types, node):
@@ -256,12 +265,12 @@ class vectorize(_Scalar):
         cname, ret = self._translate(types, sources)
         out_dt = np.dtype(ret_sig) if ret_sig is not None else ret
         names = [f"vf_a{i}" for i in range(len(types))]
-        preamble = _t.helpers(sorted({np.dtype(t) for t in _t.INT_FLOAT_DTYPES}, key=str)) \
-            + "".join(sources.values())
+        body = "".join(sources.values())
+        preamble = _t.helpers_for(body) + body
         ek = ElementwiseKernel(", ".join(f"{np.dtype(t).name} {n}" for t, n in zip(types, names)),
                                f"{out_dt.name} vf_r",
                                f"vf_r = ({_t.cl(out_dt)}){cname}({', '.join(names)});",
-                               _c_ident(self.__name__), preamble=preamble)
+                               c_ident(self.__name__), preamble=preamble)
         self._kernels[key] = ek
         return ek
 
