@@ -46,6 +46,9 @@ _MATH2 = {"atan2": "atan2", "hypot": "hypot", "pow": "pow", "fmod": "fmod",
 _MATH_CONST = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
 
 
+_MISSING = object()
+
+
 class TranslateError(Exception):
     """A Python function lazycl cannot translate; the message names the function, the line
     and what is not supported. (lazycl.CompileError is raised in its place by callers.)"""
@@ -481,23 +484,31 @@ class Translator:
             self.fs.fail(e, "strings")
         self.fs.fail(e, f"the expression {type(e).__name__}")
 
-    def attribute(self, e):
-        """A module attribute holding a number (np.pi, math.e, a module constant)."""
+    def dotted(self, e, what, called=False):
+        """The object a dotted name (a.b.c) names, looked up from outside the function, and
+        the name; `what` says what is refused where e is not a dotted name. A name that is not
+        there is refused as an attribute, or (`called`) as a function."""
         parts = []
         x = e
         while isinstance(x, ast.Attribute):
             parts.append(x.attr)
             x = x.value
         if not isinstance(x, ast.Name):
-            self.fs.fail(e, "attributes of expressions")
+            self.fs.fail(e, what)
+        name = ".".join([x.id] + parts[::-1])
         obj = self.lookup(x, x.id)
         for p in reversed(parts):
-            if not hasattr(obj, p):
-                self.fs.fail(e, f"the attribute {p!r}")
-            obj = getattr(obj, p)
+            obj = getattr(obj, p, _MISSING)
+            if obj is _MISSING or (called and obj is None):
+                self.fs.fail(e, f"the function {name!r}" if called else f"the attribute {p!r}")
+        return obj, name
+
+    def attribute(self, e):
+        """A module attribute holding a number (np.pi, math.e, a module constant)."""
+        obj, name = self.dotted(e, "attributes of expressions")
         if isinstance(obj, (bool, int, float, np.number, np.bool_)):
             return obj
-        self.fs.fail(e, f"the attribute {'.'.join(reversed(parts))!r} (not a number)")
+        self.fs.fail(e, f"the attribute {name.split('.', 1)[1]!r} (not a number)")
 
     def compare(self, op, a, b, node):
         sym = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==",
@@ -592,18 +603,7 @@ class Translator:
                 return Typed(f"(long)rint({cast(args[0], _F64)})", _I64)
             obj = self.lookup(f, n)
         elif isinstance(f, ast.Attribute):
-            parts = []
-            x = f
-            while isinstance(x, ast.Attribute):
-                parts.append(x.attr)
-                x = x.value
-            if not isinstance(x, ast.Name):
-                self.fs.fail(e, "calls of expressions")
-            obj = self.lookup(x, x.id)
-            for p in reversed(parts):
-                obj = getattr(obj, p, None)
-            if obj is None:
-                self.fs.fail(e, f"the function {'.'.join([x.id] + list(reversed(parts)))!r}")
+            obj, _ = self.dotted(f, "calls of expressions", called=True)
         else:
             self.fs.fail(e, "calls of expressions")
         try:
