@@ -95,6 +95,17 @@ def _compile_error(cls, name, err, parts):
     return e
 
 
+def _check_names(cls, name, params, reserved):
+    """ValueError for a parameter name declared twice, or one `reserved` refuses."""
+    names = [p[2] for p in params]
+    for n in set(names):
+        if names.count(n) > 1:
+            raise ValueError(f"{cls} {name!r}: parameter {n!r} is declared twice")
+    for n in names:
+        if reserved(n):
+            raise ValueError(f"{cls} {name!r}: {n!r} is a reserved name")
+
+
 def _bind_placeholders(cls, name, in_params, args, out_params, outs):
     """The dtype of each placeholder: from the first array argument (an input's, then an
     output's) that uses it, then from a scalar input, as CuPy binds them. A placeholder two
@@ -150,13 +161,8 @@ class ElementwiseKernel:
         self.out_params = _parse_params(out_params, "output", name)
         if not self.out_params:
             raise ValueError(f"ElementwiseKernel {name!r} has no output")
-        names = [p[2] for p in self.in_params + self.out_params]
-        for n in set(names):
-            if names.count(n) > 1:
-                raise ValueError(f"ElementwiseKernel {name!r}: parameter {n!r} is declared twice")
-        for n in names:
-            if n in ("i", "_ind_size") or n.startswith("lc_"):
-                raise ValueError(f"ElementwiseKernel {name!r}: {n!r} is a reserved name")
+        _check_names("ElementwiseKernel", name, self.in_params + self.out_params,
+                     lambda n: n in ("i", "_ind_size") or n.startswith("lc_"))
         self.operation = operation
         self.preamble = preamble or ""
         self.no_return = no_return
@@ -370,13 +376,8 @@ class ReductionKernel:
                              f"got {len(self.out_params)}")
         if not self.in_params:
             raise ValueError(f"ReductionKernel {name!r} has no input")
-        names = [p[2] for p in self.in_params + self.out_params]
-        for n in set(names):
-            if names.count(n) > 1:
-                raise ValueError(f"ReductionKernel {name!r}: parameter {n!r} is declared twice")
-        for n in names:
-            if n.startswith(("lc_", "_lc_")) or n == "_type_reduce":
-                raise ValueError(f"ReductionKernel {name!r}: {n!r} is a reserved name")
+        _check_names("ReductionKernel", name, self.in_params + self.out_params,
+                     lambda n: n.startswith(("lc_", "_lc_")) or n == "_type_reduce")
         if self.out_params[0][2] == "a":
             raise ValueError(f"ReductionKernel {name!r}: the output may not be named 'a' (the "
                              f"reduced value in post_map_expr)")
