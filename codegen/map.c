@@ -11,6 +11,7 @@
  * elements of its neighbour instead of taking a tail branch.
  */
 #include "codegen/cg.h"
+#include "graph/userfn.h"
 
 #include <stdio.h>
 
@@ -63,13 +64,28 @@ static int lc_reads_aligned4(struct lc_cg *g, int in)
     return 1;
 }
 
+/* Whether the kernel calls a user function with a loop (graph/userfn.c). */
+static int lc_calls_loop(const struct lc_kernel *k)
+{
+    for (int i = 0; i < k->n_exprs; i++)
+        if (k->exprs[i].op == LC_OP_USER) {
+            const struct lc_userfn *f = lc_userfn_get(k->exprs[i].node->p.user.fn);
+            if (f && f->loops)
+                return 1;
+        }
+    return 0;
+}
+
 /* Maps whose reads and writes are all contiguous 1-d runs starting at a
  * multiple of 4 elements take four elements per item with 16-byte accesses
  * on targets with map_vec4 (one float per item leaves bandwidth unused on
- * large GPUs). */
+ * large GPUs). Not a map that calls a user function with a loop (an escape-
+ * time fractal): its work per element is long and uneven, and four elements
+ * in a row per item would add up the slowest lanes of each SIMT group. */
 static int lc_map_vec4(struct lc_cg *g)
 {
-    return g->t->map_vec4 && g->nd == 1 && g->shape[0] >= 4 && lc_reads_aligned4(g, 0);
+    return g->t->map_vec4 && g->nd == 1 && g->shape[0] >= 4 && lc_reads_aligned4(g, 0) &&
+           !lc_calls_loop(g->k);
 }
 
 /* The outputs ov<o> of four lanes, each lane's exprs reading loads with

@@ -23,6 +23,27 @@ static int lc_is_ident(const char *s)
     return 1;
 }
 
+/* Whether C text s names a loop keyword (for, while, do, goto) as a token. Comments and strings
+ * are not skipped: a false "yes" only costs a schedule choice (codegen/map.c). */
+static int lc_has_loop(const char *s)
+{
+    static const char *const kw[] = {"for", "while", "do", "goto"};
+    for (const char *p = s; *p;) {
+        if (!(isalpha((unsigned char)*p) || *p == '_')) {
+            p++;
+            continue;
+        }
+        const char *q = p;
+        while (isalnum((unsigned char)*q) || *q == '_')
+            q++;
+        for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+            if ((size_t)(q - p) == strlen(kw[i]) && !strncmp(p, kw[i], (size_t)(q - p)))
+                return 1;
+        p = q;
+    }
+    return 0;
+}
+
 static const struct lc_userfn *lc_find_locked(uint64_t id)
 {
     for (size_t i = 0; i < lc_n_userfns; i++)
@@ -124,6 +145,7 @@ uint64_t lc_userfn_register(const char *name, int n_in, const int *in_dtype,
         f->n_out = n_out;
         ok = (f->name = strdup(name)) && (f->body = strdup(body ? body : "")) &&
              (f->preamble = strdup(preamble ? preamble : ""));
+        f->loops = ok && (lc_has_loop(f->body) || lc_has_loop(f->preamble));
         for (int i = 0; ok && i < n_in; i++) {
             f->in_dtype[i] = in_dtype[i];
             ok = (f->in_name[i] = strdup(in_name[i])) != NULL;

@@ -22,6 +22,8 @@ struct lc_userfn {
     char *in_name[LC_MAXIN], *out_name[LC_MAXIN];
     char *body;                   /* statements assigning every output */
     char *preamble;               /* helper definitions ("" when none) */
+    int loops;                    /* the body or preamble has a loop (for, while, do, goto):
+                                     work per element of unknown length */
 };
 
 /* Register a function (the same definition twice gives the same id); its id, or 0 with e set

@@ -709,6 +709,19 @@ static void check_user_functions(void)
     lc_node_release(zw2);
     lc_node_release(z);
     lc_node_release(w);
+    /* A GPU map of 1-d contiguous runs takes four elements per item, unless it calls a user
+     * function with a loop: then one per element (codegen/map.c). */
+    uint64_t lp = lc_userfn_register("escape", 2, dts, xy, 1, dts, zw,
+                                     "z = 0; while (z < x && z < 100) z += y;", "", &e);
+    for (int loop = 0; loop < 2; loop++) {
+        struct lc_node *u = lc_node_user(loop ? lp : f, 0, in, 2, &e);
+        CHECK(u != NULL);
+        char *code = u ? plan_code(&u, 1, &GPU) : NULL;
+        CHECK(code && (strstr(code, "four elements per item") != NULL) == !loop);
+        CHECK(code && (strstr(code, "one item per element") != NULL) == loop);
+        free(code);
+        lc_node_release(u);
+    }
     lc_node_release(a);
     lc_node_release(b);
 }

@@ -239,6 +239,21 @@ static void test_user_build(void)
     CHECK(lc_userfn_register("sq", 2, f32, xy, 2, f32, zw, "z = x - y; w = x + y;", "", &e) == f);
     uint64_t g = lc_userfn_register("sq", 2, f32, xy, 2, f32, zw, "z = y - x; w = x + y;", "", &e);
     CHECK(g != 0 && g != f);
+    /* a loop keyword as a token, in the body or the preamble, marks the function */
+    CHECK(!lc_userfn_get(f)->loops);
+    const char *loopy[] = {"for (int i = 0; i < 3; i++) z += x;", "while (z < x) z += y;",
+                           "do { z += 1; } while (z < x);"};
+    for (int i = 0; i < 3; i++) {
+        uint64_t l = lc_userfn_register("lp", 2, f32, xy, 1, f32, zw, loopy[i], "", &e);
+        CHECK(l && lc_userfn_get(l)->loops);
+    }
+    uint64_t lp = lc_userfn_register("lp", 2, f32, xy, 1, f32, zw, "z = h(x);",
+                                     "float h(float v) { while (v > 1) v /= 2; return v; }", &e);
+    CHECK(lp && lc_userfn_get(lp)->loops);
+    uint64_t nl = lc_userfn_register("nl", 2, f32, xy, 1, f32, zw,
+                                     "float format = x, fore = y, done = 1; z = format + fore;",
+                                     "", &e);
+    CHECK(nl && !lc_userfn_get(nl)->loops);
     /* refused: a name that is no identifier, a parameter twice, a complex one, no output,
      * more than LC_MAXIN parameters */
     CHECK(!lc_userfn_register("not a name", 2, f32, xy, 1, f32, zw, "z = x;", "", &e) &&
