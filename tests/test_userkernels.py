@@ -127,6 +127,33 @@ def test_preamble(dev):
     assert_same(k(lz(a, dev)).numpy(), 2 * a + 1)
 
 
+def test_repeated_calls_check_every_call(dev):
+    """Calls with the dtypes of an earlier call take a shorter path (remembered dtypes and
+    function): every call still checks shapes, dtypes and devices, and broadcasts."""
+    a, b = make("float32", (6,), seed=20), make("float32", (2, 6), seed=21)
+    x, y = lz(a, dev), lz(b, dev)
+    for _ in range(3):
+        assert_same(SQ(x, x).numpy(), np.zeros(6, np.float32))
+        assert_same(SQ(x, y).numpy(), (a - b) ** 2)                     # broadcast
+        assert_same(SQ(x, lz(np.float32(2), dev)).numpy(), (a - 2) ** 2)  # a 0-d input
+        with pytest.raises(ValueError, match="could not be broadcast"):
+            SQ(x, lz(np.ones(3, np.float32), dev))
+        with pytest.raises(TypeError, match="parameter 'y' is int64, but T is float32"):
+            SQ(x, lz(np.arange(6), dev))
+    two = lc.ElementwiseKernel("T x", "T z, T w", "z = x + 1; w = x * 2", "two_rep")
+    for _ in range(2):
+        z, w = two(x)
+        assert_same(z.numpy(), a + 1)
+        assert_same(w.numpy(), a * 2)
+    gone = lc.ElementwiseKernel("T x", "T z", "z = x", "noret_rep", no_return=True)
+    assert gone(x) is None and gone(x) is None
+    mixed = lc.ElementwiseKernel("float32 x, int64 k", "float32 z", "z = x * k", "mixed_rep")
+    for k in (3, np.int64(4), 5):
+        assert_same(mixed(x, k).numpy(), (a * k).astype(np.float32))
+    with pytest.raises(OverflowError):
+        lc.ElementwiseKernel("float32 x, uint8 k", "float32 z", "z = x * k", "u8_rep")(x, 300)
+
+
 def test_numpy_inputs_and_no_arrays(dev):
     a = make("float32", (8,), seed=14)
     got = SQ(lz(a, dev), a[::-1].copy())

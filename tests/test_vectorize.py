@@ -200,6 +200,25 @@ def test_signatures_and_out(dev):
     assert_same(out.numpy(), a + a + 3)
 
 
+def test_repeated_calls(dev):
+    """A call with the argument types of an earlier one reuses its choice of kernel: each
+    still gives its own answer, and a scalar's value is an argument of the kernel (no
+    buffer), checked by NumPy's rules."""
+    R = np.linspace(-2, 1, 30)[None, :] * np.ones((20, 1))
+    I = np.linspace(-1, 1, 20)[:, None] * np.ones((1, 30))
+    dt = np.float64 if dev.fp64 else np.float32
+    r, i = lz(R.astype(dt), dev).compute(), lz(I.astype(dt), dev).compute()
+    for it in (5, 20, 5, np.int64(40)):
+        got = mandel(r, i, it)
+        assert_same(got.numpy(), npv(mandel, R.astype(dt), I.astype(dt), it))
+    assert "buffer" not in [ln.split("/*")[-1].strip() for ln in
+                            lc.explain(mandel(r, i, 7)).splitlines() if "v2 =" in ln][0]
+    with pytest.raises(TypeError):
+        mandel(r, i, "5")
+    got = mandel(r, i, 2**40)                  # a Python int of int64 as any other
+    assert got.dtype == np.int64
+
+
 def test_broadcast_and_numpy_inputs(dev):
     a = make("float32", (4, 1), seed=8)
     b = make("float32", (5,), seed=9)

@@ -9,6 +9,7 @@ neighbours and into reductions as any ufunc does: ``(sqdiff(2 * x, y) + 1).sum()
 launch. The body may use ``i`` (the flat index of the element, an int64) and
 ``_ind.size()`` (the number of elements), as in CuPy.
 """
+import math
 import re
 
 import numpy as np
@@ -106,6 +107,16 @@ def _check_names(cls, name, params, reserved):
             raise ValueError(f"{cls} {name!r}: {n!r} is a reserved name")
 
 
+def _scalar_or_array(a, dt, queue):
+    """A NumPy array or a scalar argument as a lazycl array of dtype dt: a scalar becomes a
+    constant of the kernel (no buffer, no transfer), after NumPy's conversion checks (an
+    integer out of dt's range raises OverflowError)."""
+    v = np.asarray(a, dtype=dt)
+    if v.ndim == 0:
+        return _c._full(v[()], (), dt, queue)
+    return _c.asarray(v, None, queue)
+
+
 def _bind_placeholders(cls, name, in_params, args, out_params, outs):
     """The dtype of each placeholder: from the first array argument (an input's, then an
     output's) that uses it, then from a scalar input, as CuPy binds them. A placeholder two
@@ -175,6 +186,8 @@ class ElementwiseKernel:
         self._uses_i = bool(_USES_I.search(body))
         self._body = body if body.rstrip().endswith(("}", ";")) else body + ";"
         self._fns = {}          # the dtypes of the inputs and outputs -> function id
+        self._calls = {}        # the types and dtypes of a call's arguments -> their dtypes
+        self._fast = {}         # the dtypes of a call of lazycl inputs -> function id
 
     def __repr__(self):
         return f"<lazycl.ElementwiseKernel {self.name!r}>"
@@ -244,7 +257,73 @@ class ElementwiseKernel:
 
     # ---- calls -------------------------------------------------------------------------
 
+    def _check_types(self, ins, outs):
+        """The dtypes of the inputs and outputs of a call, after its type checks. They depend
+        on the arguments' types and dtypes only where every input has a dtype (a Python
+        scalar's binding depends on its value): those are remembered, so that a loop of calls
+        pays for them once."""
+        key = None
+        if all(hasattr(a, "dtype") for a in ins):
+            key = (tuple((type(a), a.dtype) for a in ins),
+                   tuple(None if o is None else (type(o), o.dtype) for o in outs))
+            hit = self._calls.get(key)
+            if hit is not None:
+                return hit
+        for (t, dt, pname), o in zip(self.out_params, outs):
+            if o is not None and not _u.is_array(o):
+                raise TypeError(f"ElementwiseKernel {self.name!r}: output {pname!r} must be a "
+                                f"lazycl array, not {type(o).__name__}")
+        for (t, dt, pname), a in zip(self.in_params, ins):
+            if not (_u.is_array(a) or isinstance(a, (np.ndarray, np.generic, bool, int, float))):
+                raise TypeError(f"ElementwiseKernel {self.name!r}: input {pname!r} must be an "
+                                f"array or a real scalar, not {type(a).__name__}")
+        in_dts, out_dts = self._bind(ins, outs)
+        for (t, dt, pname), a, want in zip(self.in_params, ins, in_dts):
+            have = np.dtype(a.dtype) if hasattr(a, "dtype") else None
+            if have is not None and not isinstance(a, np.generic) and \
+                    not np.can_cast(have, want, "same_kind"):
+                raise TypeError(f"ElementwiseKernel {self.name!r}: input {pname!r} is {have}, "
+                                f"which does not cast to {want} (same_kind)")
+        if key is not None:
+            self._calls[key] = (in_dts, out_dts)
+        return in_dts, out_dts
+
+    def _fast_call(self, args):
+        """The call's results when every argument is a lazycl input of dtypes called before,
+        whose shapes are equal or 0-d, and the body uses neither i nor _ind.size(); else None
+        (the full path checks and raises). A loop of small calls pays for little more than
+        the node."""
+        if len(args) != self.nin or self._uses_i or self._uses_size:
+            return None
+        key = []
+        shape = None
+        for a in args:
+            if not isinstance(a, _c.ArrayBase):
+                return None
+            s = a.shape
+            if s:
+                if shape is None:
+                    shape = s
+                elif s != shape:
+                    return None
+            key.append(a.dtype)
+        fid = self._fast.get(tuple(key))
+        if fid is None:
+            return None
+        return [_c._user_map(fid, k, args) for k in range(self.nout)]
+
+    def _returned(self, results):
+        if self.no_return:
+            return None
+        if self.nout == 1 and not self.return_tuple:
+            return results[0]
+        return tuple(results)
+
     def __call__(self, *args, size=None, out=None, block_size=None, stream=None):
+        if out is None and size is None and block_size is None and stream is None:
+            results = self._fast_call(args)
+            if results is not None:
+                return self._returned(results)
         if block_size is not None or stream is not None:
             raise NotImplementedError(f"ElementwiseKernel {self.name!r}: block_size and "
                                       f"stream have no meaning in a fused kernel")
@@ -267,56 +346,53 @@ class ElementwiseKernel:
             raise TypeError(f"ElementwiseKernel {self.name!r} takes {self.nin} inputs"
                             + (f" (and optionally its {self.nout} outputs)"
                                f", got {n} arguments"))
-        for (t, dt, pname), o in zip(self.out_params, outs):
-            if o is not None and not _u.is_array(o):
-                raise TypeError(f"ElementwiseKernel {self.name!r}: output {pname!r} must be a "
-                                f"lazycl array, not {type(o).__name__}")
-        for (t, dt, pname), a in zip(self.in_params, ins):
-            if not (_u.is_array(a) or isinstance(a, (np.ndarray, np.generic, bool, int, float))):
-                raise TypeError(f"ElementwiseKernel {self.name!r}: input {pname!r} must be an "
-                                f"array or a real scalar, not {type(a).__name__}")
-        in_dts, out_dts = self._bind(ins, outs)
-        for (t, dt, pname), a, want in zip(self.in_params, ins, in_dts):
-            have = np.dtype(a.dtype) if hasattr(a, "dtype") else None
-            if have is not None and not isinstance(a, np.generic) and \
-                    not np.can_cast(have, want, "same_kind"):
-                raise TypeError(f"ElementwiseKernel {self.name!r}: input {pname!r} is {have}, "
-                                f"which does not cast to {want} (same_kind)")
+        in_dts, out_dts = self._check_types(ins, outs)
         queue = _u.queue_of(*ins, *outs)
-        arrays = [a if _u.is_array(a) else _c.asarray(np.asarray(a, dtype=dt), None, queue)
+        arrays = [a if _u.is_array(a) else _scalar_or_array(a, dt, queue)
                   for a, dt in zip(ins, in_dts)]
         # The loop's shape: the arrays' (scalars broadcast; none at all needs size=, as CuPy).
-        shapes = ([a.shape for a, o in zip(arrays, ins) if _u.is_array(o) or isinstance(o, np.ndarray)]
-                  + [o.shape for o in outs if o is not None])
-        try:
-            shape = np.broadcast_shapes(*shapes) if shapes else None
-        except ValueError:
-            raise ValueError(f"ElementwiseKernel {self.name!r}: operands could not be broadcast "
-                             f"together with shapes "
-                             f"{' '.join(str(tuple(s)) for s in shapes)}") from None
+        shapes = ([tuple(a.shape) for a, o in zip(arrays, ins)
+                   if _u.is_array(o) or isinstance(o, np.ndarray)]
+                  + [tuple(o.shape) for o in outs if o is not None])
+        full = [s for s in shapes if s]     # 0-d operands broadcast to any shape
+        if full and all(s == full[0] for s in full):
+            shape = full[0]
+        elif shapes and not full:
+            shape = ()
+        else:
+            try:
+                shape = np.broadcast_shapes(*shapes) if shapes else None
+            except ValueError:
+                raise ValueError(f"ElementwiseKernel {self.name!r}: operands could not be "
+                                 f"broadcast together with shapes "
+                                 f"{' '.join(str(tuple(s)) for s in shapes)}") from None
         if shape is None:
             if size is None:
                 raise ValueError(f"ElementwiseKernel {self.name!r}: no array argument: give "
                                  f"size=")
             shape = (int(size),)
-        elif size is not None and int(size) != int(np.prod(shape)):
+        elif size is not None and int(size) != math.prod(shape):
             raise ValueError(f"ElementwiseKernel {self.name!r}: size={size} differs from the "
-                             f"arguments' {int(np.prod(shape))} elements")
+                             f"arguments' {math.prod(shape)} elements")
         for o in outs:
             if o is not None and tuple(o.shape) != tuple(shape):
                 raise ValueError(f"ElementwiseKernel {self.name!r}: an output of shape "
                                  f"{tuple(o.shape)} cannot hold the result of shape {shape}")
         # queue None (no lazycl array among the arguments): the default device's, everywhere.
         fid = self._fn(in_dts, out_dts, queue)
-        count = int(np.prod(shape))
+        count = math.prod(shape)
         if self._uses_i:
             arrays.append(arange(count, dtype=np.int64, device=queue).reshape(shape))
         if self._uses_size:
             arrays.append(_c.asarray(np.int64(count), None, queue))
         if not arrays:
             arrays.append(_c.asarray(np.uint8(0), None, queue))
-        arrays = tuple(a if tuple(a.shape) == tuple(shape) else broadcast_to(a, shape)
-                       for a in arrays)
+        # The node broadcasts its inputs together (graph/userfn.c): views only where none of
+        # them has the loop's shape (outputs larger than every input).
+        shape = tuple(shape)
+        if all(tuple(a.shape) != shape for a in arrays):
+            arrays = [broadcast_to(a, shape) for a in arrays]
+        arrays = tuple(arrays)
         results = []
         for k, o in enumerate(outs):
             r = _c._user_map(fid, k, arrays)
@@ -324,11 +400,10 @@ class ElementwiseKernel:
                 o[...] = r
                 r = o
             results.append(r)
-        if self.no_return:
-            return None
-        if self.nout == 1 and not self.return_tuple:
-            return results[0]
-        return tuple(results)
+        if all(o is None for o in outs) and all(_u.is_array(a) for a in ins) and \
+                not (self._uses_i or self._uses_size):
+            self._fast[tuple(a.dtype for a in ins)] = fid
+        return self._returned(results)
 
 
 _IN_SIZE = re.compile(r"\b_in_ind\s*\.\s*size\s*\(\s*\)")

@@ -15,7 +15,7 @@ import numpy as np
 from . import _lazycl as _c
 from . import _pytocl as _t
 from . import _util as _u
-from ._userkernels import ElementwiseKernel
+from ._userkernels import ElementwiseKernel, _scalar_or_array
 
 #: Numba's short type names, as NumPy dtypes.
 _SHORT = {"f4": "float32", "f8": "float64", "i1": "int8", "i2": "int16", "i4": "int32",
@@ -53,6 +53,19 @@ def _parse_signature(sig, name):
 def c_ident(name):
     """A name as a C identifier (its other characters as _)."""
     return re.sub(r"\W", "_", name)
+
+
+def _call_key(args):
+    """What _choose's answer depends on: each argument's type and dtype, a Python int's only
+    while it fits int64 (NumPy types larger ones by value); None where it cannot tell."""
+    key = []
+    for a in args:
+        d = getattr(a, "dtype", None)
+        if d is None and not (type(a) in (bool, float) or
+                              (type(a) is int and -2**63 <= a < 2**63)):
+            return None
+        key.append((type(a), d))
+    return tuple(key)
 
 
 class PythonFunction:
@@ -210,6 +223,7 @@ class vectorize(_Scalar):
                 raise TypeError(f"vectorize {self.__name__!r}: a signature of {len(args)} "
                                 f"arguments for a function of {self.nin}")
         self._kernels = {}
+        self._chosen = {}       # the types and dtypes of a call's arguments -> (dtypes, kernel)
 
     def _arity(self):
         code = self.py.__code__
@@ -281,18 +295,25 @@ class vectorize(_Scalar):
         if len(args) != self.nin:
             raise TypeError(f"vectorize {self.__name__!r} takes {self.nin} arguments, got "
                             f"{len(args)}")
-        types, ret = self._choose(args)
-        if ret is None and self.otype is not None:
-            ret = self.otype
+        key = _call_key(args)
+        hit = self._chosen.get(key) if key is not None else None
         queue = _u.queue_of(*args, out)
-        k = self._kernel(types, ret, queue)
+        if hit is None:
+            types, ret = self._choose(args)
+            if ret is None and self.otype is not None:
+                ret = self.otype
+            k = self._kernel(types, ret, queue)
+            if key is not None:
+                self._chosen[key] = types, k
+        else:
+            types, k = hit
         # Every argument as a lazycl array of its chosen dtype (scalars 0-d), on one queue.
         arrays = []
         for a, t in zip(args, types):
             if _u.is_array(a):
                 arrays.append(a if a.dtype == t else a.astype(t))
             else:
-                arrays.append(_c.asarray(np.asarray(a, dtype=t), None, queue))
+                arrays.append(_scalar_or_array(a, t, queue))
         try:
             return k(*arrays, out=out) if out is not None else k(*arrays)
         except _c.CompileError as err:
