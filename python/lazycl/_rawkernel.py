@@ -337,6 +337,10 @@ def _scalar_slow(v, p):
 
 
 def _size_tuple(s, what):
+    if type(s) is int:                      # the common cases, without the ABC checks
+        return (s,)
+    if type(s) is tuple and 1 <= len(s) <= 3 and all(type(x) is int for x in s):
+        return s
     t = (s,) if isinstance(s, (numbers.Integral, np.integer)) else tuple(s)
     if not 1 <= len(t) <= 3:
         raise ValueError(f"the {what} size needs 1 to 3 dims, not {len(t)}")
