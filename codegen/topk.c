@@ -90,6 +90,48 @@ static void lc_topk_list(struct lc_sb *sb, const char *K)
                      "    %s thk = 0;\n    long thi = TK_NONE;\n", K, K);
 }
 
+/* GPU targets, rows read along the axis (the items of a group take neighbouring chunks of at
+ * most wg + 1 rows) and keys of 32 bits or fewer: a row's threshold shared by the items of a
+ * group in local memory. An item whose list is full knows KK keys of its row at least as good
+ * as its last place, so every element of the row's top KK is at least that key: the largest
+ * such key among the group's items (atomic_max) is a bound below which an element is not
+ * offered at all. Most elements then cost one comparison in every item, where each item's own
+ * last place would let in a run of insertions (divergent, and the list in private memory) per
+ * item early in its chunk. The bound only prunes elements that could not enter the result, so
+ * the result (and its order of ties) is unchanged. `ret`: the condition on which an item has
+ * no work, returned on after the barrier. */
+static void lc_topk_shared_setup(struct lc_sb *sb, size_t wg, const char *ret)
+{
+    lc_sb_printf(sb, "    __local uint thr_[%zu];\n"
+                     "    const long mb_ = (long)(get_group_id(0) * get_local_size(0)) / P;\n"
+                     "    for (int r_ = (int)get_local_id(0); r_ < %zu; r_ += (int)get_local_size(0))\n"
+                     "        thr_[r_] = 0u;\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    if (%s) return;\n"
+                     "    volatile __local uint *rthr_ = thr_ + (m - mb_);\n"
+                     "    uint bnd_ = 0u, seen_ = 0u;\n", wg + 1, wg + 1, ret);
+}
+
+/* Offer (key, i) to the list, past the shared bound (shared) or not. Every access to the bound
+ * is atomic (a plain read beside another item's atomic_max is a data race); the item keeps a
+ * copy, refreshed every 16 elements and at each of its own insertions, which may lag behind
+ * (it is still a bound: the shared one only grows). */
+static void lc_topk_offer(struct lc_sb *sb, int shared, const char *key, const char *i,
+                          const char *ind)
+{
+    if (!shared) {
+        lc_sb_printf(sb, "%slc_tk_offer(tk, ti, &thk, &thi, %s, %s, kk);\n", ind, key, i);
+        return;
+    }
+    lc_sb_printf(sb, "%sif ((++seen_ & 15u) == 0u)\n"
+                     "%s    bnd_ = max(bnd_, atomic_or(rthr_, 0u));\n"
+                     "%sif (%s >= bnd_) {\n"
+                     "%s    lc_tk_offer(tk, ti, &thk, &thi, %s, %s, kk);\n"
+                     "%s    if (thi != TK_NONE && thk > bnd_)\n"
+                     "%s        bnd_ = max((uint)thk, atomic_max(rthr_, (uint)thk));\n"
+                     "%s}\n", ind, ind, ind, key, ind, key, i, ind, ind, ind);
+}
+
 /* The end of an item: its list to scratch, or (fin) to the outputs, best first. */
 static void lc_topk_finish(struct lc_cg *g, struct lc_sb *sb, const char *K, int unravel)
 {
@@ -188,6 +230,8 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     size_t ks = key.bits == 64 ? 8 : 4;
 
     int inter = g->t->topk_coalesce && lc_topk_row_contiguous(g);
+    size_t wg = g->t->scan_work_group;   /* the launches' groups on fixed-group targets */
+    int shared = inter && g->t->fixed_groups && key.bits <= 32;
     /* SIMD targets: W neighbouring rows per item, their keys computed as W-lane vectors and
      * compared with the W thresholds at once (a column's top k of a product: the lanes are
      * neighbouring columns). */
@@ -234,7 +278,10 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         lc_sb_printf(sb, "    const long m = g_ / P, q = g_ %% P;\n");
     else
         lc_sb_printf(sb, "    const long q = g_ / M, m = g_ %% M;\n");
-    lc_sb_printf(sb, "    if (m >= M || q >= P) return;\n");
+    if (shared)
+        lc_topk_shared_setup(sb, wg, "m >= M || q >= P");
+    else
+        lc_sb_printf(sb, "    if (m >= M || q >= P) return;\n");
     if (nr > 0)
         lc_unravel(sb, 0, nr, "m", "    ");
     lc_topk_list(sb, K);
@@ -252,7 +299,10 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     lc_emit_key(sb, dt, v, 0, "        ");
     if (!largest)
         lc_sb_printf(sb, "        key_ = ~key_ & %s;\n", key.all);
-    lc_sb_printf(sb, "        lc_tk_offer(tk, ti, &thk, &thi, key_, i%d, kk);\n    }\n", nr);
+    char iv[16];
+    snprintf(iv, sizeof iv, "i%d", nr);
+    lc_topk_offer(sb, shared, "key_", iv, "        ");
+    lc_sb_printf(sb, "    }\n");
     lc_topk_finish(g, sb, K, 0);
 
 merge:
@@ -261,14 +311,20 @@ merge:
     if (lc_sort_params(g, NULL, sb, LC_TOPK_PARAMS) < 0)
         return -1;
     lc_sb_printf(sb, "    __global char *s = s_ + sbase;\n    const long g_ = get_global_id(0);\n"
-                     "    const long m = g_ / P, q = g_ %% P;\n    if (m >= M) return;\n"
-                     "    __global const %s *kc = (__global const %s *)(s + ksrc) + m * L;\n"
+                     "    const long m = g_ / P, q = g_ %% P;\n");
+    if (shared)
+        lc_topk_shared_setup(sb, wg, "m >= M");
+    else
+        lc_sb_printf(sb, "    if (m >= M) return;\n");
+    lc_sb_printf(sb, "    __global const %s *kc = (__global const %s *)(s + ksrc) + m * L;\n"
                      "    __global const long *ic = (__global const long *)(s + isrc) + m * L;\n",
                  K, K);
     lc_topk_list(sb, K);
     lc_sb_printf(sb, "    const long end = min(L, (q + 1) * G);\n"
-                     "#pragma unroll 1\n    for (long j = q * G; j < end; j++)\n"
-                     "        lc_tk_offer(tk, ti, &thk, &thi, kc[j], ic[j], kk);\n");
+                     "#pragma unroll 1\n    for (long j = q * G; j < end; j++) {\n"
+                     "        const %s kj_ = kc[j];\n", K);
+    lc_topk_offer(sb, shared, "kj_", "ic[j]", "        ");
+    lc_sb_printf(sb, "    }\n");
     lc_topk_finish(g, sb, K, 1);
 
     /* The launches: the first pass, then each merge, areas ping-ponging. */
@@ -289,7 +345,7 @@ merge:
             return -1;
         l->work_dim = 1;
         l->global[0] = (size_t)((st == 0 ? M / W : M) * Pst);
-        if (!lc_fixed_groups(g->t, l, g->t->scan_work_group)) {
+        if (!lc_fixed_groups(g->t, l, wg)) {
             l->use_local = 1;   /* one item per group on CPUs: every chunk may take a core */
             l->local[0] = l->local[1] = l->local[2] = 1;
         }

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 1 launch: lc_select_i64_02b63a2b14e7eb85_first */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 1 launch: lc_select_i64_88543f7f1e280a60_first */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 4 fused ops; select: the k largest of each row chunk, merged. */
@@ -32,7 +32,7 @@ static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const u
     }
 }
 
-__kernel void lc_select_i64_02b63a2b14e7eb85_first(
+__kernel void lc_select_i64_88543f7f1e280a60_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -87,7 +87,7 @@ __kernel void lc_select_i64_02b63a2b14e7eb85_first(
     }
 }
 
-__kernel void lc_select_i64_02b63a2b14e7eb85_merge(
+__kernel void lc_select_i64_88543f7f1e280a60_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -113,8 +113,10 @@ __kernel void lc_select_i64_02b63a2b14e7eb85_merge(
     long thi = TK_NONE;
     const long end = min(L, (q + 1) * G);
 #pragma unroll 1
-    for (long j = q * G; j < end; j++)
-        lc_tk_offer(tk, ti, &thk, &thi, kc[j], ic[j], kk);
+    for (long j = q * G; j < end; j++) {
+        const uint kj_ = kc[j];
+        lc_tk_offer(tk, ti, &thk, &thi, kj_, ic[j], kk);
+    }
     if (!fin) {
         __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
         __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
