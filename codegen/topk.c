@@ -27,6 +27,7 @@
 
 #define LC_TK_MIN_CHUNK 256   /* elements per chunk at least */
 #define LC_TK_MERGE 32        /* candidates a merge item takes: LC_TK_MERGE * k (>= 512) */
+#define LC_TK_BATCH 8         /* coalescing targets: elements an item reads before offering */
 
 /* Is the row read along the axis with unit stride (by its buffer reads)? */
 static int lc_topk_row_contiguous(const struct lc_cg *g)
@@ -285,24 +286,40 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     if (nr > 0)
         lc_unravel(sb, 0, nr, "m", "    ");
     lc_topk_list(sb, K);
-    if (inter)
-        lc_sb_printf(sb, "#pragma unroll 1\n    for (long i%d = q; i%d < n%d; i%d += P) {\n", nr, nr,
-                     nr, nr);
-    else
+    char v[16], iv[16];
+    snprintf(v, sizeof v, "v%d", vexpr);
+    snprintf(iv, sizeof iv, "i%d", nr);
+    if (inter) {
+        /* LC_TK_BATCH elements P apart per step, their keys first (independent loads in
+         * flight: one at a time left the memory system idle), then offered. */
+        lc_sb_printf(sb, "#pragma unroll 1\n    for (long b_ = q; b_ < n%d; b_ += %d * P) {\n"
+                         "        %s kb_[%d];\n#pragma unroll\n"
+                         "        for (int u_ = 0; u_ < %d; u_++) {\n"
+                         "            const long i%d = b_ + u_ * P;\n            kb_[u_] = 0;\n"
+                         "            if (i%d < n%d) {\n",
+                     nr, LC_TK_BATCH, K, LC_TK_BATCH, LC_TK_BATCH, nr, nr, nr);
+        lc_emit_exprs(g, sb, 0, "                ");
+        lc_emit_key(sb, dt, v, 0, "                ");
+        if (!largest)
+            lc_sb_printf(sb, "                key_ = ~key_ & %s;\n", key.all);
+        lc_sb_printf(sb, "                kb_[u_] = key_;\n            }\n        }\n"
+                         "#pragma unroll\n        for (int u_ = 0; u_ < %d; u_++) {\n"
+                         "            const long i%d = b_ + u_ * P;\n            if (i%d < n%d) {\n",
+                     LC_TK_BATCH, nr, nr, nr);
+        lc_topk_offer(sb, shared, "kb_[u_]", iv, "                ");
+        lc_sb_printf(sb, "            }\n        }\n    }\n");
+    } else {
         lc_sb_printf(sb, "    const long chunk = (n%d + P - 1) / P;\n"
                          "    const long beg = min(n%d, q * chunk), end = min(n%d, (q + 1) * chunk);\n"
                          "#pragma unroll 1\n    for (long i%d = beg; i%d < end; i%d++) {\n",
                      nr, nr, nr, nr, nr, nr);
-    lc_emit_exprs(g, sb, 0, "        ");
-    char v[16];
-    snprintf(v, sizeof v, "v%d", vexpr);
-    lc_emit_key(sb, dt, v, 0, "        ");
-    if (!largest)
-        lc_sb_printf(sb, "        key_ = ~key_ & %s;\n", key.all);
-    char iv[16];
-    snprintf(iv, sizeof iv, "i%d", nr);
-    lc_topk_offer(sb, shared, "key_", iv, "        ");
-    lc_sb_printf(sb, "    }\n");
+        lc_emit_exprs(g, sb, 0, "        ");
+        lc_emit_key(sb, dt, v, 0, "        ");
+        if (!largest)
+            lc_sb_printf(sb, "        key_ = ~key_ & %s;\n", key.all);
+        lc_topk_offer(sb, shared, "key_", iv, "        ");
+        lc_sb_printf(sb, "    }\n");
+    }
     lc_topk_finish(g, sb, K, 0);
 
 merge:
@@ -320,11 +337,27 @@ merge:
                      "    __global const long *ic = (__global const long *)(s + isrc) + m * L;\n",
                  K, K);
     lc_topk_list(sb, K);
-    lc_sb_printf(sb, "    const long end = min(L, (q + 1) * G);\n"
-                     "#pragma unroll 1\n    for (long j = q * G; j < end; j++) {\n"
-                     "        const %s kj_ = kc[j];\n", K);
-    lc_topk_offer(sb, shared, "kj_", "ic[j]", "        ");
-    lc_sb_printf(sb, "    }\n");
+    if (g->t->fixed_groups) {
+        /* Coalescing targets: item q takes the candidates q, q + P, ... (neighbouring items
+         * read neighbouring candidates), LC_TK_BATCH of them read before they are offered. */
+        lc_sb_printf(sb, "#pragma unroll 1\n    for (long b_ = q; b_ < L; b_ += %d * P) {\n"
+                         "        %s kb_[%d];\n        long ib_[%d];\n#pragma unroll\n"
+                         "        for (int u_ = 0; u_ < %d; u_++) {\n"
+                         "            const long j = b_ + u_ * P;\n"
+                         "            kb_[u_] = j < L ? kc[j] : 0;\n"
+                         "            ib_[u_] = j < L ? ic[j] : TK_NONE;\n        }\n"
+                         "#pragma unroll\n        for (int u_ = 0; u_ < %d; u_++) {\n"
+                         "            if (b_ + u_ * P < L) {\n",
+                     LC_TK_BATCH, K, LC_TK_BATCH, LC_TK_BATCH, LC_TK_BATCH, LC_TK_BATCH);
+        lc_topk_offer(sb, shared, "kb_[u_]", "ib_[u_]", "                ");
+        lc_sb_printf(sb, "            }\n        }\n    }\n");
+    } else {
+        lc_sb_printf(sb, "    const long end = min(L, (q + 1) * G);\n"
+                         "#pragma unroll 1\n    for (long j = q * G; j < end; j++) {\n"
+                         "        const %s kj_ = kc[j];\n", K);
+        lc_topk_offer(sb, shared, "kj_", "ic[j]", "        ");
+        lc_sb_printf(sb, "    }\n");
+    }
     lc_topk_finish(g, sb, K, 1);
 
     /* The launches: the first pass, then each merge, areas ping-ponging. */

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_88543f7f1e280a60_first lc_select_i64_88543f7f1e280a60_merge */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_5db91e502a30ce71_first lc_select_i64_5db91e502a30ce71_merge */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 4 fused ops; select: the k largest of each row chunk, merged. */
@@ -32,7 +32,7 @@ static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const u
     }
 }
 
-__kernel void lc_select_i64_88543f7f1e280a60_first(
+__kernel void lc_select_i64_5db91e502a30ce71_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -87,7 +87,7 @@ __kernel void lc_select_i64_88543f7f1e280a60_first(
     }
 }
 
-__kernel void lc_select_i64_88543f7f1e280a60_merge(
+__kernel void lc_select_i64_5db91e502a30ce71_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -111,11 +111,22 @@ __kernel void lc_select_i64_88543f7f1e280a60_merge(
     }
     uint thk = 0;
     long thi = TK_NONE;
-    const long end = min(L, (q + 1) * G);
 #pragma unroll 1
-    for (long j = q * G; j < end; j++) {
-        const uint kj_ = kc[j];
-        lc_tk_offer(tk, ti, &thk, &thi, kj_, ic[j], kk);
+    for (long b_ = q; b_ < L; b_ += 8 * P) {
+        uint kb_[8];
+        long ib_[8];
+#pragma unroll
+        for (int u_ = 0; u_ < 8; u_++) {
+            const long j = b_ + u_ * P;
+            kb_[u_] = j < L ? kc[j] : 0;
+            ib_[u_] = j < L ? ic[j] : TK_NONE;
+        }
+#pragma unroll
+        for (int u_ = 0; u_ < 8; u_++) {
+            if (b_ + u_ * P < L) {
+                lc_tk_offer(tk, ti, &thk, &thi, kb_[u_], ib_[u_], kk);
+            }
+        }
     }
     if (!fin) {
         __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
