@@ -83,9 +83,22 @@ static void lc_topk_helpers(struct lc_sb *sb, const char *K, int KK, int largest
         "        *thk = tk[KK - 1];\n        *thi = ti[KK - 1];\n    }\n}\n\n", K, K, K);
 }
 
-/* An item's empty list and its last place, declared. */
-static void lc_topk_list(struct lc_sb *sb, const char *K)
+/* The modes of an item's list (lc_topk_gen chooses). */
+enum {
+    LC_TK_SHARED = 1,   /* a bound shared by a group's items (lc_topk_shared_setup) */
+    LC_TK_REG = 2,      /* the list in registers: KB places, every index a constant */
+};
+
+/* An item's empty list and its last place, declared. LC_TK_REG: the best KB (>= KK) elements,
+ * its last place tk[KB - 1], ti[KB - 1]. */
+static void lc_topk_list(struct lc_sb *sb, const char *K, int mode)
 {
+    if (mode & LC_TK_REG) {
+        lc_sb_printf(sb, "    %s tk[KB];\n    long ti[KB];\n#pragma unroll\n"
+                         "    for (int j = 0; j < KB; j++) {\n        tk[j] = 0;\n        ti[j] = TK_NONE;\n    }\n",
+                     K);
+        return;
+    }
     lc_sb_printf(sb, "    %s tk[KB];\n    long ti[KB];\n#pragma unroll 1\n"
                      "    for (int j = 0; j < KK; j++) {\n        tk[j] = 0;\n        ti[j] = TK_NONE;\n    }\n"
                      "    %s thk = 0;\n    long thi = TK_NONE;\n", K, K);
@@ -117,36 +130,69 @@ static void lc_topk_shared_setup(struct lc_sb *sb, size_t wg, const char *ret)
  * is atomic (a plain read beside another item's atomic_max is a data race); the item keeps a
  * copy, refreshed every 16 elements and at each of its own insertions, which may lag behind
  * (it is still a bound: the shared one only grows). */
-static void lc_topk_offer(struct lc_sb *sb, int shared, const char *key, const char *i,
-                          const char *ind)
+static void lc_topk_offer(struct lc_sb *sb, int mode, const char *K, const char *key,
+                          const char *i, const char *ind)
 {
-    if (!shared) {
-        lc_sb_printf(sb, "%slc_tk_offer(tk, ti, &thk, &thi, %s, %s, kk);\n", ind, key, i);
-        return;
+    const char *thk = mode & LC_TK_REG ? "tk[KB - 1]" : "thk";
+    const char *thi = mode & LC_TK_REG ? "ti[KB - 1]" : "thi";
+    char in2[64];
+    snprintf(in2, sizeof in2, "%s    ", ind);
+    lc_sb_printf(sb, "%s{\n%s    const %s ok_ = %s;\n%s    const long oi_ = %s;\n", ind, ind, K, key,
+                 ind, i);
+    if (mode & LC_TK_SHARED) {
+        lc_sb_printf(sb, "%sif ((++seen_ & 15u) == 0u)\n"
+                         "%s    bnd_ = max(bnd_, atomic_or(rthr_, 0u));\n"
+                         "%sif (ok_ >= bnd_) {\n", in2, in2, in2);
+        snprintf(in2, sizeof in2, "%s        ", ind);
     }
-    lc_sb_printf(sb, "%sif ((++seen_ & 15u) == 0u)\n"
-                     "%s    bnd_ = max(bnd_, atomic_or(rthr_, 0u));\n"
-                     "%sif (%s >= bnd_) {\n"
-                     "%s    lc_tk_offer(tk, ti, &thk, &thi, %s, %s, kk);\n"
-                     "%s    if (thi != TK_NONE && thk > bnd_)\n"
-                     "%s        bnd_ = max((uint)thk, atomic_max(rthr_, (uint)thk));\n"
-                     "%s}\n", ind, ind, ind, key, ind, key, i, ind, ind, ind);
+    if (mode & LC_TK_REG) {
+        /* The insertion as a network over the KB places, from the last: place j takes the
+         * one above it, the new element or itself. */
+        lc_sb_printf(sb, "%sif (TK_BETTER(ok_, oi_, tk[KB - 1], ti[KB - 1])) {\n"
+                         "#pragma unroll\n"
+                         "%s    for (int j_ = KB - 1; j_ > 0; j_--) {\n"
+                         "%s        const int up_ = TK_BETTER(ok_, oi_, tk[j_ - 1], ti[j_ - 1]);\n"
+                         "%s        const int here_ = TK_BETTER(ok_, oi_, tk[j_], ti[j_]);\n"
+                         "%s        tk[j_] = up_ ? tk[j_ - 1] : here_ ? ok_ : tk[j_];\n"
+                         "%s        ti[j_] = up_ ? ti[j_ - 1] : here_ ? oi_ : ti[j_];\n"
+                         "%s    }\n"
+                         "%s    if (TK_BETTER(ok_, oi_, tk[0], ti[0])) {\n"
+                         "%s        tk[0] = ok_;\n%s        ti[0] = oi_;\n%s    }\n",
+                     in2, in2, in2, in2, in2, in2, in2, in2, in2, in2, in2);
+    } else {
+        lc_sb_printf(sb, "%sif (1) {\n%s    lc_tk_offer(tk, ti, &thk, &thi, ok_, oi_, kk);\n",
+                     in2, in2);
+    }
+    if (mode & LC_TK_SHARED)
+        lc_sb_printf(sb, "%s    if (%s != TK_NONE && %s > bnd_)\n"
+                         "%s        bnd_ = max((uint)%s, atomic_max(rthr_, (uint)%s));\n",
+                     in2, thi, thk, in2, thk, thk);
+    lc_sb_printf(sb, "%s}\n", in2);
+    if (mode & LC_TK_SHARED)
+        lc_sb_printf(sb, "%s    }\n", ind);
+    lc_sb_printf(sb, "%s}\n", ind);
 }
 
-/* The end of an item: its list to scratch, or (fin) to the outputs, best first. */
-static void lc_topk_finish(struct lc_cg *g, struct lc_sb *sb, const char *K, int unravel)
+/* The end of an item: its list (its best KK) to scratch, or (fin) to the outputs, best
+ * first. LC_TK_REG: every index a constant (loops over KB, unrolled). */
+static void lc_topk_finish(struct lc_cg *g, struct lc_sb *sb, const char *K, int unravel,
+                           int mode)
 {
+    int reg = mode & LC_TK_REG;
     lc_sb_printf(sb, "    if (!fin) {\n"
                      "        __global %s *kd = (__global %s *)(s + kdst) + (m * P + q) * KK;\n"
                      "        __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;\n"
-                     "#pragma unroll 1\n"
-                     "        for (int j = 0; j < KK; j++) {\n"
-                     "            kd[j] = tk[j];\n            id[j] = ti[j];\n        }\n"
-                     "        return;\n    }\n", K, K);
+                     "#pragma unroll%s\n"
+                     "        for (int j = 0; j < %s; j++) {\n"
+                     "            if (j < KK) {\n"
+                     "                kd[j] = tk[j];\n                id[j] = ti[j];\n            }\n"
+                     "        }\n"
+                     "        return;\n    }\n", K, K, reg ? "" : " 1", reg ? "KB" : "KK");
     if (unravel && g->nd > 1)
         lc_unravel(sb, 0, g->nd - 1, "m", "    ");
-    lc_sb_printf(sb, "#pragma unroll 1\n    for (long pos_ = 0; pos_ < KK; pos_++) {\n"
-                     "        const long val_ = ti[pos_];\n");
+    lc_sb_printf(sb, "#pragma unroll%s\n    for (long pos_ = 0; pos_ < %s; pos_++) {\n"
+                     "        if (pos_ >= KK)\n            break;\n"
+                     "        const long val_ = ti[pos_];\n", reg ? "" : " 1", reg ? "KB" : "KK");
     lc_emit_sort_store(g, sb, "        ");
     lc_sb_printf(sb, "    }\n}\n\n");
 }
@@ -232,7 +278,10 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 
     int inter = g->t->topk_coalesce && lc_topk_row_contiguous(g);
     size_t wg = g->t->scan_work_group;   /* the launches' groups on fixed-group targets */
-    int shared = inter && g->t->fixed_groups && key.bits <= 32;
+    /* GPU targets: the shared bound where the rows are read along the axis and the keys have
+     * 32 bits or fewer; lists in registers for k <= 16 (larger ones would spill). */
+    int mode = (inter && g->t->fixed_groups && key.bits <= 32 ? LC_TK_SHARED : 0) |
+               (g->t->fixed_groups && lc_topk_room(KK) <= 16 ? LC_TK_REG : 0);
     /* SIMD targets: W neighbouring rows per item, their keys computed as W-lane vectors and
      * compared with the W thresholds at once (a column's top k of a product: the lanes are
      * neighbouring columns). */
@@ -279,13 +328,13 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         lc_sb_printf(sb, "    const long m = g_ / P, q = g_ %% P;\n");
     else
         lc_sb_printf(sb, "    const long q = g_ / M, m = g_ %% M;\n");
-    if (shared)
+    if (mode & LC_TK_SHARED)
         lc_topk_shared_setup(sb, wg, "m >= M || q >= P");
     else
         lc_sb_printf(sb, "    if (m >= M || q >= P) return;\n");
     if (nr > 0)
         lc_unravel(sb, 0, nr, "m", "    ");
-    lc_topk_list(sb, K);
+    lc_topk_list(sb, K, mode);
     char v[16], iv[16];
     snprintf(v, sizeof v, "v%d", vexpr);
     snprintf(iv, sizeof iv, "i%d", nr);
@@ -306,7 +355,7 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                          "#pragma unroll\n        for (int u_ = 0; u_ < %d; u_++) {\n"
                          "            const long i%d = b_ + u_ * P;\n            if (i%d < n%d) {\n",
                      LC_TK_BATCH, nr, nr, nr);
-        lc_topk_offer(sb, shared, "kb_[u_]", iv, "                ");
+        lc_topk_offer(sb, mode, K, "kb_[u_]", iv, "                ");
         lc_sb_printf(sb, "            }\n        }\n    }\n");
     } else {
         lc_sb_printf(sb, "    const long chunk = (n%d + P - 1) / P;\n"
@@ -317,10 +366,10 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         lc_emit_key(sb, dt, v, 0, "        ");
         if (!largest)
             lc_sb_printf(sb, "        key_ = ~key_ & %s;\n", key.all);
-        lc_topk_offer(sb, shared, "key_", iv, "        ");
+        lc_topk_offer(sb, mode, K, "key_", iv, "        ");
         lc_sb_printf(sb, "    }\n");
     }
-    lc_topk_finish(g, sb, K, 0);
+    lc_topk_finish(g, sb, K, 0, mode);
 
 merge:
     /* The merges: G candidates of a row's L per item. */
@@ -329,14 +378,14 @@ merge:
         return -1;
     lc_sb_printf(sb, "    __global char *s = s_ + sbase;\n    const long g_ = get_global_id(0);\n"
                      "    const long m = g_ / P, q = g_ %% P;\n");
-    if (shared)
+    if (mode & LC_TK_SHARED)
         lc_topk_shared_setup(sb, wg, "m >= M");
     else
         lc_sb_printf(sb, "    if (m >= M) return;\n");
     lc_sb_printf(sb, "    __global const %s *kc = (__global const %s *)(s + ksrc) + m * L;\n"
                      "    __global const long *ic = (__global const long *)(s + isrc) + m * L;\n",
                  K, K);
-    lc_topk_list(sb, K);
+    lc_topk_list(sb, K, mode);
     if (g->t->fixed_groups) {
         /* Coalescing targets: item q takes the candidates q, q + P, ... (neighbouring items
          * read neighbouring candidates), LC_TK_BATCH of them read before they are offered. */
@@ -349,16 +398,16 @@ merge:
                          "#pragma unroll\n        for (int u_ = 0; u_ < %d; u_++) {\n"
                          "            if (b_ + u_ * P < L) {\n",
                      LC_TK_BATCH, K, LC_TK_BATCH, LC_TK_BATCH, LC_TK_BATCH, LC_TK_BATCH);
-        lc_topk_offer(sb, shared, "kb_[u_]", "ib_[u_]", "                ");
+        lc_topk_offer(sb, mode, K, "kb_[u_]", "ib_[u_]", "                ");
         lc_sb_printf(sb, "            }\n        }\n    }\n");
     } else {
         lc_sb_printf(sb, "    const long end = min(L, (q + 1) * G);\n"
                          "#pragma unroll 1\n    for (long j = q * G; j < end; j++) {\n"
                          "        const %s kj_ = kc[j];\n", K);
-        lc_topk_offer(sb, shared, "kj_", "ic[j]", "        ");
+        lc_topk_offer(sb, mode, K, "kj_", "ic[j]", "        ");
         lc_sb_printf(sb, "    }\n");
     }
-    lc_topk_finish(g, sb, K, 1);
+    lc_topk_finish(g, sb, K, 1, mode);
 
     /* The launches: the first pass, then each merge, areas ping-ponging. */
     for (int st = 0; st < ns; st++) {

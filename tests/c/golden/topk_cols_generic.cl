@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 1 launch: lc_select_i64_88543f7f1e280a60_first */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 1 launch: lc_select_i64_ee1ff10846c74bb6_first */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 4 fused ops; select: the k largest of each row chunk, merged. */
@@ -32,7 +32,7 @@ static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const u
     }
 }
 
-__kernel void lc_select_i64_88543f7f1e280a60_first(
+__kernel void lc_select_i64_ee1ff10846c74bb6_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -68,26 +68,36 @@ __kernel void lc_select_i64_88543f7f1e280a60_first(
         uint key_ = as_uint(v5 == 0 ? (float)0 : v5);
         key_ = (key_ & 0x80000000u) ? ~key_ : (key_ | 0x80000000u);
         if (isnan(v5)) key_ = 0xffffffffu;
-        lc_tk_offer(tk, ti, &thk, &thi, key_, i1, kk);
+        {
+            const uint ok_ = key_;
+            const long oi_ = i1;
+            if (1) {
+                lc_tk_offer(tk, ti, &thk, &thi, ok_, oi_, kk);
+            }
+        }
     }
     if (!fin) {
         __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
         __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
 #pragma unroll 1
         for (int j = 0; j < KK; j++) {
-            kd[j] = tk[j];
-            id[j] = ti[j];
+            if (j < KK) {
+                kd[j] = tk[j];
+                id[j] = ti[j];
+            }
         }
         return;
     }
 #pragma unroll 1
     for (long pos_ = 0; pos_ < KK; pos_++) {
+        if (pos_ >= KK)
+            break;
         const long val_ = ti[pos_];
         out0[0 + i0 + pos_ * os0_1] = val_;
     }
 }
 
-__kernel void lc_select_i64_88543f7f1e280a60_merge(
+__kernel void lc_select_i64_ee1ff10846c74bb6_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -115,21 +125,31 @@ __kernel void lc_select_i64_88543f7f1e280a60_merge(
 #pragma unroll 1
     for (long j = q * G; j < end; j++) {
         const uint kj_ = kc[j];
-        lc_tk_offer(tk, ti, &thk, &thi, kj_, ic[j], kk);
+        {
+            const uint ok_ = kj_;
+            const long oi_ = ic[j];
+            if (1) {
+                lc_tk_offer(tk, ti, &thk, &thi, ok_, oi_, kk);
+            }
+        }
     }
     if (!fin) {
         __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
         __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
 #pragma unroll 1
         for (int j = 0; j < KK; j++) {
-            kd[j] = tk[j];
-            id[j] = ti[j];
+            if (j < KK) {
+                kd[j] = tk[j];
+                id[j] = ti[j];
+            }
         }
         return;
     }
     const long i0 = m;
 #pragma unroll 1
     for (long pos_ = 0; pos_ < KK; pos_++) {
+        if (pos_ >= KK)
+            break;
         const long val_ = ti[pos_];
         out0[0 + i0 + pos_ * os0_1] = val_;
     }

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_5db91e502a30ce71_first lc_select_i64_5db91e502a30ce71_merge */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_636c38416c8e06dc_first lc_select_i64_636c38416c8e06dc_merge */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 4 fused ops; select: the k largest of each row chunk, merged. */
@@ -32,7 +32,7 @@ static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const u
     }
 }
 
-__kernel void lc_select_i64_5db91e502a30ce71_first(
+__kernel void lc_select_i64_636c38416c8e06dc_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -48,13 +48,11 @@ __kernel void lc_select_i64_5db91e502a30ce71_first(
     const long i0 = m;
     uint tk[KB];
     long ti[KB];
-#pragma unroll 1
-    for (int j = 0; j < KK; j++) {
+#pragma unroll
+    for (int j = 0; j < KB; j++) {
         tk[j] = 0;
         ti[j] = TK_NONE;
     }
-    uint thk = 0;
-    long thi = TK_NONE;
     const long chunk = (n1 + P - 1) / P;
     const long beg = min(n1, q * chunk), end = min(n1, (q + 1) * chunk);
 #pragma unroll 1
@@ -68,26 +66,46 @@ __kernel void lc_select_i64_5db91e502a30ce71_first(
         uint key_ = as_uint(v5 == 0 ? (float)0 : v5);
         key_ = (key_ & 0x80000000u) ? ~key_ : (key_ | 0x80000000u);
         if (isnan(v5)) key_ = 0xffffffffu;
-        lc_tk_offer(tk, ti, &thk, &thi, key_, i1, kk);
+        {
+            const uint ok_ = key_;
+            const long oi_ = i1;
+            if (TK_BETTER(ok_, oi_, tk[KB - 1], ti[KB - 1])) {
+#pragma unroll
+                for (int j_ = KB - 1; j_ > 0; j_--) {
+                    const int up_ = TK_BETTER(ok_, oi_, tk[j_ - 1], ti[j_ - 1]);
+                    const int here_ = TK_BETTER(ok_, oi_, tk[j_], ti[j_]);
+                    tk[j_] = up_ ? tk[j_ - 1] : here_ ? ok_ : tk[j_];
+                    ti[j_] = up_ ? ti[j_ - 1] : here_ ? oi_ : ti[j_];
+                }
+                if (TK_BETTER(ok_, oi_, tk[0], ti[0])) {
+                    tk[0] = ok_;
+                    ti[0] = oi_;
+                }
+            }
+        }
     }
     if (!fin) {
         __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
         __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
-#pragma unroll 1
-        for (int j = 0; j < KK; j++) {
-            kd[j] = tk[j];
-            id[j] = ti[j];
+#pragma unroll
+        for (int j = 0; j < KB; j++) {
+            if (j < KK) {
+                kd[j] = tk[j];
+                id[j] = ti[j];
+            }
         }
         return;
     }
-#pragma unroll 1
-    for (long pos_ = 0; pos_ < KK; pos_++) {
+#pragma unroll
+    for (long pos_ = 0; pos_ < KB; pos_++) {
+        if (pos_ >= KK)
+            break;
         const long val_ = ti[pos_];
         out0[0 + i0 + pos_ * os0_1] = val_;
     }
 }
 
-__kernel void lc_select_i64_5db91e502a30ce71_merge(
+__kernel void lc_select_i64_636c38416c8e06dc_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -104,13 +122,11 @@ __kernel void lc_select_i64_5db91e502a30ce71_merge(
     __global const long *ic = (__global const long *)(s + isrc) + m * L;
     uint tk[KB];
     long ti[KB];
-#pragma unroll 1
-    for (int j = 0; j < KK; j++) {
+#pragma unroll
+    for (int j = 0; j < KB; j++) {
         tk[j] = 0;
         ti[j] = TK_NONE;
     }
-    uint thk = 0;
-    long thi = TK_NONE;
 #pragma unroll 1
     for (long b_ = q; b_ < L; b_ += 8 * P) {
         uint kb_[8];
@@ -124,23 +140,43 @@ __kernel void lc_select_i64_5db91e502a30ce71_merge(
 #pragma unroll
         for (int u_ = 0; u_ < 8; u_++) {
             if (b_ + u_ * P < L) {
-                lc_tk_offer(tk, ti, &thk, &thi, kb_[u_], ib_[u_], kk);
+                {
+                    const uint ok_ = kb_[u_];
+                    const long oi_ = ib_[u_];
+                    if (TK_BETTER(ok_, oi_, tk[KB - 1], ti[KB - 1])) {
+#pragma unroll
+                        for (int j_ = KB - 1; j_ > 0; j_--) {
+                            const int up_ = TK_BETTER(ok_, oi_, tk[j_ - 1], ti[j_ - 1]);
+                            const int here_ = TK_BETTER(ok_, oi_, tk[j_], ti[j_]);
+                            tk[j_] = up_ ? tk[j_ - 1] : here_ ? ok_ : tk[j_];
+                            ti[j_] = up_ ? ti[j_ - 1] : here_ ? oi_ : ti[j_];
+                        }
+                        if (TK_BETTER(ok_, oi_, tk[0], ti[0])) {
+                            tk[0] = ok_;
+                            ti[0] = oi_;
+                        }
+                    }
+                }
             }
         }
     }
     if (!fin) {
         __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
         __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
-#pragma unroll 1
-        for (int j = 0; j < KK; j++) {
-            kd[j] = tk[j];
-            id[j] = ti[j];
+#pragma unroll
+        for (int j = 0; j < KB; j++) {
+            if (j < KK) {
+                kd[j] = tk[j];
+                id[j] = ti[j];
+            }
         }
         return;
     }
     const long i0 = m;
-#pragma unroll 1
-    for (long pos_ = 0; pos_ < KK; pos_++) {
+#pragma unroll
+    for (long pos_ = 0; pos_ < KB; pos_++) {
+        if (pos_ >= KK)
+            break;
         const long val_ = ti[pos_];
         out0[0 + i0 + pos_ * os0_1] = val_;
     }
