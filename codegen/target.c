@@ -91,7 +91,7 @@ static const struct lc_target_profile lc_profiles[] = {
                   .gemm_tiles = 1},
         .split_group = 1,
         .column_loop_outputs = 2048, .scan_split_rows = 256, .store_local_groups = 4,
-        .sort_items = 256, .topk_items = 1024},
+        .sort_items = 256, .topk_items = 512},
 };
 
 void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
