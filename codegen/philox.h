@@ -1,16 +1,16 @@
 /* philox.h: Philox4x32-10 (Salmon et al., SC11) and the values lazycl draws
  * from it, written once, as macros that expand both to C (tests/c/
  * test_random.c checks them against Random123's philox.h and its
- * known-answer vectors) and to OpenCL C, scalar or W lanes wide
+ * known-answer vectors) and to OpenCL C, one value, four or eight at a time
  * (codegen/random.c stringifies them into the kernels that use them).
  *
- * Parameters: SFX is pasted onto the function names ("" or "_8"); U32/U64
- * are the counter's types (uint32_t/uint64_t in C; uint/ulong or uint8/ulong8
- * in OpenCL C); TO32/TO64/TOF convert to U32, U64 and the float type (a cast
- * in C and scalar OpenCL C, convert_uint8 and friends for vectors); MULHI is
+ * Parameters: SFX is pasted onto the function names; U32/U64 are the
+ * counter's types (uint32_t/uint64_t in C; uint/ulong in OpenCL C);
+ * TO32/TO64/TOF convert to U32, U64 and the float type (casts); MULHI is
  * the high half of a 32 x 32-bit product (OpenCL's mul_hi). The key
  * is a scalar 64-bit word in every variant. log, sqrt and cos are type-
- * generic in OpenCL C (and through <tgmath.h> in the test).
+ * generic in OpenCL C (and through <tgmath.h> in the test). The eight-lane
+ * helpers (LC_RND_LANES8_*) are OpenCL C only, over LC_PHILOX_PACKED.
  *
  * Element k of a random source with key K and offset c0 is a function of
  * (K, n = c0 + k) only: Philox's counter is the 64-bit block number (n >> 2
@@ -195,6 +195,130 @@
             z_[2 * b_ + 1] = r * cos(LC_T64(TOF64, u2, 1u));                                \
         }                                                                                   \
         return MK4(V4D, z_[0], z_[1], z_[2], z_[3]);                                        \
+    }
+
+/* Philox4x32-10 of consecutive blocks b, b + 1, ... at once, packed for SIMD (the 8-lane helpers
+ * below; tests/c/test_random.c checks it with GCC's vectors against Random123). UL is a vector of
+ * 64-bit lanes, two a block, whose low halves hold the blocks' even words in E_ (x0, x2 of
+ * block b, x0, x2 of block b + 1, ...) and their odd words in O_ (x1, x3, ...). A round is one
+ * 32 x 32 -> 64-bit product a lane, (M0 x0, M1 x2) a block: swapped within each pair of lanes,
+ * its high halves xor O_ and the key are the new even words, its low halves the new odd ones
+ * (Random123's round: x0, x1, x2, x3 <- hi(M1 x2) ^ x1 ^ k0, lo(M1 x2), hi(M0 x0) ^ x3 ^ k1,
+ * lo(M0 x0)). No step reads the high halves of E_, O_ and K_ (the product masks them off, the
+ * words are truncated out at the end), so none clears them. V2(a, b) is a UL of the pair (a, b)
+ * repeated, SWAP(v) swaps the two lanes of each pair, BOFF holds each lane's block offset
+ * (0, 0, 1, 1, 2, 2, ...). Declares E_ and O_. */
+#define LC_PHILOX_PACKED_ROUND(SWAP)                                                        \
+    q_ = SWAP((E_ & 0xFFFFFFFFu) * mul_);                                                   \
+    E_ = (q_ >> 32) ^ O_ ^ K_;                                                              \
+    O_ = q_;
+#define LC_PHILOX_PACKED_ROUND_BUMP(SWAP) LC_PHILOX_PACKED_ROUND(SWAP) K_ += bump_;
+#define LC_PHILOX_PACKED(UL, V2, SWAP, BOFF, b, key)                                        \
+    const UL bv_ = (b) + (BOFF), lo_ = V2(0xFFFFFFFFu, 0u);                                 \
+    const UL mul_ = V2(0xD2511F53u, 0xCD9E8D57u), bump_ = V2(0x9E3779B9u, 0xBB67AE85u);     \
+    UL E_ = bv_ & lo_, O_ = (bv_ >> 32) & lo_, K_ = V2((key) & 0xFFFFFFFFu, (key) >> 32), q_; \
+    LC_PHILOX_PACKED_ROUND_BUMP(SWAP) LC_PHILOX_PACKED_ROUND_BUMP(SWAP)                     \
+    LC_PHILOX_PACKED_ROUND_BUMP(SWAP) LC_PHILOX_PACKED_ROUND_BUMP(SWAP)                     \
+    LC_PHILOX_PACKED_ROUND_BUMP(SWAP) LC_PHILOX_PACKED_ROUND_BUMP(SWAP)                     \
+    LC_PHILOX_PACKED_ROUND_BUMP(SWAP) LC_PHILOX_PACKED_ROUND_BUMP(SWAP)                     \
+    LC_PHILOX_PACKED_ROUND_BUMP(SWAP) LC_PHILOX_PACKED_ROUND(SWAP)
+
+/* Eight consecutive values n..n+7 (OpenCL C only: PoCL's 8-lane SIMD loops), from their distinct
+ * blocks only: for 32-bit values two blocks when n starts one, else three (of four computed);
+ * for 64-bit values four when n is even, else five (of six). The blocks come two at a time from
+ * lc_rnd_philox2 (LC_PHILOX_PACKED in a ulong4, 256 bits: four blocks in one ulong8 made
+ * float32 normals from a shifted start slower on PoCL's AVX-512 target, 192 vs 138 ms for 2^24
+ * on 2 busy cores, where a start at a block took 114), the even words (x0, x2 of each block) in
+ * its low half, the odd ones in its high half. The words go to their lanes by
+ * swizzles, one set per alignment of n (a branch on n, which all eight lanes share), and each
+ * lane then takes the scalar formulas above on its words (the uniform's scaling; a normal's
+ * r = LC_R32(u1) and cos(LC_T32(u2, odd)), log, sqrt and cos eight lanes wide as before), so
+ * the lanes keep their bits. PK2(b, key) declares E_, O_ of blocks b, b + 1 in ulong4s. */
+#define LC_RND_PHILOX2_CODE(PK2)                                                            \
+    static inline uint8 lc_rnd_philox2(ulong key, ulong b)                                  \
+    {                                                                                       \
+        PK2(b, key)                                                                         \
+        return (uint8)(convert_uint4(E_), convert_uint4(O_));                               \
+    }
+/* e_, o_: the even and odd words of blocks n >> 2.. (uint4 when n starts a block, else uint8). */
+#define LC_RND_LANES8_W32(n, key, ALIGNED, SHIFTED)                                         \
+    if (((n) & 3u) == 0u) {                                                                 \
+        const uint8 p_ = lc_rnd_philox2(key, (n) >> 2);                                     \
+        const uint4 e_ = p_.lo, o_ = p_.hi;                                                 \
+        ALIGNED                                                                             \
+    } else {                                                                                \
+        const uint8 p_ = lc_rnd_philox2(key, (n) >> 2), q_ = lc_rnd_philox2(key, ((n) >> 2) + 2); \
+        const uint8 e_ = (uint8)(p_.lo, q_.lo), o_ = (uint8)(p_.hi, q_.hi);                 \
+        const uint m_ = (uint)(n) & 3u;                                                     \
+        SHIFTED                                                                             \
+    }
+#define LC_RND_LANES8_F32_CODE                                                              \
+    static inline float8 lc_rnd_uniform_f32_8(ulong key, ulong n)                           \
+    {                                                                                       \
+        uint8 w_;                                                                           \
+        LC_RND_LANES8_W32(n, key, w_ = (uint8)(e_, o_).s04152637;,                          \
+            const uint16 z_ = (uint16)(e_, o_).s08192a3b4c5d6e7f;                           \
+            w_ = m_ == 1u ? z_.s12345678 : m_ == 2u ? z_.s23456789 : z_.s3456789a;)          \
+        return LC_U24(convert_float8, w_, 0u);                                              \
+    }                                                                                       \
+    static inline float8 lc_rnd_normal_f32_8(ulong key, ulong n)                            \
+    {                                                                                       \
+        /* Lane j: value n + j, the pair of words of its half-block, and whether it is odd. */  \
+        uint8 w1_, w2_, odd_;                                                               \
+        LC_RND_LANES8_W32(n, key,                                                           \
+            w1_ = e_.s00112233; w2_ = o_.s00112233; odd_ = (uint8)(0, 1, 0, 1, 0, 1, 0, 1);, \
+            if (m_ == 1u) {                                                                 \
+                w1_ = e_.s01122334; w2_ = o_.s01122334;                                     \
+            } else if (m_ == 2u) {                                                          \
+                w1_ = e_.s11223344; w2_ = o_.s11223344;                                     \
+            } else {                                                                        \
+                w1_ = e_.s12233445; w2_ = o_.s12233445;                                     \
+            }                                                                               \
+            odd_ = (m_ & 1u) != 0u ? (uint8)(1, 0, 1, 0, 1, 0, 1, 0)                        \
+                                   : (uint8)(0, 1, 0, 1, 0, 1, 0, 1);)                      \
+        const float8 u1_ = LC_U24(convert_float8, w1_, 1u);                                 \
+        const float8 u2_ = LC_U24(convert_float8, w2_, 0u);                                 \
+        return LC_R32(u1_) * cos(LC_T32(convert_float8, u2_, odd_));                        \
+    }
+/* 64-bit values: value 2b + j is words 0-1 (j even) or 2-3 of block b + j / 2, that is the
+ * even word j of the blocks from b as its low half and odd word j as its high half. e_, o_
+ * hold the words of blocks n >> 1..: four blocks when n is even, six else (uint16, the last
+ * four lanes unused); LC_W64V(e, o) makes the 64-bit values of eight of them. */
+#define LC_W64V(e, o) (convert_ulong8(e) | convert_ulong8(o) << 32)
+#define LC_RND_LANES8_W64(n, key, ALIGNED, SHIFTED)                                         \
+    const ulong b_ = (n) >> 1;                                                              \
+    const uint8 p_ = lc_rnd_philox2(key, b_), q_ = lc_rnd_philox2(key, b_ + 2);             \
+    if (((n) & 1u) == 0u) {                                                                 \
+        const uint8 e_ = (uint8)(p_.lo, q_.lo), o_ = (uint8)(p_.hi, q_.hi);                 \
+        ALIGNED                                                                             \
+    } else {                                                                                \
+        const uint8 r_ = lc_rnd_philox2(key, b_ + 4);                                       \
+        const uint16 e_ = (uint16)(p_.lo, q_.lo, r_.lo, r_.lo);                             \
+        const uint16 o_ = (uint16)(p_.hi, q_.hi, r_.hi, r_.hi);                             \
+        SHIFTED                                                                             \
+    }
+#define LC_RND_LANES8_F64_CODE                                                              \
+    static inline double8 lc_rnd_uniform_f64_8(ulong key, ulong n)                          \
+    {                                                                                       \
+        ulong8 v_;                                                                          \
+        LC_RND_LANES8_W64(n, key, v_ = LC_W64V(e_, o_);,                                    \
+                          v_ = LC_W64V(e_.s12345678, o_.s12345678);)                        \
+        return LC_U53(convert_double8, v_, 0u);                                             \
+    }                                                                                       \
+    static inline double8 lc_rnd_normal_f64_8(ulong key, ulong n)                           \
+    {                                                                                       \
+        /* Lane j: value n + j, words 0-1 (u1) and 2-3 (u2) of its block, and its parity. */   \
+        ulong8 v1_, v2_, odd_;                                                              \
+        LC_RND_LANES8_W64(n, key,                                                           \
+            v1_ = LC_W64V(e_.s00224466, o_.s00224466);                                      \
+            v2_ = LC_W64V(e_.s11335577, o_.s11335577);                                      \
+            odd_ = (ulong8)(0, 1, 0, 1, 0, 1, 0, 1);,                                       \
+            v1_ = LC_W64V(e_.s02244668, o_.s02244668);                                      \
+            v2_ = LC_W64V(e_.s13355779, o_.s13355779);                                      \
+            odd_ = (ulong8)(1, 0, 1, 0, 1, 0, 1, 0);)                                       \
+        const double8 u1_ = LC_U53(convert_double8, v1_, 1u);                               \
+        const double8 u2_ = LC_U53(convert_double8, v2_, 0u);                               \
+        return LC_R64(u1_) * cos(LC_T64(convert_double8, u2_, odd_));                       \
     }
 
 #endif

@@ -6,9 +6,12 @@
  * (codegen/philox.h), so any view, gather or fusion of it reads the same
  * values, and nothing is stored unless the user materializes it. The key
  * and the offset are kernel arguments bound from the leaf at each launch:
- * every seed and every draw reuses one compiled kernel. The W-lane helpers
- * (PoCL's SIMD loops) compute the same values lane by lane: integer steps
- * are exact, and the float math is the scalar's, vectorized.
+ * every seed and every draw reuses one compiled kernel. The 8-lane helpers
+ * (PoCL's SIMD loops) take the run of values n..n+7 and compute only the
+ * Philox blocks it spans (for float32 two, or four from a shifted start,
+ * where eight lanes took eight), two blocks packed in a vector, then each
+ * lane takes the scalar's formulas on its words: integer steps are exact,
+ * and the float math is the scalar's, vectorized.
  */
 #include "codegen/cg.h"
 #include "codegen/philox.h"
@@ -32,12 +35,14 @@ static const char lc_quad32_cl[] = LC_XSTR(LC_RND_QUAD32_CODE(uint, ulong, uint,
 static const char lc_quad64_cl[] = LC_XSTR(LC_RND_QUAD64_CODE(uint, ulong, uint, ulong, (uint),
     (ulong), LC_MULHI1, double, (double), ulong4, double4, LC_MK4)) "\n";
 
-/* Eight lanes (the PoCL SIMD width). */
-#define LC_MULHI8(a, b) mul_hi((uint8)(a), (b))
-static const char lc_f32_cl8[] = LC_XSTR(LC_RND_F32_CODE(_8, uint8, ulong8, uint, ulong,
-    convert_uint8, convert_ulong8, LC_MULHI8, float8, convert_float8)) "\n";
-static const char lc_f64_cl8[] = LC_XSTR(LC_RND_F64_CODE(_8, uint8, ulong8, uint, ulong,
-    convert_uint8, convert_ulong8, LC_MULHI8, double8, convert_double8)) "\n";
+/* Eight lanes (the PoCL SIMD width), from Philox of two blocks at once in a ulong4 (philox.h's
+ * LC_PHILOX_PACKED). */
+#define LC_V2_4(a, b) ((ulong4)((ulong2)(a, b), (ulong2)(a, b)))
+#define LC_SWAP_4(v) (v).s1032
+#define LC_PK2(b, key) LC_PHILOX_PACKED(ulong4, LC_V2_4, LC_SWAP_4, (ulong4)(0, 0, 1, 1), b, key)
+static const char lc_philox2_cl[] = LC_XSTR(LC_RND_PHILOX2_CODE(LC_PK2)) "\n";
+static const char lc_f32_cl8[] = LC_XSTR(LC_RND_LANES8_F32_CODE) "\n";
+static const char lc_f64_cl8[] = LC_XSTR(LC_RND_LANES8_F64_CODE) "\n";
 
 void lc_random_helpers(const struct lc_cg *g, struct lc_sb *sb)
 {
@@ -58,6 +63,8 @@ void lc_random_helpers(const struct lc_cg *g, struct lc_sb *sb)
     if (bits || q32 || q64)
         lc_sb_printf(sb, "%s", lc_bits_cl);
     /* The W-lane loops have scalar tails: both forms. */
+    if (g->rnd_lanes && (f32 || f64))
+        lc_sb_printf(sb, "%s", lc_philox2_cl);
     if (f32 || q32)
         lc_sb_printf(sb, "%s%s", lc_f32_cl, g->rnd_lanes ? lc_f32_cl8 : "");
     if (f64)
@@ -108,13 +115,14 @@ int lc_random_vec_ok(const struct lc_cg *g, int a, int W)
 void lc_random_expr_vec(struct lc_cg *g, struct lc_sb *sb, int a, int W, int rd)
 {
     const struct lc_access *x = &g->acc[a];
+    /* Lanes along rd: stride 1 (the run of W values from the address) or 0 (every lane the
+     * same element: lane 0 of that run, by the same vector code). */
+    int unit = lc_stclass(x->strides[rd]) == LC_ST_UNIT;
     g->rnd_lanes = W;
-    lc_sb_printf(sb, "lc_rnd_%s_%s_%d(a%d_k, (ulong%d)(a%d_c + (ulong)(", lc_random_name(x),
-                 lc_dtype_short(x->dtype), W, a, W, a);
+    if (!unit)
+        lc_sb_printf(sb, "(%s%d)(", lc_T(x->dtype), W);
+    lc_sb_printf(sb, "lc_rnd_%s_%s_%d(a%d_k, a%d_c + (ulong)(", lc_random_name(x),
+                 lc_dtype_short(x->dtype), W, a, a);
     lc_addr(g, sb, a);
-    /* Lanes along rd: stride 1 (an iota) or 0 (every lane the same element). */
-    if (lc_stclass(x->strides[rd]) == LC_ST_UNIT)
-        lc_sb_printf(sb, ")) + (ulong%d)(0, 1, 2, 3, 4, 5, 6, 7))", W);
-    else
-        lc_sb_printf(sb, ")))");
+    lc_sb_printf(sb, unit ? "))" : ")).s0)");
 }

@@ -5,6 +5,7 @@ code against Random123 itself), reproducibility, device and schedule independenc
 fusion into consumers (kernel and buffer counts), NumPy's errors, and statistical quality with
 fixed seeds (so nothing can flake: the values are the same on every run)."""
 import math
+import os
 
 import numpy as np
 import pytest
@@ -57,6 +58,29 @@ def ref_uniform(key, c0, n, dtype):
     return (ref_bits64(key, c0, n) >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
 
 
+def ref_normal(key, c0, n, dtype):
+    """Box-Muller over the words as lazycl documents it, t rounded as the kernels round it
+    (float32 steps for float32) and the rest in float64: the device's log, sqrt and cos may
+    differ from it in their last bits, wrong words by far more."""
+    v = np.arange(n, dtype=np.uint64) + np.uint64(c0)
+    odd = (v & np.uint64(1)).astype(dtype)
+    if np.dtype(dtype) == np.float32:
+        w = np.stack(philox_words(key, v >> np.uint64(2)))
+        p = (v & np.uint64(2)).astype(np.intp)
+        w1, w2 = w[p, np.arange(n)], w[p + 1, np.arange(n)]
+        s = np.float32(2.0 ** -24)
+        u1 = ((w1 >> np.uint32(8)) + np.uint32(1)).astype(np.float32) * s
+        u2 = (w2 >> np.uint32(8)).astype(np.float32) * s
+        t = np.float32(6.28318530717958648) * u2 - odd * np.float32(1.57079632679489662)
+    else:
+        w = [x.astype(np.uint64) for x in philox_words(key, v >> np.uint64(1))]
+        lo, hi = w[0] | w[1] << np.uint64(32), w[2] | w[3] << np.uint64(32)
+        u1 = ((lo >> np.uint64(11)) + np.uint64(1)).astype(np.float64) * 2.0 ** -53
+        u2 = (hi >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
+        t = 6.28318530717958647692 * u2 - odd * 1.57079632679489661923
+    return np.sqrt(-2 * np.log(u1.astype(np.float64))) * np.cos(t.astype(np.float64))
+
+
 def test_known_answer_through_a_kernel(dev):
     """Counter 0, key 0 gives Random123's known answer (word 0: 0x6627e8d5) on the device."""
     from lazycl import _lazycl as _c
@@ -104,6 +128,55 @@ def test_uniform_bits_are_exact(dev, dtype):
     idx = np.array([2999, 0, 1500, 1500])
     np.testing.assert_array_equal(np.asarray(x.reshape(-1)[lazycl.asarray(idx, device=dev)]),
                                   want.reshape(-1)[idx])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("dist", ["uniform", "normal"])
+def test_lanes_at_every_alignment(dev, dtype, dist):
+    """PoCL's SIMD maps and reductions read a random source eight values at a time, computing
+    only the Philox blocks those values share and moving the words into lanes, one way for
+    each alignment of the run against the blocks. Every alignment (slices of a draw, draws
+    after others, rows of odd length, sizes that are no multiple of 8, the last item's overlap
+    with its neighbour), fused with elementwise neighbours and in reductions, gives the
+    documented values: uniforms bit for bit, normals within the device's math (and the same
+    bits from every alignment, as from a copy)."""
+    normal = dist == "normal"
+    g = R.default_rng(4321, device=dev)
+    key = g.bit_generator.key
+    g.random(12, dtype=dtype)                    # this draw starts at value 12
+    n = 1031
+    x = g.standard_normal(n, dtype=dtype) if normal else g.random(n, dtype=dtype)
+    y = g.random(n, dtype=dtype)                 # a second source, at value 1044
+    want = (ref_normal if normal else ref_uniform)(key, 12, n, dtype)
+    wy = ref_uniform(key, 1044, n, dtype)
+    full = np.asarray(lazycl.copy(x))
+    if normal:
+        tol = dict(rtol=1e-5, atol=2e-5) if dtype == "float32" else dict(rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(full, want, **tol)
+        want = full                              # the lanes' own bits, from here on
+    else:
+        np.testing.assert_array_equal(full, want)
+    two = np.asarray(2, dtype)
+    for s in range(9):
+        for m in (8, 9, 13, 16, 17, 23, 31, 64, 100, n - s):
+            if s + m > n:
+                continue
+            v = x[s:s + m]
+            np.testing.assert_array_equal(np.asarray(lazycl.copy(v)), want[s:s + m])
+            np.testing.assert_array_equal(np.asarray(v * two - y[s:s + m]),
+                                          want[s:s + m] * two - wy[s:s + m])
+        # in a SIMD reduction (chunks start anywhere; their scalar tails may round differently)
+        d = float(lazycl.max(abs(x[s:] - lazycl.asarray(want[s:], device=dev))))
+        assert d <= (2e-6 if normal and dtype == "float32" else 1e-15 if normal else 0.0), (s, d)
+    rows = x[:31 * 33].reshape(31, 33)           # each row starts at another alignment
+    wrows = want[:31 * 33].reshape(31, 33)
+    np.testing.assert_array_equal(np.asarray(lazycl.copy(rows[:, 3:])), wrows[:, 3:])
+    # one element of each row in every lane (a broadcast along the row), beside the row itself
+    np.testing.assert_array_equal(np.asarray(rows[:, 5:6] * two + rows),
+                                  wrows[:, 5:6] * two + wrows)
+    lanes = "lc_rnd_%s_%s_8(" % (dist, "f32" if dtype == "float32" else "f64")
+    if dev.filter_string.startswith("pocl") and os.environ.get("LAZYCL_SCHEDULE") != "gpu":
+        assert lanes in lazycl.explain(lazycl.copy(x[3:])), "the 8-lane path was not taken"
 
 
 def test_integers_are_exact(dev):

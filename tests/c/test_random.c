@@ -35,6 +35,34 @@ LC_RND_QUAD32_CODE(uint32_t, uint64_t, uint32_t, uint64_t, LC_U32, LC_C_MULHI, f
 LC_RND_QUAD64_CODE(uint32_t, uint64_t, uint32_t, uint64_t, LC_U32, LC_U64, LC_C_MULHI, double, LC_F64,
                    u64x4, f64x4, LC_C_MK4)
 
+/* The packed Philox (LC_PHILOX_PACKED; the 8-lane helpers take two blocks at a time), here in
+ * GCC's (and clang's) vectors of 2, 4 and 8 blocks, two 64-bit lanes a block. */
+typedef uint64_t u64v4 __attribute__((vector_size(32)));
+typedef uint64_t u64v8 __attribute__((vector_size(64)));
+typedef uint64_t u64v16 __attribute__((vector_size(128)));
+#define V2_4(a, b) ((u64v4){(a), (b), (a), (b)})
+#define V2_8(a, b) ((u64v8){(a), (b), (a), (b), (a), (b), (a), (b)})
+#define V2_16(a, b) ((u64v16){(a), (b), (a), (b), (a), (b), (a), (b), (a), (b), (a), (b), (a), (b), \
+                              (a), (b)})
+#define SWAP_4(v) __builtin_shufflevector((v), (v), 1, 0, 3, 2)
+#define SWAP_8(v) __builtin_shufflevector((v), (v), 1, 0, 3, 2, 5, 4, 7, 6)
+#define SWAP_16(v) __builtin_shufflevector((v), (v), 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, \
+                                           15, 14)
+#define PACKED_WORDS(UL, V2, SWAP, BOFF, NB)                                                \
+    static void packed##NB(uint64_t key, uint64_t b, uint32_t w[NB][4])                    \
+    {                                                                                       \
+        LC_PHILOX_PACKED(UL, V2, SWAP, BOFF, b, key)                                        \
+        for (int i = 0; i < NB; i++) {                                                      \
+            w[i][0] = (uint32_t)E_[2 * i];                                                  \
+            w[i][1] = (uint32_t)O_[2 * i];                                                  \
+            w[i][2] = (uint32_t)E_[2 * i + 1];                                              \
+            w[i][3] = (uint32_t)O_[2 * i + 1];                                              \
+        }                                                                                   \
+    }
+PACKED_WORDS(u64v4, V2_4, SWAP_4, ((u64v4){0, 0, 1, 1}), 2)
+PACKED_WORDS(u64v8, V2_8, SWAP_8, ((u64v8){0, 0, 1, 1, 2, 2, 3, 3}), 4)
+PACKED_WORDS(u64v16, V2_16, SWAP_16, ((u64v16){0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7}), 8)
+
 #define SAME4(q, f, key, n) ((q).x == f(key, n) && (q).y == f(key, (n) + 1) &&                     \
                              (q).z == f(key, (n) + 2) && (q).w == f(key, (n) + 3))
 
@@ -94,11 +122,11 @@ int main(void)
     printf("note: Random123's philox.h not found; known-answer vectors only\n");
 #endif
     uint64_t s = 42;
-    int bad_bits = 0, bad_u = 0, bad_n = 0, range = 0, bad_q = 0;
+    int bad_bits = 0, bad_u = 0, bad_n = 0, range = 0, bad_q = 0, bad_p = 0;
     for (int t = 0; t < 20000; t++) {
         uint64_t key = splitmix(&s), c = t < 10 ? (uint64_t)t : splitmix(&s);
         if (t == 10)
-            c = 0xffffffffull;           /* the carry into word 1 */
+            c = 0xffffffffull;           /* the carry into word 1 (c + 1 in the packed) */
         c &= 0x3fffffffffffffffull;      /* value numbers 4c + j stay below 2^64 */
         uint32_t w[4];
         words(key, c, w);
@@ -135,6 +163,17 @@ int main(void)
             double a = 6.28318530717958647692 * u2 - (double)j * 1.57079632679489661923;
             bad_n += lc_rnd_normal_f64(key, n) != sqrt(-2.0 * log(u1)) * cos(a);
         }
+        /* Packed: blocks c.. two, four and eight at once. */
+        uint32_t p2[2][4], p4[4][4], p8[8][4], wi[4];
+        packed2(key, c, p2);
+        packed4(key, c, p4);
+        packed8(key, c, p8);
+        for (int i = 0; i < 8; i++) {
+            words(key, c + (uint64_t)i, wi);
+            for (int j = 0; j < 4; j++)
+                bad_p += p8[i][j] != wi[j] || (i < 4 && p4[i][j] != wi[j]) ||
+                         (i < 2 && p2[i][j] != wi[j]);
+        }
         /* Quads: the same values as one at a time, at every alignment. */
         for (uint64_t n = 4 * c; n < 4 * c + 4; n++) {
             bad_q += !SAME4(lc_rnd_bits_u32_4(key, n), lc_rnd_bits_u32, key, n);
@@ -146,6 +185,7 @@ int main(void)
         }
     }
     CHECK(bad_q == 0);
+    CHECK(bad_p == 0);
     CHECK(bad_bits == 0);
     CHECK(bad_u == 0);
     CHECK(bad_n == 0);
