@@ -18,7 +18,10 @@
  * Where the target coalesces (GPUs) and the row is contiguous along the axis, neighbouring
  * items take neighbouring chunks of a row and a chunk is every P-th element, so a warp reads
  * consecutive addresses; otherwise (a column, as in the top k of each column of a product)
- * neighbouring items take neighbouring rows at the same place.
+ * neighbouring items take neighbouring rows at the same place. On SIMD targets (PoCL) the
+ * first pass either takes W rows per item in vector lanes, or walks its chunk a vector at a
+ * time testing values against its list's last place, so that most elements cost a fraction
+ * of one comparison.
  */
 #include "codegen/cg.h"
 
@@ -27,6 +30,7 @@
 
 #define LC_TK_MIN_CHUNK 256   /* elements per chunk at least */
 #define LC_TK_MERGE 32        /* candidates a merge item takes: LC_TK_MERGE * k (>= 512) */
+#define LC_TK_VECS 4          /* SIMD rows: vectors an item tests at once */
 #define LC_TK_BATCH 8         /* coalescing targets: elements an item reads before offering */
 
 /* Is the row read along the axis with unit stride (by its buffer reads)? */
@@ -197,6 +201,60 @@ static void lc_topk_finish(struct lc_cg *g, struct lc_sb *sb, const char *K, int
     lc_sb_printf(sb, "    }\n}\n\n");
 }
 
+/* The keys key_ (of type KV) of the W lanes w<vexpr> (of type FV), lc_emit_key's, complemented
+ * for the smallest. */
+static void lc_topk_vec_key(struct lc_sb *sb, const struct lc_key *key, const char *FV,
+                            const char *KV, int vexpr, int largest, const char *ind)
+{
+    lc_sb_printf(sb, "%sconst %s z_ = select(w%d, (%s)(0), w%d == (%s)(0));\n"
+                     "%s%s key_ = as_%s(z_);\n"
+                     "%skey_ = select(key_ | (%s)(%s), ~key_, (key_ & (%s)(%s)) != (%s)(0));\n"
+                     "%skey_ = select(key_, (%s)(%s), isnan(w%d));\n",
+                 ind, FV, vexpr, FV, vexpr, FV, ind, KV, KV, ind, KV, key->sign, KV, key->sign, KV,
+                 ind, KV, key->all, vexpr);
+    if (!largest)
+        lc_sb_printf(sb, "%skey_ = ~key_;\n", ind);
+}
+
+/* thf_ (of type FV, the value type F): the value of the list's last place, whose key is thk
+ * (complemented for the smallest). A NaN (the key of a NaN, or 0 while the list is not full)
+ * lets every element pass the test on values. */
+static void lc_topk_thf(struct lc_sb *sb, const struct lc_key *key, const char *FV, const char *F,
+                        int largest, const char *ind)
+{
+    lc_sb_printf(sb, "%s{\n%s    const %s t_ = %sthk;\n"
+                     "%s    thf_ = (%s)(as_%s((t_ & %s) ? (t_ & ~%s) : ~t_));\n%s}\n",
+                 ind, ind, key->type, largest ? "" : "~", ind, FV, F, key->sign, key->sign, ind);
+}
+
+/* Is a lane of the S-lane mask `v` (of IT, 0 or -1 each) set: its halves ORed down to 4
+ * lanes (PoCL's any() tests the lanes one by one, a branch each), then cond, those 4 ORed,
+ * nonzero where one is. The halves are written lane by lane: Oclgrind takes .lo and .hi
+ * for uninitialized values. */
+static void lc_topk_any(struct lc_sb *sb, const char *IT, int S, const char *v, const char *ind,
+                        char *cond, size_t size)
+{
+    char prev[16];
+    snprintf(prev, sizeof prev, "%s", v);
+    int w = S;
+    for (; w > 4; w /= 2) {
+        lc_sb_printf(sb, "%sconst %s%d %s%d = ", ind, IT, w / 2, v, w / 2);
+        for (int h = 0; h < 2; h++) {
+            lc_sb_printf(sb, "%s(%s%d)(", h ? " | " : "", IT, w / 2);
+            for (int l = 0; l < w / 2; l++)
+                lc_sb_printf(sb, "%s%s.s%x", l ? ", " : "", prev, h * w / 2 + l);
+            lc_sb_printf(sb, ")");
+        }
+        lc_sb_printf(sb, ";\n");
+        snprintf(prev, sizeof prev, "%s%d", v, w / 2);
+    }
+    size_t n = (size_t)snprintf(cond, size, "(");
+    for (int l = 0; l < w && n < size; l++)
+        n += (size_t)snprintf(cond + n, size - n, "%s%s.s%x", l ? " | " : "", prev, l);
+    if (n < size)
+        snprintf(cond + n, size - n, ")");
+}
+
 /* The first pass with W neighbouring rows per item (rows m0 .. m0 + W - 1 differ in the
  * innermost row dim only): keys as W-lane vectors, one vector comparison with the lanes'
  * thresholds per element (>=: a superset of the elements that enter), the lanes that pass
@@ -228,14 +286,7 @@ static int lc_topk_first_vec(struct lc_cg *g, struct lc_sb *sb, const struct lc_
                      "#pragma unroll 1\n    for (long i%d = beg; i%d < end; i%d++) {\n",
                  nr, nr, nr, nr, nr, nr);
     lc_emit_exprs_vec(g, sb, W, nr - 1, "        ");
-    lc_sb_printf(sb, "        const %s z_ = select(w%d, (%s)(0), w%d == (%s)(0));\n"
-                     "        %s key_ = as_%s(z_);\n"
-                     "        key_ = select(key_ | (%s)(%s), ~key_, (key_ & (%s)(%s)) != (%s)(0));\n"
-                     "        key_ = select(key_, (%s)(%s), isnan(w%d));\n",
-                 FV, vexpr, FV, vexpr, FV, KV, KV, KV, key->sign, KV, key->sign, KV, KV, key->all,
-                 vexpr);
-    if (!largest)
-        lc_sb_printf(sb, "        key_ = ~key_;\n");
+    lc_topk_vec_key(sb, key, FV, KV, vexpr, largest, "        ");
     lc_sb_printf(sb, "        if (any(key_ >= thv)) {\n"
                      "            %s kl_[%d];\n            vstore%d(key_, 0, kl_);\n"
                      "#pragma unroll 1\n            for (int l = 0; l < %d; l++)\n"
@@ -287,6 +338,17 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
      * neighbouring columns). */
     int W = !inter && g->t->simd && nr >= 1 && (dt == LC_FLOAT32 || dt == LC_FLOAT64) &&
             g->shape[nr - 1] % g->t->simd == 0 && lc_vec_ok(g, nr - 1) ? g->t->simd : 1;
+    /* SIMD targets, rows read along the axis and not in lanes (a 1-d row, the rows of a
+     * matrix): S elements a vector (64 bytes: one AVX-512 register), LC_TK_VECS vectors a step, one test of their
+     * values against the list's last place (lc_topk_thf), the rare lanes that pass offered
+     * one by one. */
+    int S = W == 1 && !inter && !g->t->fixed_groups && g->t->simd &&
+                    (dt == LC_FLOAT32 || dt == LC_FLOAT64) && lc_topk_row_contiguous(g) &&
+                    lc_vec_ok(g, nr)
+                ? g->t->simd * (dt == LC_FLOAT32 ? 2 : 1)
+                : 1;
+    if (N < S * LC_TK_VECS)
+        S = 1;
     /* Chunks per row: items (of W rows each) over the target's count, each chunk at least
      * LC_TK_MIN_CHUNK long. */
     int64_t P = g->t->topk_items / (M / W ? M / W : 1);
@@ -357,11 +419,61 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                      LC_TK_BATCH, nr, nr, nr);
         lc_topk_offer(sb, mode, K, "kb_[u_]", iv, "                ");
         lc_sb_printf(sb, "            }\n        }\n    }\n");
+    } else if (S > 1) {
+        /* Chunks of whole steps (but the last) of LC_TK_VECS vectors of S, then the rest one
+         * by one. The steps test values: thf_ is the value of the last place's key (NaN while
+         * the list is not full, or holds NaNs: every element passes), and an element whose key
+         * could enter (>= the last place's) is not below it (above, smallest) or is NaN: one
+         * comparison a vector, the lanes ORed (c_). A step that passes tests its vectors again
+         * (the threshold may have risen); a vector that passes has its keys computed and its
+         * lanes offered in order. */
+        const char *F = lc_T(dt);
+        char FV[16], KV[16];
+        snprintf(FV, sizeof FV, "%s%d", F, S);
+        snprintf(KV, sizeof KV, "%s%d", K, S);
+        int U = LC_TK_VECS, SU = S * U;
+        lc_sb_printf(sb, "    const long chunk = ((n%d + P - 1) / P + %d) / %d * %d;\n"
+                         "    const long beg = min(n%d, q * chunk), end = min(n%d, (q + 1) * chunk);\n"
+                         "    long b_ = beg;\n    %s thf_;\n",
+                     nr, SU - 1, SU, SU, nr, nr, FV);
+        lc_topk_thf(sb, &key, FV, F, largest, "    ");
+        lc_sb_printf(sb, "#pragma unroll 1\n    for (; b_ + %d <= end; b_ += %d) {\n"
+                         "        %s%d c_ = 0;\n#pragma unroll\n"
+                         "        for (int u_ = 0; u_ < %d; u_++) {\n"
+                         "            const long i%d = b_ + u_ * %d;\n",
+                     SU, SU, key.bits == 64 ? "long" : "int", S, U, nr, S);
+        lc_emit_exprs_vec(g, sb, S, nr, "            ");
+        lc_sb_printf(sb, "            c_ |= !(w%d %s thf_);\n        }\n", vexpr,
+                     largest ? "<" : ">");
+        const char *IT = key.bits == 64 ? "long" : "int";
+        char cond[256];
+        lc_topk_any(sb, IT, S, "c_", "        ", cond, sizeof cond);
+        lc_sb_printf(sb, "        if (%s != 0) {\n"
+                         "#pragma unroll 1\n"
+                         "            for (int u_ = 0; u_ < %d; u_++) {\n"
+                         "                const long i%d = b_ + u_ * %d;\n",
+                     cond, U, nr, S);
+        lc_emit_exprs_vec(g, sb, S, nr, "                ");
+        lc_sb_printf(sb, "                const %s%d p_ = !(w%d %s thf_);\n", IT, S, vexpr,
+                     largest ? "<" : ">");
+        lc_topk_any(sb, IT, S, "p_", "                ", cond, sizeof cond);
+        lc_sb_printf(sb, "                if (%s == 0)\n                    continue;\n", cond);
+        lc_topk_vec_key(sb, &key, FV, KV, vexpr, largest, "                ");
+        lc_sb_printf(sb, "                %s kl_[%d];\n                vstore%d(key_, 0, kl_);\n"
+                         "#pragma unroll 1\n                for (int l = 0; l < %d; l++)\n"
+                         "                    lc_tk_offer(tk, ti, &thk, &thi, kl_[l], i%d + l, kk);\n",
+                     K, S, S, S, nr);
+        lc_topk_thf(sb, &key, FV, F, largest, "                ");
+        lc_sb_printf(sb, "            }\n        }\n    }\n"
+                         "#pragma unroll 1\n    for (long i%d = b_; i%d < end; i%d++) {\n",
+                     nr, nr, nr);
     } else {
         lc_sb_printf(sb, "    const long chunk = (n%d + P - 1) / P;\n"
                          "    const long beg = min(n%d, q * chunk), end = min(n%d, (q + 1) * chunk);\n"
                          "#pragma unroll 1\n    for (long i%d = beg; i%d < end; i%d++) {\n",
                      nr, nr, nr, nr, nr, nr);
+    }
+    if (!inter) {
         lc_emit_exprs(g, sb, 0, "        ");
         lc_emit_key(sb, dt, v, 0, "        ");
         if (!largest)
@@ -435,7 +547,8 @@ merge:
     /* Structure only (the source carries it): not k, the chunks or the launches. */
     snprintf(c->schedule, sizeof c->schedule, "select: the k %s of each row chunk, merged%s",
              largest ? "largest" : "smallest",
-             inter ? " (chunks interleaved)" : W > 1 ? " (rows in SIMD lanes)" : "");
+             inter ? " (chunks interleaved)" : W > 1 ? " (rows in SIMD lanes)"
+                                             : S > 1 ? " (SIMD steps along rows)" : "");
     return 0;
 }
 

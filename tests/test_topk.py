@@ -186,3 +186,37 @@ def test_columns_in_simd_lanes(dev, dtype):
     ev, ei = _ref(np.abs(ha - 0.5), 12, 0, False)
     np.testing.assert_array_equal(np.asarray(i), ei)
     np.testing.assert_array_equal(np.asarray(v), ev)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_long_rows_in_simd_steps(dev, dtype):
+    """Long rows read along the axis (on PoCL vectors of values tested against the last
+    place's value, the passing ones keyed and offered): NaN (more than k too), -0.0 beside
+    0.0, infinities, ties, subnormals, rising and falling rows (every element enters, or
+    none after the first), lengths off the steps, both ends, a pending key."""
+    rng = np.random.default_rng(21)
+    n = 200003
+    h = rng.integers(-30, 30, n).astype(dtype)
+    h[::1001] = np.nan
+    h[5::97] = -0.0
+    h[6::89] = 0.0
+    h[70000:70100] = np.inf
+    h[90000:90050] = -np.inf
+    h[120000:120300] = np.finfo(dtype).smallest_subnormal * rng.integers(-5, 5, 300)
+    x = lz(h, dev)
+    for k in (1, 16, 64):
+        for largest in (True, False):
+            _check(x, h, k, -1, largest)
+    sub = np.finfo(dtype).smallest_subnormal * rng.integers(-9, 9, 5000).astype(dtype)
+    _check(lz(sub, dev), sub, 16, -1, True)
+    _check(lz(sub, dev), sub, 16, -1, False)
+    up = np.arange(100000, dtype=dtype) / 7
+    for r in (up, up[::-1].copy(), h[:1000].copy(), h[:130].copy(), h[:65].copy()):
+        for largest in (True, False):
+            _check(lz(r, dev), r, 16, -1, largest)
+    a = lz(make(dtype, (3, 50000), seed=4), dev)
+    ha = np.asarray(a)
+    v, i = lazycl.top_k(lazycl.abs(a - 0.5), 12, largest=False)
+    ev, ei = _ref(np.abs(ha - 0.5), 12, -1, False)
+    np.testing.assert_array_equal(np.asarray(i), ei)
+    np.testing.assert_array_equal(np.asarray(v), ev)
