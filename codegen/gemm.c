@@ -17,20 +17,11 @@
  * where it has one (coalesced), zero outside the matrix (nothing is read
  * or computed there).
  */
-#include "codegen/cg.h"
+#include "codegen/gemm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The two operands of the product: their exprs and which is the left one. */
-struct lc_gemm {
-    int red;              /* the MUL expr reduced */
-    int x, y;             /* left operand (constant along N), right (constant along M) */
-    unsigned char *side;  /* per expr: bit 0 in x's tree, bit 1 in y's */
-    int dm, dn, dk;       /* the collapsed dims */
-    int dt;               /* the operands' dtype */
-};
 
 /* Bit d set: expr i moves along dim d (through its reads and inputs); computed in order
  * (an expr's inputs come before it). */
@@ -74,9 +65,8 @@ static void lc_gemm_mark(const struct lc_cg *g, unsigned char *side, int i, int 
     }
 }
 
-/* Is kernel g a product this schedule takes, with at least min_m rows? Fills *m (side owned
- * by the caller). */
-static int lc_gemm_match_m(struct lc_cg *g, struct lc_gemm *m, int64_t min_m)
+/* gemm.h */
+int lc_gemm_match_m(struct lc_cg *g, struct lc_gemm *m, int64_t min_m)
 {
     const struct lc_kernel *k = g->k;
     const struct lc_target *t = g->t;
@@ -173,8 +163,8 @@ static int lc_gemm_fits(struct lc_cg *g)
     return ok;
 }
 
-/* Does some read of the operand with side bit `bit` move by 1 along dim d? */
-static int lc_gemm_unit_along(const struct lc_cg *g, const struct lc_gemm *m, int bit, int d)
+/* gemm.h */
+int lc_gemm_unit_along(const struct lc_cg *g, const struct lc_gemm *m, int bit, int d)
 {
     const struct lc_kernel *k = g->k;
     for (int i = 0; i < k->n_exprs; i++) {
@@ -442,8 +432,8 @@ static int lc_gemm_simd_fits(struct lc_cg *g)
     return ok;
 }
 
-/* The epilogue of output (i<dm>, i<dn>) whose sum is `v`, and its stores. */
-static void lc_gemm_epilogue(struct lc_cg *g, struct lc_sb *sb, const char *v, const char *ind)
+/* gemm.h */
+void lc_gemm_epilogue(struct lc_cg *g, struct lc_sb *sb, const char *v, const char *ind)
 {
     lc_sb_printf(sb, "%sconst %s s0_a = %s;\n", ind, lc_red_acc(g, &g->k->reds[0]), v);
     lc_emit_exprs(g, sb, 1, ind);

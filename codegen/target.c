@@ -190,6 +190,7 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
     X(map_vec4)           /* map.c: four elements of a 1-d run per item */                 \
     X(map_items)          /* map.c: one item per element */                                \
     X(gemm_blas)          /* gemm.c: plain float products through CLBlast (asked or tuned) */\
+    X(gemm_skinny)        /* gemm_skinny.c: products of up to 16 rows, K in slices (GPUs) */\
     X(gemm_tiles)         /* gemm.c: products in register-blocked local-memory tiles */   \
     X(gemm_simd)          /* gemm.c: products in register blocks of rows x vectors (SIMD) */ \
     X(reduce_colblock)    /* reduce_split.c: SIMD blocks of outputs x row chunks */        \

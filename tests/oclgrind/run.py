@@ -284,6 +284,12 @@ def case_gemm(lc, np):
     _same(np, lc.maximum(lc.asarray(xs) @ lc.asarray(ws) + lc.asarray(bs), 0),
           np.maximum(xs.astype(np.float64) @ ws + bs, 0).astype("float32"), "skinny relu",
           rtol=2e-5, atol=2e-5)
+    # ... and one long enough along K to be cut into slices (GPU targets: gemm_skinny.c).
+    xl = _data(np, "float32", (6, 300), 32)
+    wl = _data(np, "float32", (300, 70), 33)
+    _same(np, lc.maximum(lc.asarray(xl) @ lc.asarray(wl) + lc.asarray(bs), 0),
+          np.maximum(xl.astype(np.float64) @ wl + bs, 0).astype("float32"), "skinny sliced",
+          rtol=2e-5, atol=2e-4)
 
 
 def case_gemm_post(lc, np):
@@ -365,7 +371,7 @@ _GPU = {
     "scan": ["scan: one item per row", "scan: tiles of"],
     "reduce_split": ["split over groups of 256", "blocks of 256 adjacent outputs"],
     "scatter": ["local copy per work-group", "combined atomically"],
-    "gemm": ["gemm: 128x128 tiles"],
+    "gemm": ["gemm: 128x128 tiles", "slice of K"],
     "map": ["four elements per item"],
     "user": ["split over groups of 256", "blocks of 256 adjacent outputs"],
 }

@@ -1,0 +1,26 @@
+/* gemm.h: what the product schedules share (gemm.c's tiles and SIMD blocks, gemm_skinny.c's
+ * split products of a few rows). */
+#ifndef LC_CODEGEN_GEMM_H
+#define LC_CODEGEN_GEMM_H
+
+#include "codegen/cg.h"
+
+/* The two operands of the product: their exprs and which is the left one. */
+struct lc_gemm {
+    int red;              /* the MUL expr reduced */
+    int x, y;             /* left operand (constant along N), right (constant along M) */
+    unsigned char *side;  /* per expr: bit 0 in x's tree, bit 1 in y's */
+    int dm, dn, dk;       /* the collapsed dims */
+    int dt;               /* the operands' dtype */
+};
+
+/* Is kernel g a product (a sum over K of x * y, kept dims [batch..., M, N]) of at least min_m
+ * rows, N and K at least the target's gemm_min and gemm_min_k? Fills *m; its side is the
+ * caller's to free (NULL when not a product). */
+int lc_gemm_match_m(struct lc_cg *g, struct lc_gemm *m, int64_t min_m);
+/* Does some read of the operand with side bit `bit` move by 1 along dim d? */
+int lc_gemm_unit_along(const struct lc_cg *g, const struct lc_gemm *m, int bit, int d);
+/* The epilogue of output (i<dm>, i<dn>) whose sum is `v`, and its stores. */
+void lc_gemm_epilogue(struct lc_cg *g, struct lc_sb *sb, const char *v, const char *ind);
+
+#endif

@@ -1,0 +1,164 @@
+/* gemm_skinny.c: products of a few rows on GPUs (batch-8 inference, x @ W with x of M <= 16
+ * rows), split along K.
+ *
+ * The tile schedule (gemm.c) gives such a product one row of blocks: N / 128 work-groups, each
+ * walking all of K. This one gives item (n, s) column n and the s-th of S slices of K: per k
+ * it computes the right operand's value at (k, n) (neighbouring items read neighbouring
+ * columns: coalesced) and the left operand's at (m, k) for every row m (the same for all the
+ * items: one broadcast read), and folds them into M running sums in registers (fma, in the
+ * operands' dtype, as BLAS does). The right operand is read once; S is chosen so that the
+ * device holds a few groups per compute unit. The slices' partial sums go to scratch as
+ * [S][M][N]; a second launch adds them in slice order per output (the same order every run)
+ * and runs the epilogue (bias, activation, casts) and the stores.
+ */
+#include "codegen/gemm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define LC_SKINNY_ROWS 16   /* M at most this: the running sums of an item, in registers */
+#define LC_SKINNY_GROUP 128 /* items per group (columns) */
+#define LC_SKINNY_MIN_K 128 /* K per slice at least */
+
+static int lc_skinny_match(struct lc_cg *g, struct lc_gemm *m)
+{
+    const struct lc_target *t = g->t;
+    m->side = NULL;
+    if (!t->fixed_groups || g->nk != 2 || lc_gpost_has(g))
+        return 0;
+    if (!lc_gemm_match_m(g, m, 1))
+        return 0;
+    int ok = lc_dtype_is_float(m->dt) && g->shape[m->dm] <= LC_SKINNY_ROWS &&
+             g->shape[m->dk] >= 2 * LC_SKINNY_MIN_K && lc_gemm_unit_along(g, m, 2, m->dn);
+    if (!ok) {
+        free(m->side);
+        m->side = NULL;
+    }
+    return ok;
+}
+
+static int lc_skinny_fits(struct lc_cg *g)
+{
+    struct lc_gemm m;
+    int ok = lc_skinny_match(g, &m);
+    free(m.side);
+    return ok;
+}
+
+/* The slices of K: enough groups for 8 per compute unit, each slice LC_SKINNY_MIN_K long at
+ * least. */
+static int64_t lc_skinny_slices(const struct lc_cg *g, const struct lc_gemm *m)
+{
+    int64_t groups = (g->shape[m->dn] + LC_SKINNY_GROUP - 1) / LC_SKINNY_GROUP;
+    int64_t want = ((int64_t)g->t->compute_units * 8 + groups - 1) / groups;
+    int64_t most = g->shape[m->dk] / LC_SKINNY_MIN_K;
+    return want < 1 ? 1 : want > most ? most : want;
+}
+
+/* A launch's parameters: the kernel's own, then the scratch, S and KS. */
+static int lc_skinny_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb,
+                            const char *suffix, int64_t S, int64_t KS)
+{
+    union lc_scalar none = {0};
+    lc_sb_printf(sb, "__kernel void @K@%s(", suffix);
+    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0)
+        return -1;
+    lc_sb_printf(sb, ",\n    __global char *scratch_, const long sbase, const long S, "
+                     "const long KS)\n{\n");
+    if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+        lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 || lc_add_i64(l, S) < 0 ||
+        lc_add_i64(l, KS) < 0)
+        return -1;
+    return 0;
+}
+
+/* The operand exprs of side `bit` (1: x at (m, k), 2: y at (k, n)). */
+static void lc_skinny_side(struct lc_cg *g, struct lc_sb *sb, const struct lc_gemm *m, int bit,
+                           const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    for (int i = 0; i < k->n_exprs; i++)
+        if (!k->exprs[i].epilogue && (m->side[i] & bit) && i != m->red)
+            lc_emit_expr(g, sb, i, ind);
+}
+
+static int lc_gen_gemm_skinny(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    struct lc_gemm m;
+    if (!lc_skinny_match(g, &m))
+        return -1;
+    const char *T = lc_T(m.dt);
+    int dm = m.dm, dn = m.dn, dk = m.dk, R = LC_SKINNY_ROWS;
+    int64_t S = lc_skinny_slices(g, &m), K = g->shape[dk];
+    int64_t KS = (K + S - 1) / S;
+    int rc = -1;
+
+    /* Launch 1: the partial sums of slice s for column n, every row. */
+    struct lc_launch *l = lc_new_launch(c, "_part");
+    if (!l || lc_skinny_params(g, l, sb, "_part", S, KS) < 0)
+        goto out;
+    lc_sb_printf(sb, "    __global %s *part_ = (__global %s *)(scratch_ + sbase);\n"
+                     "    const long i%d = get_global_id(0), s_ = get_global_id(1);\n"
+                     "    if (i%d >= n%d) return;\n"
+                     "    %s acc_[%d];\n"
+                     "    #pragma unroll\n"
+                     "    for (int r_ = 0; r_ < %d; r_++)\n"
+                     "        acc_[r_] = 0;\n"
+                     "    const long kend_ = min(n%d, (s_ + 1) * KS);\n"
+                     "    for (long i%d = s_ * KS; i%d < kend_; i%d++) {\n",
+                 T, T, dn, dn, dn, T, R, R, dk, dk, dk, dk);
+    lc_skinny_side(g, sb, &m, 2, "        ");
+    lc_sb_printf(sb, "        const %s y_ = v%d;\n"
+                     "        #pragma unroll\n"
+                     "        for (int r_ = 0; r_ < %d; r_++) {\n"
+                     "            if (r_ < n%d) {\n"
+                     "                const long i%d = r_;\n",
+                 T, m.y, R, dm, dm);
+    lc_skinny_side(g, sb, &m, 1, "                ");
+    lc_sb_printf(sb, "                acc_[r_] = fma(v%d, y_, acc_[r_]);\n"
+                     "            }\n"
+                     "        }\n"
+                     "    }\n"
+                     "    #pragma unroll\n"
+                     "    for (int r_ = 0; r_ < %d; r_++)\n"
+                     "        if (r_ < n%d)\n"
+                     "            part_[(s_ * n%d + r_) * n%d + i%d] = acc_[r_];\n"
+                     "}\n\n",
+                 m.x, R, dm, dm, dn, dn);
+    l->work_dim = 2;
+    l->use_local = 1;
+    l->global[0] = lc_round_up((size_t)g->shape[dn], LC_SKINNY_GROUP);
+    l->global[1] = (size_t)S;
+    l->global[2] = 1;
+    l->local[0] = LC_SKINNY_GROUP;
+    l->local[1] = l->local[2] = 1;
+
+    /* Launch 2: per output, the slices' sums in order, then the epilogue. */
+    l = lc_new_launch(c, "_comb");
+    if (!l || lc_skinny_params(g, l, sb, "_comb", S, KS) < 0)
+        goto out;
+    lc_sb_printf(sb, "    __global const %s *part_ = (__global const %s *)(scratch_ + sbase);\n"
+                     "    const long g_ = get_global_id(0);\n"
+                     "    if (g_ >= n%d * n%d) return;\n"
+                     "    const long i%d = g_ / n%d, i%d = g_ %% n%d;\n"
+                     "    %s sum_ = 0;\n"
+                     "    for (long s_ = 0; s_ < S; s_++)\n"
+                     "        sum_ += part_[(s_ * n%d + i%d) * n%d + i%d];\n",
+                 T, T, dm, dn, dm, dn, dn, dn, T, dm, dm, dn, dn);
+    lc_gemm_epilogue(g, sb, "sum_", "    ");
+    lc_sb_printf(sb, "}\n");
+    l->work_dim = 1;
+    l->global[0] = (size_t)(g->shape[dm] * g->shape[dn]);
+    lc_fixed_groups(g->t, l, g->t->work_group);
+    c->scratch_bytes = (size_t)(S * g->shape[dm] * g->shape[dn]) * lc_dtype_size(m.dt);
+    snprintf(c->schedule, sizeof c->schedule,
+             "gemm: up to %d rows, an item per column and slice of K, in registers; slices "
+             "added by a second launch", R);
+    rc = 0;
+out:
+    free(m.side);
+    return rc;
+}
+
+const struct lc_schedule lc_sched_gemm_skinny = {LC_KERNEL_REDUCE, "gemm", lc_skinny_fits,
+                                                 lc_gen_gemm_skinny};
