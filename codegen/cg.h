@@ -122,6 +122,8 @@ int lc_output_stride_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *
                             int cover);
 /* Does the kernel gather (an LC_EXPR_INDEX: reads at data-dependent places)? */
 int lc_has_gather(const struct lc_cg *g);
+/* ... one whose index is checked (and reported: the kernel takes lc_err)? */
+int lc_has_checked_gather(const struct lc_cg *g);
 /* The address of access a at index vars i0..: "a3_o + i0 * a3_s0 + i1". */
 void lc_addr(struct lc_cg *g, struct lc_sb *sb, int a);
 
@@ -204,8 +206,23 @@ int lc_store_guard(struct lc_cg *g, struct lc_sb *sb);
 /* In an item's loop over elements (8 spaces in): the exprs, then "if (guard) {" (or "{")
  * and q_ = the place written; the caller writes and closes the brace. */
 void lc_store_item_head(struct lc_cg *g, struct lc_sb *sb);
+/* The write of an item at the current indices (its value, where its guard holds), its
+ * exprs emitted before. */
+void lc_store_emit(struct lc_cg *g, struct lc_sb *sb, const char *ind);
 /* The places [lo, hi] of the storage the store target's leaf spans. */
 void lc_leaf_span(const struct lc_node *leaf, int64_t *lo, int64_t *hi);
+
+/* ---- scan.c: what a store computing its scan shares ----------------------------------- */
+
+/* The accumulator type and the identity of scan op `op` with result dtype dt. */
+const char *lc_scan_acc(struct lc_cg *g, int op, int dt);
+const char *lc_scan_identity(int op, int dt);
+/* acc <- acc op v (v cast to A, the accumulator type). */
+void lc_scan_step(struct lc_helpers *h, struct lc_sb *sb, int op, int dt, const char *acc,
+                  const char *v, const char *A, const char *ind);
+/* LC_EXPR_SCANNED expr i: its prologue value folded into the running state sacc_ (which
+ * the schedule declares), then v<i> = that state. */
+void lc_scan_emit_scanned(struct lc_cg *g, struct lc_sb *sb, int i, const char *ind);
 
 /* ---- redstate.c: reduction states ------------------------------------------------- */
 

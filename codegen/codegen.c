@@ -139,7 +139,7 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
         lc_random_helpers(&g, &src);
         lc_red_helpers(&g, &src);
         lc_user_helpers(&g, &src);
-        if (lc_has_gather(&g))
+        if (lc_has_checked_gather(&g))
             /* A gather's index: from the end when negative; out of range, the first
              * one is reported (the host raises IndexError) and 0 is read instead,
              * so that no read ever leaves the source. */

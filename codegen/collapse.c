@@ -75,14 +75,15 @@ static void lc_collapse_group(struct lc_cg *g, int lo, int *hi)
 void lc_collapse(struct lc_cg *g)
 {
     const struct lc_kernel *k = g->k;
-    if (k->kind == LC_KERNEL_MAP || k->kind == LC_KERNEL_STORE) {
+    if (k->kind == LC_KERNEL_MAP ||
+        (k->kind == LC_KERNEL_STORE && k->store_scan < 0 && !k->store_ordered)) {
         int hi = g->nd;
         lc_collapse_group(g, 0, &hi);
         g->nk = g->nd;
         return;
     }
-    if (lc_kernel_along_axis(k->kind)) {
-        /* The axis (last) stays on its own, even of extent 1. */
+    if (lc_kernel_along_axis(k->kind) || k->kind == LC_KERNEL_STORE) {
+        /* The axis (last; a store's scan's or rows') stays on its own, even of extent 1. */
         int hi = g->nd - 1;
         int nd_before = g->nd;
         g->nk = g->nd; /* outputs and accesses cover every dim */

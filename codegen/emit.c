@@ -10,8 +10,11 @@ void lc_describe_expr(struct lc_sb *sb, const struct lc_expr *x)
 {
     if (!x->node)
         return;
-    lc_sb_printf(sb, " /* %s%s */", x->op == LC_EXPR_REDUCED ? "result of " :
-                 x->op == LC_EXPR_INDEX ? "index checked for " : "", lc_op_name(x->node->op));
+    const char *what = x->op == LC_EXPR_REDUCED ? "result of "
+                     : x->op == LC_EXPR_INDEX ? (x->axis < 0 ? "index clamped for "
+                                                             : "index checked for ")
+                     : x->op == LC_EXPR_SCANNED ? "running " : "";
+    lc_sb_printf(sb, " /* %s%s */", what, lc_op_name(x->node->op));
 }
 
 /* A comparison of a signed integer with a uint64: NumPy 2 compares the
@@ -73,11 +76,18 @@ void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind
 void lc_emit_expr(struct lc_cg *g, struct lc_sb *sb, int i, const char *ind)
 {
     const struct lc_kernel *k = g->k;
+    if (k->exprs[i].op == LC_EXPR_SCANNED) {
+        lc_scan_emit_scanned(g, sb, i, ind);   /* a store's scan, folded where it is read */
+        return;
+    }
     {
         const struct lc_expr *x = &k->exprs[i];
         lc_sb_printf(sb, "%sconst %s v%d = ", ind, lc_T(x->dtype), i);
         if (x->op == LC_EXPR_REDUCED) {
             lc_finalize_expr(g, sb, x->slot);
+        } else if (x->op == LC_EXPR_INDEX && x->axis < 0) {
+            /* In range by construction: clamped (no check, nothing reported). */
+            lc_sb_printf(sb, "(long)min((ulong)v%d, (ulong)(x%d_n - 1))", x->in[0], i);
         } else if (x->op == LC_EXPR_INDEX) {
             /* A uint64 index past the long range is out of range anyway. */
             int it = k->exprs[x->in[0]].dtype;

@@ -138,17 +138,15 @@ int lc_common_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb)
         if (lc_add_i64(l, g->shape[d]) < 0)
             return -1;
     }
-    /* Gathers: the extent each index is checked against, and where an index
-     * out of range is reported. */
-    int gathers = 0;
+    /* Gathers: the extent each index is checked against (or clamped into), and where an
+     * index out of range is reported. */
     for (int i = 0; i < k->n_exprs; i++)
         if (k->exprs[i].op == LC_EXPR_INDEX) {
             lc_sb_printf(sb, ",\n    const long x%d_n", i);
             if (lc_add_i64(l, k->exprs[i].size) < 0)
                 return -1;
-            gathers = 1;
         }
-    if (gathers) {
+    if (lc_has_checked_gather(g)) {
         lc_sb_printf(sb, ",\n    __global int *restrict lc_err");
         if (lc_add_arg(l, LC_CGARG_ERROR, 0, 0, none) < 0)
             return -1;
@@ -160,6 +158,14 @@ int lc_has_gather(const struct lc_cg *g)
 {
     for (int i = 0; i < g->k->n_exprs; i++)
         if (g->k->exprs[i].op == LC_EXPR_INDEX)
+            return 1;
+    return 0;
+}
+
+int lc_has_checked_gather(const struct lc_cg *g)
+{
+    for (int i = 0; i < g->k->n_exprs; i++)
+        if (g->k->exprs[i].op == LC_EXPR_INDEX && g->k->exprs[i].axis >= 0)
             return 1;
     return 0;
 }

@@ -266,6 +266,25 @@ static void lc_cb_exprs(struct lc_cg *g, struct lc_sb *sb, int W, int j, const c
     lc_emit_exprs_vec(g, sb, W, 0, ind);
 }
 
+/* Slot s's partial from an earlier variance slot that folds the same values (x.mean(0) or
+ * x.var(0) beside x.std(0)), with no state of its own: that slot, else -1. A float sum is
+ * n K + sum(x - K), another variance (mean, any ddof) has the same partial. */
+static int lc_cb_twin(struct lc_cg *g, int s)
+{
+    const struct lc_kernel *k = g->k;
+    const struct lc_reduction *r = &k->reds[s];
+    if (r->op != LC_OP_MEANVAR &&
+        (r->op != LC_OP_SUM || !lc_dtype_is_float(r->in_dtype) || lc_dtype_is_complex(r->in_dtype)))
+        return -1;
+    for (int v = 0; v < k->n_reds; v++) {
+        const struct lc_reduction *o = &k->reds[v];
+        if (o->op == LC_OP_MEANVAR && o->expr == r->expr && (r->op != LC_OP_MEANVAR || v < s) &&
+            !strcmp(lc_red_acc(g, o), lc_red_acc(g, r)))
+            return v;   /* the first such: a state of its own */
+    }
+    return -1;
+}
+
 static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
     const struct lc_kernel *k = g->k;
@@ -301,6 +320,8 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
             if (r->op == LC_OP_RMAX || r->op == LC_OP_RMIN)
                 lc_sb_printf(sb, "        %s%d q%d_a%d = (%s%d)(%s);\n", A, W, s, j, A, W,
                              lc_limit(r->in_dtype, r->op == LC_OP_RMIN));
+            else if (lc_cb_twin(g, s) >= 0)
+                continue;
             else if (r->op == LC_OP_MEANVAR)
                 lc_sb_printf(sb, "        %s%d q%d_k%d = 0, q%d_b%d = 0, q%d_c%d = 0;\n", A, W, s,
                              j, s, j, s, j);
@@ -323,7 +344,7 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
             lc_sb_printf(sb, "            {\n");
             lc_cb_exprs(g, sb, W, j, "                ");
             for (int s = 0; s < k->n_reds; s++)
-                if (k->reds[s].op == LC_OP_MEANVAR) {
+                if (k->reds[s].op == LC_OP_MEANVAR && lc_cb_twin(g, s) < 0) {
                     char v[32];
                     snprintf(v, sizeof v, "w%d", k->reds[s].expr);
                     lc_sb_printf(sb, "                q%d_k%d = ", s, j);
@@ -347,11 +368,14 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
             snprintf(v, sizeof v, "w%d", r->expr);
             struct lc_sb cv = {0};
             lc_vcast(&cv, v, k->exprs[r->expr].dtype, !strcmp(A, "double") ? LC_FLOAT64 : LC_FLOAT32, W);
-            if (r->op == LC_OP_SUM)
+            if (lc_cb_twin(g, s) >= 0)
+                ;   /* a variance's sums give it */
+            else if (r->op == LC_OP_SUM)
                 lc_sb_printf(sb, "                q%d_a%d += %s;\n", s, j, cv.s);
             else if (r->op == LC_OP_MEANVAR)
-                lc_sb_printf(sb, "                { const %s%d x_ = %s - q%d_k%d; q%d_b%d += x_; q%d_c%d += x_ * x_; }\n",
-                             A, W, cv.s, s, j, s, j, s, j);
+                /* fma: one rounding, where the product and the sum took two. */
+                lc_sb_printf(sb, "                { const %s%d x_ = %s - q%d_k%d; q%d_b%d += x_; q%d_c%d = fma(x_, x_, q%d_c%d); }\n",
+                             A, W, cv.s, s, j, s, j, s, j, s, j);
             else if (r->op == LC_OP_USERRED) {
                 char q[24];
                 snprintf(q, sizeof q, "q%d_a%d", s, j);
@@ -368,6 +392,7 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
     for (int s = 0; s < k->n_reds; s++) {
         const struct lc_reduction *r = &k->reds[s];
         const char *A = lc_red_acc(g, r);
+        int tw = lc_cb_twin(g, s), st = tw >= 0 ? tw : s;   /* the state it reads */
         for (int j = 0; j < V; j++) {
             if (r->op == LC_OP_MEANVAR) {
                 lc_sb_printf(sb,
@@ -378,10 +403,13 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
                              "            vstore%d(n_ > 0 ? q%d_k%d + q%d_b%d / n_ : (%s%d)(0), 0, (__global %s *)(scratch + so%d_1) + p * M + c0 + %d);\n"
                              "            vstore%d(n_ > 0 ? select(m2_, (%s%d)(0), m2_ < 0) : (%s%d)(0), 0, (__global %s *)(scratch + so%d_2) + p * M + c0 + %d);\n"
                              "        }\n",
-                             A, A, A, W, s, j, s, j, s, j,
+                             A, A, A, W, st, j, st, j, st, j,
                              W, A, W, A, s, j * W,
-                             W, s, j, s, j, A, W, A, s, j * W,
+                             W, st, j, st, j, A, W, A, s, j * W,
                              W, A, W, A, W, A, s, j * W);
+            } else if (tw >= 0) {
+                lc_sb_printf(sb, "        vstore%d((%s)(r_end - r0) * q%d_k%d + q%d_b%d, 0, (__global %s *)(scratch + so%d_0) + p * M + c0 + %d);\n",
+                             W, A, tw, j, tw, j, A, s, j * W);
             } else {
                 lc_sb_printf(sb, "        vstore%d(q%d_a%d, 0, (__global %s *)(scratch + so%d_0) + p * M + c0 + %d);\n",
                              W, s, j, A, s, j * W);

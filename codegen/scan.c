@@ -8,10 +8,20 @@
  * (2) per row, an exclusive scan of those totals into carries, in place;
  * (3) each chunk again from its carry, storing the outputs. Totals combine
  * in chunk order, so the result is the same on every run.
+ *
+ * A store that reads a scan at the places it writes computes it (fusion.h's
+ * LC_FUSE_SCAN_STORE; a compaction's running count is one): the same rows or
+ * chunks, but the last pass runs the store's body per element, the scan's
+ * value the running state (LC_EXPR_SCANNED), and nothing else is written.
+ * On CPUs a row per item is taken whenever there are two rows per compute
+ * unit: one pass, where chunks take two. A store in row order
+ * (LC_STORE_IN_ORDER, with or without a scan) takes a row per item always:
+ * its writes land in the order of each row.
  */
 #include "codegen/cg.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The number of rows. */
@@ -23,7 +33,7 @@ static int64_t lc_scan_rows(const struct lc_cg *g)
     return M;
 }
 
-static const char *lc_scan_acc(struct lc_cg *g, int op, int dt)
+const char *lc_scan_acc(struct lc_cg *g, int op, int dt)
 {
     if ((op == LC_OP_CUMSUM || op == LC_OP_CUMPROD) && lc_dtype_is_float(dt))
         return g->acc_float;
@@ -33,8 +43,8 @@ static const char *lc_scan_acc(struct lc_cg *g, int op, int dt)
     return lc_T(dt);
 }
 
-static void lc_scan_step(struct lc_helpers *h, struct lc_sb *sb, int op, int dt,
-                         const char *acc, const char *v, const char *A, const char *ind)
+void lc_scan_step(struct lc_helpers *h, struct lc_sb *sb, int op, int dt, const char *acc,
+                  const char *v, const char *A, const char *ind)
 {
     if (op == LC_OP_CUMPROD && lc_dtype_is_complex(dt)) {
         lc_cg_complex_mul_into(sb, h, dt, acc, v, ind);
@@ -55,7 +65,7 @@ static void lc_scan_step(struct lc_helpers *h, struct lc_sb *sb, int op, int dt,
     }
 }
 
-static const char *lc_scan_identity(int op, int dt)
+const char *lc_scan_identity(int op, int dt)
 {
     switch (op) {
     case LC_OP_CUMSUM: return "0";
@@ -427,3 +437,185 @@ const struct lc_schedule lc_sched_scan_row = {LC_KERNEL_SCAN, "scan", lc_scan_ro
 const struct lc_schedule lc_sched_scan_tiles = {LC_KERNEL_SCAN, "scan", lc_scan_tiles_fits,
                                                 lc_gen_scan_tiles};
 const struct lc_schedule lc_sched_scan_chunks = {LC_KERNEL_SCAN, "scan", NULL, lc_gen_scan_chunks};
+
+/* ---- stores that compute a scan (LC_FUSE_SCAN_STORE) ------------------------------------ */
+
+void lc_scan_emit_scanned(struct lc_cg *g, struct lc_sb *sb, int i, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    const struct lc_expr *x = &k->exprs[i];
+    int op = k->scan_op, dt = x->dtype;
+    char v[16];
+    snprintf(v, sizeof v, "v%d", x->in[0]);
+    lc_scan_step(&g->h, sb, op, dt, "sacc_", v, lc_scan_acc(g, op, dt), ind);
+    lc_sb_printf(sb, "%sconst %s v%d = (%s)sacc_;", ind, lc_T(dt), i, lc_T(dt));
+    lc_describe_expr(sb, x);
+    lc_sb_printf(sb, "\n");
+}
+
+/* The exprs the scan folds in (its prologue: the scanned value and what it reads), in order:
+ * a chunk's total needs nothing else. */
+static void lc_emit_scan_prologue(struct lc_cg *g, struct lc_sb *sb, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    int root = k->exprs[k->store_scan].in[0];
+    char *need = calloc((size_t)root + 1, 1);
+    if (!need) {
+        sb->oom = 1;
+        return;
+    }
+    need[root] = 1;
+    for (int i = root; i >= 0; i--) {
+        if (!need[i])
+            continue;
+        const struct lc_expr *x = &k->exprs[i];
+        for (int j = 0; j < x->n_in; j++)
+            need[x->in[j]] = 1;
+        if (x->access >= 0)
+            for (int j = 0; j < g->acc[x->access].n_dyn; j++)
+                need[g->acc[x->access].dyn[j] - 1] = 1;
+    }
+    for (int i = 0; i <= root; i++)
+        if (need[i])
+            lc_emit_expr(g, sb, i, ind);
+    free(need);
+}
+
+/* A store computing its scan (or in row order): one item per row (split = 0), or three
+ * launches over P chunks of each row (split = 1): the chunks' totals of the scan's prologue,
+ * an exclusive scan of each row's totals, then each chunk from its carry, the store's body per
+ * element. */
+static int lc_gen_store_scan(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int split)
+{
+    const struct lc_kernel *k = g->k;
+    int nd = g->nd, nr = nd - 1;
+    int64_t M = lc_scan_rows(g), N = g->shape[nr];
+    int scan = k->store_scan >= 0;
+    int op = k->scan_op, dt = scan ? k->exprs[k->store_scan].dtype : LC_INT64;
+    const char *A = lc_scan_acc(g, op, dt), *id = lc_scan_identity(op, dt);
+    size_t P = 1;
+    if (split) {
+        int64_t want = N / 4096, cap = g->t->scan_max_chunks;
+        P = (size_t)(want < 1 ? 1 : want > cap ? cap : want);
+        c->scratch_bytes = (size_t)M * P * (lc_dtype_size(dt) > 8 ? lc_dtype_size(dt) : 8);
+        c->zero_bytes = 0;
+    }
+    union lc_scalar none = {0};
+    const char *phases[3] = {"_p1", "_p2", "_p3"};
+    for (int ph = split ? 0 : 2; ph < 3; ph++) {
+        const char *suffix = split ? phases[ph] : "";
+        struct lc_launch *l = lc_new_launch(c, suffix);
+        if (!l)
+            return -1;
+        lc_sb_printf(sb, "__kernel void @K@%s(", suffix);
+        if (lc_common_params(g, l, sb) < 0)
+            return -1;
+        lc_sb_printf(sb, ", const long M");
+        if (lc_add_i64(l, M) < 0)
+            return -1;
+        if (split) {
+            lc_sb_printf(sb, ", __global char *part_, const long sbase, const long P");
+            if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+                lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
+                lc_add_i64(l, (int64_t)P) < 0)
+                return -1;
+        }
+        lc_sb_printf(sb, ")\n{\n");
+        if (split)
+            lc_sb_printf(sb, "    __global %s *part = (__global %s *)(part_ + sbase);\n", A, A);
+        l->work_dim = 1;
+        if (ph == 1) {
+            /* Exclusive scan of each row's P chunk totals, in place. */
+            lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n"
+                             "    %s sacc_ = %s;\n"
+                             "    for (long q = 0; q < P; q++) {\n"
+                             "        const %s t = part[m * P + q];\n"
+                             "        part[m * P + q] = sacc_;\n", A, id, A);
+            lc_scan_step(&g->h, sb, op, dt, "sacc_", "t", A, "        ");
+            lc_sb_printf(sb, "    }\n}\n");
+            l->global[0] = (size_t)M;
+            lc_fixed_groups(g->t, l, g->t->scan_work_group);
+            continue;
+        }
+        if (split)
+            lc_sb_printf(sb, "    const long g_ = get_global_id(0);\n"
+                             "    const long m = g_ / P, q = g_ %% P;\n"
+                             "    if (m >= M) return;\n");
+        else
+            lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n");
+        if (nr > 0)
+            lc_unravel(sb, 0, nr, "m", "    ");
+        if (split)
+            lc_sb_printf(sb, "    const long chunk = (n%d + P - 1) / P;\n"
+                             "    const long end = min(n%d, (q + 1) * chunk);\n"
+                             "    %s sacc_ = %s;\n"
+                             "    for (long i%d = q * chunk; i%d < end; i%d++) {\n",
+                         nr, nr, A, ph == 2 ? "part[m * P + q]" : id, nr, nr, nr);
+        else if (scan)
+            lc_sb_printf(sb, "    %s sacc_ = %s;\n%s"
+                             "    for (long i%d = 0; i%d < n%d; i%d++) {\n", A, id,
+                         k->store_ordered ? LC_LOOP_SCALAR : "", nr, nr, nr, nr);
+        else
+            /* In row order: no vectorizer may reorder the writes. */
+            lc_sb_printf(sb, LC_LOOP_SCALAR "    for (long i%d = 0; i%d < n%d; i%d++) {\n", nr, nr,
+                         nr, nr);
+        if (ph == 0) {
+            char v[16];
+            snprintf(v, sizeof v, "v%d", k->exprs[k->store_scan].in[0]);
+            lc_emit_scan_prologue(g, sb, "        ");
+            lc_scan_step(&g->h, sb, op, dt, "sacc_", v, A, "        ");
+            lc_sb_printf(sb, "    }\n    part[m * P + q] = sacc_;\n}\n");
+        } else {
+            lc_emit_exprs(g, sb, 0, "        ");
+            lc_store_emit(g, sb, "        ");
+            lc_sb_printf(sb, "    }\n}\n");
+        }
+        l->global[0] = (size_t)(M * (int64_t)P);
+        if (!lc_fixed_groups(g->t, l, g->t->scan_work_group) && N >= 1024) {
+            /* One item per group on CPUs: every long row (chunk) may go to another core. */
+            l->use_local = 1;
+            l->local[0] = l->local[1] = l->local[2] = 1;
+        }
+    }
+    if (split)
+        snprintf(c->schedule, sizeof c->schedule,
+                 "store with its scan: three phases over chunks of each row");
+    else
+        snprintf(c->schedule, sizeof c->schedule, "store%s%s: one item per row",
+                 k->store_ordered ? " in row order" : "", scan ? " with its scan" : "");
+    return 0;
+}
+
+/* A row per item: always in row order; else as the scans take it, or on CPUs (no tiles) with
+ * two rows per compute unit. */
+static int lc_store_scan_rows_fits(struct lc_cg *g)
+{
+    return g->k->store_ordered ||
+           (g->k->store_scan >= 0 &&
+            (!lc_scan_split(g) ||
+             (!g->t->scan_tiles && lc_scan_rows(g) >= 2 * (int64_t)g->t->compute_units)));
+}
+
+/* Chunks on targets without scan tiles (CPUs), never in row order (chunks of a row run side by
+ * side); a GPU's few long rows take none (the engine then writes the scan first). */
+static int lc_store_scan_chunks_fits(struct lc_cg *g)
+{
+    return g->k->store_scan >= 0 && !g->k->store_ordered && !g->t->scan_tiles;
+}
+
+static int lc_gen_store_scan_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    return lc_gen_store_scan(g, c, sb, 0);
+}
+
+static int lc_gen_store_scan_chunks(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    return lc_gen_store_scan(g, c, sb, 1);
+}
+
+const struct lc_schedule lc_sched_store_scan_rows = {LC_KERNEL_STORE, "store",
+                                                     lc_store_scan_rows_fits,
+                                                     lc_gen_store_scan_rows};
+const struct lc_schedule lc_sched_store_scan_chunks = {LC_KERNEL_STORE, "store",
+                                                       lc_store_scan_chunks_fits,
+                                                       lc_gen_store_scan_chunks};

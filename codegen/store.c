@@ -36,6 +36,8 @@ int lc_store_guard(struct lc_cg *g, struct lc_sb *sb)
     for (int j = 0; j < t->n_dyn; j++) {
         const struct lc_expr *x = &k->exprs[t->dyn[j] - 1];
         int r = x->in[0];
+        if (x->axis < 0)
+            continue;               /* in range by construction (clamped) */
         if (any)
             lc_sb_printf(sb, " && ");
         if (k->exprs[r].dtype == LC_UINT64)
@@ -94,6 +96,23 @@ static void lc_store_write(struct lc_cg *g, struct lc_sb *sb, const char *ind)
     }
 }
 
+void lc_store_emit(struct lc_cg *g, struct lc_sb *sb, const char *ind)
+{
+    struct lc_sb cond = {0};
+    if (lc_store_guard(g, &cond)) {
+        char in2[64];
+        snprintf(in2, sizeof in2, "%s    ", ind);
+        lc_sb_printf(sb, "%sif (%s) {\n", ind, cond.s ? cond.s : "0");
+        lc_store_write(g, sb, in2);
+        lc_sb_printf(sb, "%s}\n", ind);
+    } else {
+        lc_store_write(g, sb, ind);
+    }
+    if (cond.oom)
+        sb->oom = 1;
+    lc_sb_free(&cond);
+}
+
 static int lc_store_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
     const struct lc_kernel *k = g->k;
@@ -144,17 +163,7 @@ static int lc_store_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         l->global[0] = total ? lc_round_up(l->global[0] ? l->global[0] : 1, wg) : 0;
     }
     lc_emit_exprs(g, sb, 0, "    ");
-    struct lc_sb cond = {0};
-    if (lc_store_guard(g, &cond)) {
-        lc_sb_printf(sb, "    if (%s) {\n", cond.s ? cond.s : "0");
-        lc_store_write(g, sb, "        ");
-        lc_sb_printf(sb, "    }\n");
-    } else {
-        lc_store_write(g, sb, "    ");
-    }
-    if (cond.oom)
-        sb->oom = 1;
-    lc_sb_free(&cond);
+    lc_store_emit(g, sb, "    ");
     lc_sb_printf(sb, "}\n");
     snprintf(c->schedule, sizeof c->schedule, "store %d-d, one item per element%s", nd,
              k->store_combine ? ", combined atomically" : "");

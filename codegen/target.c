@@ -205,6 +205,8 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
     X(scan_row)           /* scan.c: one item per row */                                   \
     X(scan_tiles)         /* scan.c: tiles per work-group, three launches */               \
     X(scan_chunks)        /* scan.c: chunks of each row, three launches */              \
+    X(store_scan_rows)    /* scan.c: stores computing a scan or in row order, a row per item */\
+    X(store_scan_chunks)  /* scan.c: a store computing its scan, chunks, three launches */ \
     X(store_private)      /* store.c: scatter-adds into private copies, then summed */     \
     X(store_local)        /* store_local.c: scatter-adds into a local copy per group */    \
     X(store_items)        /* store.c: one item per element written in place */
@@ -228,11 +230,28 @@ static int lc_takes_post(const struct lc_schedule *s)
     return 0;
 }
 
+/* The schedules that take stores computing a scan or assigning in row order (fusion.h's
+ * store_scan, store_ordered); such a kernel takes one of these (a store computing its scan
+ * maybe none: the engine then fuses without them), and they take no other. */
+#define LC_SCAN_STORE_SCHEDULES(X) X(store_scan_rows) X(store_scan_chunks)
+
+static int lc_takes_scan_store(const struct lc_schedule *s)
+{
+#define LC_IS(name) if (s == &lc_sched_##name) return 1;
+    LC_SCAN_STORE_SCHEDULES(LC_IS)
+#undef LC_IS
+    return 0;
+}
+
 /* Does schedule s take kernel g: one of its kind, with post-reductions only if s runs them,
- * and one its fits() accepts? */
+ * a store computing its scan or assigning in row order only if s does, and one its fits()
+ * accepts? */
 static int lc_takes(const struct lc_schedule *s, struct lc_cg *g)
 {
-    return s->kind == g->k->kind && (!g->k->post_axes || lc_takes_post(s)) &&
+    const struct lc_kernel *k = g->k;
+    return s->kind == k->kind && (!k->post_axes || lc_takes_post(s)) &&
+           (k->kind != LC_KERNEL_STORE ||
+            (k->store_scan >= 0 || k->store_ordered) == lc_takes_scan_store(s)) &&
            (!s->fits || s->fits(g));
 }
 

@@ -78,6 +78,30 @@ void lc_post_expand(int64_t *st, int nkept, uint32_t post)
         st[d] = (post & (1u << d)) ? 0 : in[j++];
 }
 
+/* An earlier load in k of the same place as access a (a buffer leaf, or a plan buffer, read
+ * at the same layout: one array seen through two chains of views): its expr, else -1. Two
+ * leaves sharing a storage count as one where the plan's graphs all hold their offsets
+ * (offsets_fixed); elsewhere only the same leaf does. */
+static int lc_same_load(const struct lc_fuse *f, const struct lc_kernel *k,
+                        const struct lc_access *a, int ndim)
+{
+    if ((a->kind != LC_ACCESS_INPUT && a->kind != LC_ACCESS_TEMP) || a->n_dyn)
+        return -1;
+    for (int i = 0; i < k->n_exprs; i++) {
+        const struct lc_expr *x = &k->exprs[i];
+        if (x->access < 0)
+            continue;
+        const struct lc_access *b = &k->access[x->access];
+        if (b->kind == a->kind && b->source == a->source &&
+            (b->leaf == a->leaf || f->offsets_fixed) &&
+            b->dtype == a->dtype && b->epilogue == a->epilogue && !b->n_dyn &&
+            b->offset == a->offset &&
+            !memcmp(b->strides, a->strides, (size_t)ndim * sizeof *a->strides))
+            return i;
+    }
+    return -1;
+}
+
 /* A load of leaf or materialized node `idx` seen through `stack`: from the
  * buffer a kernel wrote it to (`temp`), or from the leaf itself. */
 static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int phase, int temp)
@@ -140,6 +164,9 @@ static int lc_build_load(struct lc_fuse *f, int kid, int idx, int stack, int pha
         lc_post_expand(a.strides, f->epi_nkept, f->epi_post);
     else if (!phase)
         memcpy(a.strides, L.strides, sizeof a.strides);
+    int same = lc_same_load(f, k, &a, k->ndim);
+    if (same >= 0)
+        return same;
     if (LC_GROW(k->access, k->n_access, k->cap_access) < 0)
         goto nomem;
     k->access[k->n_access] = a;
@@ -220,6 +247,29 @@ int lc_build(struct lc_fuse *f, int kid, int idx, int stack, int phase, int top)
         x = lc_build_under(f, kid, n, lc_stack_push_gather(f, stack, idx, xc), phase);
         if (x < 0)
             return x;
+    } else if (lc_op_kind(n->op) == LC_KIND_SCAN) {
+        /* A scan computed in a store's kernel (mark.c): its running state at this index,
+         * read by that kernel only, at the place it writes. Met anywhere else (a node
+         * between was materialized since), it is written first instead. */
+        int si = ni->scan_store;
+        if (si < 0 || f->info[si].kernel != kid || k->kind != LC_KERNEL_STORE || stack != 0 ||
+            phase != 0 || k->store_scan >= 0) {
+            f->fail_node = idx;
+            return -3;
+        }
+        int xi = lc_build(f, kid, lc_idx(f, n->in[0]), 0, 0, 0);
+        if (xi < 0)
+            return xi;
+        x = lc_new_expr(f, &f->plan->kernels[kid], LC_EXPR_SCANNED, n->dtype, n->dtype, n);
+        if (x < 0)
+            return -2;
+        k = &f->plan->kernels[kid];
+        k->exprs[x].n_in = 1;
+        k->exprs[x].in[0] = xi;
+        k->store_scan = x;
+        k->scan_op = n->op;
+        if (lc_add_fused(k, n) < 0)
+            return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
     } else if (lc_op_is_elementwise(n->op)) {
         int in[LC_MAXIN];
         for (int j = 0; j < n->n_in; j++) {

@@ -23,8 +23,11 @@ lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, unsigned flags,
         st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory planning kernels");
         goto done;
     }
-    for (size_t i = 0; i < f.n; i++)
-        f.info[i].alias = -1;
+    for (size_t i = 0; i < f.n; i++) {
+        f.info[i].alias = f.info[i].scan_store = -1;
+        f.offsets_fixed |= f.topo[i]->op == LC_OP_STORE &&
+                           lc_shape_size(f.topo[i]->ndim, f.topo[i]->shape) != 1;
+    }
     for (size_t i = 0; i < f.n; i++)
         if (lc_map_put(&f.index, (uint64_t)(uintptr_t)f.topo[i], (int)i) < 0) {
             st = lc_error_set(e, LC_ERR_NOMEM, "out of host memory planning kernels");

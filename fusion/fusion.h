@@ -37,7 +37,13 @@
  *   the destination anywhere but at the place each item writes, the value
  *   (then the predicate) is computed into a buffer by an earlier kernel
  *   first, so no item reads what another has written (NumPy's copy of an
- *   overlapping right-hand side).
+ *   overlapping right-hand side);
+ * - with LC_FUSE_SCAN_STORE, a scan (cumsum, cumprod, cummin, cummax) along
+ *   the last dim of a store's index space that only that store reads, at the
+ *   places it writes (through elementwise ops into its value, its predicate
+ *   or the index of the gather it writes through), is computed in the
+ *   store's kernel, in the order of each row, and never written: a
+ *   compaction's running count stores in the count's own pass.
  */
 #ifndef LC_FUSION_H
 #define LC_FUSION_H
@@ -114,8 +120,12 @@ struct lc_access {
 /* LC_EXPR_INDEX: the index in[0] (any integer dtype) checked against
  * `size` along a gather's axis: negative ones count from the end; one out of
  * range is reported (IndexError naming `axis`) and read as 0. Its value is
- * an int64. */
+ * an int64. With `axis` < 0 (a gather whose index is in range by
+ * construction) it is only clamped into [0, size). */
 #define LC_EXPR_INDEX (-2)
+/* LC_EXPR_SCANNED: a store kernel's scan (lc_kernel's store_scan): the running state of
+ * op scan_op after folding in[0] at this index, its row walked in order (LC_FUSE_SCAN_STORE). */
+#define LC_EXPR_SCANNED (-3)
 struct lc_expr {
     int op;                        /* enum lc_op, or LC_EXPR_REDUCED */
     int dtype, cdtype;
@@ -174,7 +184,7 @@ struct lc_kernel {
     struct lc_reduction *reds;
     int n_reds, cap_reds;
     int scan_op;                   /* SCAN, SORT, TOPK: the op (CUMSUM ..., SORT, ARGSORT,
-                                      ARGTOPK) */
+                                      ARGTOPK); STORE with store_scan: the scan's op */
     /* REDUCE with post-reductions (lc_fuse's LC_FUSE_PRODUCT_POST): reds[0] is a sum of
      * x * y over the reduced dims (a product), the epilogue (phase 1) computes its
      * elementwise consumers per kept index, the post-reductions (reds[1..], post set) fold
@@ -187,6 +197,12 @@ struct lc_kernel {
      * (store_combine 0) or folded in atomically (ADD, MUL, MINIMUM, MAXIMUM).
      * The index space is the target's shape; there are no outputs. */
     int store_access, store_value, store_pred, store_combine;
+    /* STORE with a scan fused in (LC_FUSE_SCAN_STORE): the LC_EXPR_SCANNED expr, whose op is
+     * scan_op, along the last dim; -1 none. Only schedules that walk rows in order take it. */
+    int store_scan;
+    /* STORE: assigned in row order (LC_STORE_IN_ORDER; store_combine is then 0): only
+     * schedules with one item per row of the last dim take it. */
+    int store_ordered;
     const struct lc_node **fused;  /* every node computed here, for explain */
     int n_fused, cap_fused;
 };
@@ -227,6 +243,11 @@ enum lc_fuse_flag {
      * schedules: the engine asks lc_codegen_fits and fuses again without this flag when a
      * kernel of the plan has no schedule. */
     LC_FUSE_PRODUCT_POST = 2,
+    /* A scan that only a store reads, at the places the store writes, along the last dim of
+     * the store's index space, joins the store's kernel (lc_kernel's store_scan) and is never
+     * written. Codegen takes such kernels only in the schedules that walk each row in order:
+     * the engine fuses again without this flag when a kernel of the plan has no schedule. */
+    LC_FUSE_SCAN_STORE = 4,
 };
 
 /* Cut the sub-DAG under `outs` into kernels. Reads the graph; fills `plan`.

@@ -45,6 +45,10 @@ struct lc_nodeinfo {
     int consumers;
     int sparse;       /* of them, views and gathers reading at most 1/8 of it ... */
     int64_t sparse_elems;  /* ... in all this many elements */
+    int broadcast;    /* read through a broadcast (maybe after a reshape) to 4 times its size
+                         or more */
+    int over_reduce;  /* elementwise over reductions of its shape and constants only (a
+                         reduction's epilogue: x.sum(0) / n, sqrt(x.var(0))) */
     int depth;        /* fused elementwise depth below, within its kernel */
     int cost;         /* fused op count below (capped) */
     int expensive;    /* has a transcendental op in its fused subtree */
@@ -54,6 +58,8 @@ struct lc_nodeinfo {
     int alias;        /* a reshape with no kernel of its own: the node whose buffer
                          it takes (lc_alias_reshapes), else -1 */
     int keep;         /* its buffer outlives the plan: a forced reshape takes it */
+    int scan_store;   /* a scan computed in a store's kernel (LC_FUSE_SCAN_STORE): that
+                         store's node index, else -1 */
 };
 
 struct lc_fuse {
@@ -76,6 +82,10 @@ struct lc_fuse {
                                   (accesses get stride 0 along those) */
     int epi_nkept;
     unsigned flags;            /* lc_fuse's flags */
+    int offsets_fixed;         /* the graph stores more than one element: its signature then
+                                  holds the offsets of leaves sharing a storage
+                                  (graph/signature.c), so two such leaves read at one place
+                                  share one load in every graph the plan serves */
     /* One attempt's (lc_plan_once's) own, freed at its end: */
     struct lc_redspace *rs;    /* per kernel */
     int cap_rs;

@@ -29,7 +29,7 @@ static int lc_new_kernel(struct lc_fuse *f, enum lc_kernel_kind kind, int ndim,
     k->kind = kind;
     k->ndim = ndim;
     k->nkept = ndim;
-    k->store_access = k->store_value = k->store_pred = -1;
+    k->store_access = k->store_value = k->store_pred = k->store_scan = -1;
     memcpy(k->shape, shape, (size_t)ndim * sizeof *shape);
     return p->n_kernels++;
 }
@@ -106,7 +106,9 @@ static int lc_plan_store(struct lc_fuse *f, int kid, int idx)
     k->store_access = k->exprs[xt].access;
     k->store_value = xv;
     k->store_pred = xp;
-    k->store_combine = n->p.store.combine;
+    /* In row order (a 0-d store writes one place: any order is). */
+    k->store_ordered = n->p.store.combine == LC_STORE_IN_ORDER && n->ndim >= 1;
+    k->store_combine = k->store_ordered ? 0 : n->p.store.combine;
     const struct lc_access *t = &k->access[k->store_access];
     if (lc_shape_size(k->ndim, k->shape) == 1)
         return 0;

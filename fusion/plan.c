@@ -73,8 +73,10 @@ char *lc_plan_describe(const struct lc_plan *p)
         for (int o = 0; o < k->n_outputs; o++)
             APPEND("    -> buffer %d\n", k->outputs[o].buffer);
         if (k->kind == LC_KERNEL_STORE)
-            APPEND("    -> in place, where read %d reads%s\n", k->store_access,
-                   k->store_combine ? ", combined atomically" : "");
+            APPEND("    -> in place, where read %d reads%s%s%s\n", k->store_access,
+                   k->store_combine ? ", combined atomically" : "",
+                   k->store_ordered ? ", each row in order" : "",
+                   k->store_scan >= 0 ? ", its scan computed here" : "");
     }
     for (int b = 0; b < p->n_buffers; b++) {
         const struct lc_plan_buffer *pb = &p->buffers[b];

@@ -129,10 +129,12 @@ struct lc_node {
         } red;
         struct {                          /* GATHER */
             int32_t axis;                 /* the input axis the index replaces */
-            int32_t report_axis;          /* the axis an out-of-range index names */
+            int32_t report_axis;          /* the axis an out-of-range index names; < 0:
+                                             in range by construction, clamped */
         } gather;
         struct {                          /* STORE */
-            int32_t combine;              /* 0: assign; else ADD, MUL, MINIMUM, MAXIMUM */
+            int32_t combine;              /* 0: assign; ADD, MUL, MINIMUM, MAXIMUM; or
+                                             LC_STORE_IN_ORDER (lc_node_store) */
         } store;
         struct {                          /* RANDOM */
             int32_t dist;                 /* enum lc_random_dist */
@@ -267,7 +269,11 @@ struct lc_node *lc_node_topk(struct lc_node *a, int axis, int k, int largest,
  * end; an index out of range is an IndexError when the result is forced,
  * naming `report_axis` (the axis as the user wrote it) and the size. idx has
  * an integer dtype (not bool). Chains of gathers express NumPy's advanced
- * indexing, take and take_along_axis (python/lazycl/_index.py). */
+ * indexing, take and take_along_axis (python/lazycl/_index.py). A negative
+ * report_axis says the index is in range by construction (its builder's
+ * invariant, as a compaction's slots are): it is clamped into [0, size), never
+ * checked nor reported, so that a broken invariant gives wrong values but no
+ * access outside the array. */
 struct lc_node *lc_node_gather(struct lc_node *src, struct lc_node *idx, int axis, int report_axis,
                                struct lc_error *e);
 
@@ -278,10 +284,15 @@ struct lc_node *lc_node_gather(struct lc_node *src, struct lc_node *idx, int axi
  * destination, written in place), value has target's shape and dtype, and
  * `pred` (NULL, or bool of target's shape) limits the write to where it is
  * true. combine 0 assigns; ADD, MUL, MINIMUM or MAXIMUM fold the value into
- * the element atomically, so repeated places all count (np.add.at). Where
+ * the element atomically, so repeated places all count (np.add.at);
+ * LC_STORE_IN_ORDER assigns each row of the last dim in order, so that of
+ * several elements of a row writing one place the last one wins (a
+ * compaction writes every element at the current slot, which the next kept
+ * one overwrites: no branch on the mask, no spare place). Where
  * the target gathers, an index out of range writes nothing and raises
  * IndexError at the forcing call. The node's value is not an array: it is
  * forced on its own, for its effect, and never used as an input. */
+#define LC_STORE_IN_ORDER (-1)
 struct lc_node *lc_node_store(struct lc_node *target, struct lc_node *value, struct lc_node *pred,
                               int combine, struct lc_error *e);
 /* The leaf a store target writes into (walking views and gathers), or NULL. */

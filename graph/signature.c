@@ -40,7 +40,8 @@ lc_status lc_graph_sig_make(struct lc_node *const *outs, size_t n_outs, unsigned
      * graph that writes more than one element per store (a store reads its
      * target's storage in place or not, fusion/place.c), their offsets' difference. Where an array lies in its
      * storage is not structure (LC_FROM_OFFSET): the slices C[:, i:i+1] of a
-     * loop share one plan. Then the outputs' places and the flags. */
+     * loop share one plan. Then the outputs' places and the flags. (Fusion relies on the
+     * offsets being held in a graph that writes: fusion/internal.h's offsets_fixed.) */
     int writes = 0;
     for (size_t i = 0; i < s->walk.n; i++) {
         const struct lc_node *n = s->walk.order[i];

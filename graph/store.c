@@ -43,9 +43,9 @@ struct lc_node *lc_node_store(struct lc_node *target, struct lc_node *value, str
         }
     }
     if (combine != 0 && combine != LC_OP_ADD && combine != LC_OP_MUL &&
-        combine != LC_OP_MINIMUM && combine != LC_OP_MAXIMUM) {
-        lc_error_set(e, LC_ERR_INVALID, "internal: a store combines by add, multiply, minimum "
-                     "or maximum");
+        combine != LC_OP_MINIMUM && combine != LC_OP_MAXIMUM && combine != LC_STORE_IN_ORDER) {
+        lc_error_set(e, LC_ERR_INVALID, "internal: a store assigns (in any order or in row "
+                     "order) or combines by add, multiply, minimum or maximum");
         return NULL;
     }
     struct lc_node *n = lc_node_new(LC_OP_STORE, target->dtype, target->ndim, target->shape, in,

@@ -48,4 +48,11 @@ lc_status lc_graph_walk(struct lc_node *const *outs, size_t n_outs, struct lc_wa
 long lc_walk_index(const struct lc_walk *w, const struct lc_node *n);
 void lc_walk_free(struct lc_walk *w);
 
+/* 1 if every value under n is computed to the same bits by every code path of a device
+ * (scalar or SIMD, any schedule): no transcendental math (libm's vector and scalar forms may
+ * differ in the last place), no normal random source, no user function; else 0; -1 with e
+ * set on no memory. Basic arithmetic, comparisons, casts, sqrt and rounding are correctly
+ * rounded everywhere. */
+int lc_graph_exact(struct lc_node *n, struct lc_error *e);
+
 #endif

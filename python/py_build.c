@@ -8,6 +8,7 @@
 #include "lcpy.h"
 
 #include "graph/graph.h"
+#include "graph/walk.h"
 
 /* {NumPy name and enum name: op id}, built once by lc_py_build_setup. */
 static PyObject *lc_op_ids;
@@ -473,6 +474,17 @@ static PyObject *py_scan(PyObject *Py_UNUSED(m), PyObject *args)
     return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
 }
 
+/* _exact(x) -> whether every value under x has the same bits on every code path (walk.h). */
+static PyObject *py_exact(PyObject *Py_UNUSED(m), PyObject *x)
+{
+    lc_py_Array *a = lc_py_as_array(x);
+    if (!a)
+        return NULL;
+    struct lc_error e = {0};
+    int r = lc_graph_exact(a->node, &e);
+    return r < 0 ? lc_py_raise(&e) : PyBool_FromLong(r);
+}
+
 static PyObject *py_sort(PyObject *Py_UNUSED(m), PyObject *args)
 {
     PyObject *x;
@@ -567,6 +579,9 @@ PyMethodDef lc_py_build_functions[] = {
     {"_slice", py_slice, METH_VARARGS, "_slice(x, starts, steps, lens)"},
     {"_reduce", py_reduce, METH_VARARGS, "_reduce(op, x, axes, ddof=0, kind=0)"},
     {"_scan", py_scan, METH_VARARGS, "_scan(op, x, axis)"},
+    {"_exact", py_exact, METH_O,
+     "_exact(x): whether every value under x has the same bits on every code path (no "
+     "transcendental math, normal random source or user function)"},
     {"_argtopk", py_argtopk, METH_VARARGS,
      "_argtopk(x, axis, k, largest): the int64 positions of the k best along axis, best first"},
     {"_sort", py_sort, METH_VARARGS,

@@ -22,7 +22,8 @@ SUITES = [("test_reductions.py", None), ("test_reductionkernel.py", None),
           ("test_histogram.py", "pocl"), ("test_random.py", "not intel"),
           ("test_sort.py", "not intel"), ("test_topk.py", "pocl"), ("test_matmul.py", "pocl"),
           ("test_matmul_epilogue.py", "pocl"), ("test_linalg.py", "pocl"),
-          ("test_write.py", "pocl and (repeated or add_at or bincount or scatter or compaction)")]
+          ("test_write.py", "pocl and (repeated or add_at or bincount or scatter or compaction "
+                            "or scan_written)")]
 
 
 @pytest.mark.parametrize("module,select", SUITES, ids=[m for m, _ in SUITES])

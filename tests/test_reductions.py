@@ -649,6 +649,54 @@ def test_column_blocks(dev, shape, axis, dtype):
                                rtol=1e-3 if dtype == "float32" else 1e-9, atol=1e-3 if dtype == "float32" else 1e-9)
 
 
+@pytest.mark.parametrize("shape", [(1000, 75), (777, 40), (300, 4, 37), (4096, 64)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_column_sum_beside_var(dev, shape, dtype):
+    """A column sum (x.mean(0) is one) beside x.var / x.std of the same values in one force:
+    on PoCL the sum comes from the variance's shifted sums (n K + sum(x - K)), with no
+    accumulator of its own; NumPy's values all the same, NaN and inf included, at a large
+    offset and for standardize."""
+    if dtype == "float64" and not dev.fp64:
+        pytest.skip("no fp64")
+    axis = (0, 1) if len(shape) == 3 else 0
+    rng = np.random.default_rng(7)
+    for offset, special in [(1e4, False), (0.0, True)]:
+        a = (rng.standard_normal(shape) * 3 + offset).astype(dtype)
+        if special:
+            flat = a.reshape(-1, a.shape[-1])
+            flat[5, 3] = np.nan
+            flat[-1, 7] = np.inf
+            flat[17, -1] = -np.inf
+        x = lazycl.asarray(a, device=dev)
+        got = x.sum(axis), x.mean(axis), x.std(axis), x.var(axis, ddof=1)
+        lazycl.compute(*got)
+        a64 = a.astype(np.float64)
+        want = a64.sum(axis), a64.mean(axis), a64.std(axis), a64.var(axis, ddof=1)
+        tol = 1e-5 if dtype == "float32" else 1e-12
+        # Sums that cancel: absolute error against the sum of magnitudes.
+        mag = np.where(np.isfinite(a64), np.abs(a64), 0).sum(axis).max()
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(np.asarray(g), w.astype(dtype), rtol=tol,
+                                       atol=mag * (1e-7 if dtype == "float32" else 1e-15))
+    z = (x - x.mean(axis)) / x.std(axis)
+    np.testing.assert_allclose(np.asarray(z), (a64 - a64.mean(axis)) / a64.std(axis),
+                               rtol=1e-4 if dtype == "float32" else 1e-10, atol=1e-5)
+
+
+def test_standardize_kernels(dev):
+    """(X - X.mean(0)) / X.std(0): one reduce kernel for the column sums and variances
+    (partials and their combine on PoCL) and one map."""
+    a = np.random.default_rng(1).random((2048, 256)).astype(np.float32)
+    x = lazycl.asarray(a, device=dev)
+    x.compute()
+    ((x - x.mean(0)) / x.std(0)).compute()
+    lazycl.reset_stats()
+    z = (x - x.mean(0)) / x.std(0)
+    z.compute()
+    assert lazycl.stats()["launches"] <= 3
+    np.testing.assert_allclose(np.asarray(z), (a - a.mean(0)) / a.std(0), rtol=1e-4, atol=1e-5)
+
+
 def test_column_blocks_schedule_is_used():
     if lazycl.default_device().schedule != "pocl":
         pytest.skip("the blocked column schedule is PoCL's (the only driver lazycl writes SIMD for)")

@@ -505,3 +505,161 @@ def test_compaction_kernels(dev):
     # The running count (a scan: 1 or 3 launches) and one store that recomputes the mask.
     assert s["launches"] <= 4
     same(r, h[h > 0.5])
+
+
+# CPUs compact the flat mask in chunks (python/lazycl/_write.py's _Chunks): P rows of c elements
+# and a tail of fewer than P, each chunk counted in one pass, then stored in row order with its
+# running count computed in the store (fusion.h's LC_FUSE_SCAN_STORE). The sizes cross the
+# chunk boundaries: under P * 256 (the plain scan and store), exactly P chunks, a tail of 1 and
+# of P - 1, and odd sizes.
+def _chunks(dev):
+    return max(16, 2 * int(dev.compute_units))
+
+
+def _sizes(P):
+    return [P * 256 - 1, P * 256, P * 256 + 1, P * 300 + P - 1, 100003]
+
+
+@pytest.mark.parametrize("which", ["random", "none", "all", "first_half", "last_half",
+                                   "alternate", "one", "last"])
+def test_chunked_compaction_masks(dev, which):
+    P = _chunks(dev)
+    for n in _sizes(P):
+        rng = np.random.default_rng(n)
+        h = rng.random(n).astype(np.float32)
+        m = {"random": h > 0.5, "none": np.zeros(n, bool), "all": np.ones(n, bool),
+             "first_half": np.arange(n) < n // 2, "last_half": np.arange(n) >= n // 2,
+             "alternate": np.arange(n) % 2 == 1, "one": np.arange(n) == n // 3,
+             "last": np.arange(n) == n - 1}[which]
+        x = lz(h, dev)
+        same(x[lz(m, dev)], h[m])
+        same(lazycl.flatnonzero(lz(m, dev)), np.flatnonzero(m))
+
+
+@pytest.mark.parametrize("dtype", core(DTYPES + [np.int8, np.uint16, np.uint64, np.complex64,
+                                                 np.complex128], WIDTH_DTYPES),
+                         ids=lambda d: np.dtype(d).name)
+def test_chunked_compaction_dtypes(dev, dtype):
+    if np.dtype(dtype) == np.float64 and not dev.fp64:
+        pytest.skip("no fp64")
+    P = _chunks(dev)
+    n = P * 300 + 5
+    h = (np.random.default_rng(1).random(n) * 100).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        h = h + 1j * h[::-1]
+    m = np.random.default_rng(2).random(n) < 0.3
+    x = lz(h, dev)
+    same(x[lz(m, dev)], h[m])
+    same(x[x != 0], h[h != 0])                          # the mask from the source itself
+
+
+def test_chunked_compaction_views(dev):
+    P = _chunks(dev)
+    h = np.random.default_rng(5).random((P * 20, 97)).astype(np.float32)
+    x = lz(h, dev)
+    same(x[x > 0.5], h[h > 0.5])                                  # 2-d mask, flat order
+    same(x.T[x.T > 0.5], h.T[h.T > 0.5])                          # transposed
+    same(x[::-1, ::2][x[::-1, ::2] > 0.25], h[::-1, ::2][h[::-1, ::2] > 0.25])
+    same(x[:, 3][x[:, 0] > 0.5], h[:, 3][h[:, 0] > 0.5])          # strided, another column
+    same(x[x[:, 0] > 0.5], h[h[:, 0] > 0.5])                      # rows: the plain path
+    for a, b in zip(lazycl.nonzero(x > 0.7), np.nonzero(h > 0.7)):
+        same(a, b)
+    same(lazycl.argwhere(x.T > 0.9), np.argwhere(h.T > 0.9))
+    same(lazycl.extract(x > 0.5, x * 2), np.extract(h > 0.5, h * 2))
+
+
+@pytest.mark.parametrize("op", ["cumsum", "cumprod", "cummax", "cummin"])
+@pytest.mark.parametrize("dtype", core([np.float32, np.float64, np.int32, np.int64, np.uint8],
+                                       [np.float32, np.int64]), ids=lambda d: np.dtype(d).name)
+def test_scan_written_by_a_store(dev, op, dtype):
+    """A scan that only a store reads, at the places it writes, is computed in the store's
+    kernel (fusion.h's LC_FUSE_SCAN_STORE): a row per item, or on CPUs chunks of a long row (three
+    launches); where no schedule takes it (a GPU's few long rows) the scan is written first."""
+    if np.dtype(dtype) == np.float64 and not dev.fp64:
+        pytest.skip("no fp64")
+    for shape, axis in [((10,), 0), ((20000,), 0), ((64, 500), 1), ((500, 7), 0),
+                        ((4, 5, 300), 2)]:
+        h = (np.random.default_rng(len(shape)).random(shape) * 3 + 0.5).astype(dtype)
+        if op == "cumprod":
+            h = np.where(np.random.default_rng(9).random(shape) < 0.002, 2, 1).astype(dtype)
+        x = lz(h, dev)
+        o = lz(np.zeros(shape, np.float64), dev)
+        scan = {"cumsum": np.cumsum, "cumprod": np.cumprod, "cummax": np.maximum.accumulate,
+                "cummin": np.minimum.accumulate}[op]
+        # Floats against float64 (lazycl sums in double; NumPy's float32 cumsum drifts), cast
+        # back to the scan's dtype.
+        wide = h.astype(np.float64) if np.dtype(dtype).kind == "f" else h
+        ref = scan(wide, axis=axis).astype(scan(h[:1], axis=0).dtype) + 1
+        o[...] = getattr(lazycl, op)(x, axis=axis) + 1
+        r = np.asarray(o)
+        if np.dtype(dtype).kind == "f":
+            np.testing.assert_allclose(r, ref, rtol=1e-5)
+        else:
+            np.testing.assert_array_equal(r, ref)
+        # The value read elsewhere than where it is written (reversed): the scan written first.
+        o[...] = (getattr(lazycl, op)(x, axis=axis) + 1)[..., ::-1]
+        same(o, np.asarray(ref[..., ::-1], np.float64))
+
+
+def test_scan_written_by_a_store_kernels(dev):
+    h = np.random.default_rng(3).random((64, 500)).astype(np.float32)
+    x, o = lz(h, dev), lz(np.zeros((64, 500), np.float32), dev)
+    x.compute()
+    o.compute()
+    o[...] = lazycl.cumsum(x * 2, axis=1) + 1
+    o.compute()
+    lazycl.reset_stats()
+    o[...] = lazycl.cumsum(x * 2, axis=1) + 1
+    o.compute()
+    s = lazycl.stats()
+    assert s["launches"] == 1                             # a row per item, the scan computed there
+    assert s["buffers_allocated"] + s["pool_hits"] == 0   # nothing written but o
+    np.testing.assert_allclose(np.asarray(o), np.cumsum(h * 2, axis=1) + 1, rtol=1e-5)
+
+
+def test_chunked_compaction_kernels(dev):
+    """x[x > 0.5] on CPUs: one launch counts the chunks, one stores them (the running count
+    computed in the store, nothing but the result written); with a tail, one more of each."""
+    if dev.schedule == "gpu":
+        pytest.skip("GPUs compact with a written scan and a predicated store")
+    P = _chunks(dev)
+    for n, launches in [(P * 1000, 2), (P * 1000 + 7, 4)]:
+        h = np.random.default_rng(n).random(n).astype(np.float32)
+        x = lz(h, dev)
+        x.compute()
+        (x * 2 + 1)[x > 0.5].compute()                   # compiled before counting
+        lazycl.reset_stats()
+        r = (x * 2 + 1)[x > 0.5]
+        r.compute()
+        s = lazycl.stats()
+        assert s["launches"] == launches
+        # The result, and per part (the chunks, the tail) its counts and their copies on the
+        # device (first slots, counts): nothing the size of the mask.
+        assert s["buffers_allocated"] + s["pool_hits"] <= 1 + 3 * (launches // 2)
+        same(r, (h * 2 + 1)[h > 0.5])
+
+
+def test_chunked_compaction_inexact_masks(dev):
+    """The chunk count and the store each compute the mask by different code: a mask whose
+    value could differ in the last bit between the two (transcendental math, normal random
+    numbers) is computed once first, so the result's length and its elements agree."""
+    if dev.schedule == "gpu":
+        pytest.skip("GPUs compact with a written scan and a predicated store")
+    n = _chunks(dev) * 1000
+    h = np.random.default_rng(5).standard_normal(n).astype(np.float32)
+    x = lz(h, dev).compute()
+    assert lazycl._lazycl._exact(x > 0.5) and not lazycl._lazycl._exact(lazycl.sin(x) > 0.5)
+    for mask, launches in [(lambda a: a > 0.5, 2), (lambda a: lazycl.sin(a) > 0.5, 3),
+                           (lambda a: lazycl.exp(a) * 2 > 3, 3)]:
+        mask(x).compute()
+        x[mask(x)].compute()                           # compiled before counting
+        lazycl.reset_stats()
+        r = x[mask(x)]
+        r.compute()
+        assert lazycl.stats()["launches"] == launches
+        m = np.asarray(mask(x))
+        same(r, h[m])
+    z = lazycl.random.default_rng(3).standard_normal(n, dtype=np.float32)
+    assert not lazycl._lazycl._exact(z > 0.5)
+    zh = np.asarray(z)
+    same(z[z > 0.5], zh[zh > 0.5])

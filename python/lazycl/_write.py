@@ -577,18 +577,98 @@ def _count(x, vals, n, acc, counts, guard):
 
 # ---- data-dependent shapes -----------------------------------------------------------
 
-def _compact(src, m):
-    """The elements of src (leading dims: m's) where m holds, in order: a scan of the mask, then
-    one store that writes each kept element at its running count (src computed inside it).
+# On CPUs a compaction over the whole (flat) mask runs as the hand-written one does: the mask in
+# P chunks (rows of a (P, c) view, and a tail of fewer than P elements), each chunk's count in
+# one pass (a reduction over the rows), the counts read to the host (the result's length, each
+# chunk's first slot), then one pass in which an item per chunk walks it in order and writes
+# every element at the current slot (the chunk's first plus the Trues before it), which the next
+# kept element overwrites, up to the chunk's last kept one: a store in row order
+# (LC_STORE_IN_ORDER) whose running count is a scan that only the store reads, computed in the
+# store's kernel (fusion.h's LC_FUSE_SCAN_STORE) and never written. The mask is computed twice,
+# the source read once, and nothing but the result is written; no branch on the mask.
+_CHUNK_MIN = 256      # elements per chunk below which the plain scan and store serve
+_IN_ORDER = -1        # graph.h's LC_STORE_IN_ORDER
 
-    On CPUs the store has no branch: the output has one spare row, where every element the mask
+
+class _Chunks:
+    """The counts of a flat mask's chunks (computed): `carry` the first slot of each chunk and
+    of the tail, `n` the number of Trues; `P` chunks of `c` elements, then the tail."""
+
+    def __init__(self, flat, P):
+        N = flat.shape[0]
+        self.P, self.c = P, N // P
+        head = self.P * self.c
+        cnt = [_c._reduce("sum", _c.astype(_c.reshape(flat[:head], (P, self.c)), "int32"), (1,))]
+        if head < N:
+            cnt.append(_c._reduce("sum", _c.astype(flat[head:], "int32"), (0,)))
+        _c.compute(*cnt)
+        counts = np.concatenate([np.asarray(a, dtype=np.int64).reshape(-1) for a in cnt])
+        self.carry = np.concatenate(([0], np.cumsum(counts)))
+        self.n = int(self.carry[-1])
+
+
+def _chunks(m, src_device):
+    """_Chunks of m's flat mask on CPU targets when its chunks are long enough, else None."""
+    N = m.size
+    if src_device.schedule == "gpu" or not N:
+        return None
+    P = max(16, 2 * int(src_device.compute_units))
+    if N < P * _CHUNK_MIN:
+        return None
+    # The count and the store each compute the mask, by different code (a SIMD reduction, a
+    # loop per chunk): where those could differ in the last bit (transcendental math, normal
+    # random numbers, user functions), the mask is computed once and both read it.
+    if not _c._exact(m):
+        _c.compute(m)
+    return _Chunks(_c.reshape(m, (-1,)), P)
+
+
+def _compact_chunks(src, m, ch):
+    """src[m] for a mask of src's shape, over m's chunks `ch` (see _Chunks)."""
+    n, P, c = ch.n, ch.P, ch.c
+    dt = np.dtype(src.dtype)
+    out = _c._empty(src, (n,), dt.name)
+    if n == 0:
+        return out
+    slots = _c.reshape(out, (n, 1))
+    fm, fs = _c.reshape(m, (-1,)), _c.reshape(src, (-1,))
+    head = P * c
+    counts = np.diff(ch.carry)
+    parts = [(fm[:head], fs[:head], (P, c), slice(0, P))]
+    if head < fm.shape[0]:
+        parts.append((fm[head:], fs[head:], (1, fm.shape[0] - head), slice(P, P + 1)))
+    for pm, ps, shape, rows in parts:
+        pm, ps = _c.reshape(pm, shape), _c.reshape(ps, shape)
+        col = (shape[0], 1)
+        first = _c.asarray(ch.carry[rows].astype(np.int64).reshape(col), None, src.queue)
+        cnt = _c.asarray(counts[rows].astype(np.int64).reshape(col), None, src.queue)
+        one = _c.astype(pm, "int64")
+        # The Trues before each element: the running count (held by nothing but this
+        # expression: a scan held elsewhere would be written and kept, engine/keep.c) less
+        # its own.
+        before = _c._binary("subtract", _c._scan("cumsum", one, 1), one)
+        # In range by construction: the gather clamps the slot (-1), never checks it.
+        target = _c._gather(slots, _c._binary("add", first, before), 0, -1)
+        _c._store(out, target, ps, _c._binary("less", before, cnt), _IN_ORDER, 1)
+    return out
+
+
+def _compact(src, m, ch=None):
+    """The elements of src (leading dims: m's) where m holds, in order. On CPUs, with a mask of
+    src's shape, over the mask's chunks (_Chunks, given or counted here; see above). Otherwise
+    a scan of the mask, then one store that writes each kept element at its running count (src
+    computed inside it).
+
+    On CPUs that store has no branch: the output has one spare row, where every element the mask
     drops is written (a branch on a random mask cost 7x the whole store on PoCL); the result is
     the other rows. The dropped elements all write zero there, not their own values, so the spare
     row holds the same bits whichever write lands last (Oclgrind reports such uniform writes only
     on request; different values would be a race). On GPUs, where a branch costs little and one
     spare address would serialize the writes, the store is predicated."""
-    cs, n = _positions(m)
     rest = tuple(src.shape[m.ndim:])
+    if not rest and (ch is not None or (ch := _chunks(m, src.device)) is not None):
+        return _compact_chunks(src, m, ch)
+    cs, n = _positions(m)
     if n == 0 or 0 in rest:
         return _c._full(0, (n,) + rest, src.dtype, src.queue)
     spare = src.device.schedule != "gpu"
@@ -625,11 +705,12 @@ def nonzero(a):
                          "`arr[nonzero(cond)]`, just use `arr[cond]`.")
     m = _c.astype(a, "bool") if np.dtype(a.dtype) != np.bool_ else a
     shape = tuple(a.shape)
+    ch = _chunks(m, a.device)                # counted once for every coordinate
     out = []
     for d in range(a.ndim):
         coord = _c.broadcast_to(_c.reshape(_c._iota(0, 1, shape[d], "int64", a.queue),
                                            (shape[d],) + (1,) * (a.ndim - d - 1)), shape)
-        out.append(_compact(coord, m))
+        out.append(_compact(coord, m, ch))
     return tuple(out)
 
 

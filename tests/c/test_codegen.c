@@ -33,21 +33,25 @@ static char *plan_code(struct lc_node *const *outs, size_t n, const struct lc_ta
 {
     struct lc_plan p;
     struct lc_error e = {0};
-    /* As the engine fuses: reductions of a product's epilogue in its kernel where a schedule
-     * takes them. */
-    if (lc_fuse(outs, n, LC_FUSE_PRODUCT_POST, &p, &e) != LC_OK) {
-        fprintf(stderr, "  lc_fuse: %s\n", e.msg);
-        return NULL;
-    }
-    for (int k = 0; k < p.n_kernels; k++)
-        if (p.kernels[k].post_axes && !lc_codegen_fits(&p, k, t)) {
-            lc_plan_free(&p);
-            if (lc_fuse(outs, n, 0, &p, &e) != LC_OK) {
-                fprintf(stderr, "  lc_fuse: %s\n", e.msg);
-                return NULL;
-            }
-            break;
+    /* As the engine fuses: reductions of a product's epilogue in its kernel, and scans read
+     * only by a store in the store's, where a schedule takes them (engine/engine.c). */
+    unsigned extra = LC_FUSE_PRODUCT_POST | LC_FUSE_SCAN_STORE;
+    for (;;) {
+        if (lc_fuse(outs, n, extra, &p, &e) != LC_OK) {
+            fprintf(stderr, "  lc_fuse: %s\n", e.msg);
+            return NULL;
         }
+        unsigned drop = 0;
+        for (int k = 0; k < p.n_kernels; k++) {
+            const struct lc_kernel *kk = &p.kernels[k];
+            if ((kk->post_axes || kk->store_scan >= 0) && !lc_codegen_fits(&p, k, t))
+                drop |= kk->post_axes ? LC_FUSE_PRODUCT_POST : LC_FUSE_SCAN_STORE;
+        }
+        if (!drop)
+            break;
+        lc_plan_free(&p);
+        extra &= ~drop;
+    }
     struct lc_sb sb = {0};
     for (int k = 0; k < p.n_kernels; k++) {
         struct lc_kcode c;
@@ -304,7 +308,7 @@ static unsigned check_routing(const char *name, struct lc_node *const *outs, siz
     struct lc_plan p;
     struct lc_error e = {0};
     unsigned kinds = 0;
-    CHECK(lc_fuse(outs, n, LC_FUSE_PRODUCT_POST, &p, &e) == LC_OK);
+    CHECK(lc_fuse(outs, n, LC_FUSE_PRODUCT_POST | LC_FUSE_SCAN_STORE, &p, &e) == LC_OK);
     if (e.code)
         return 0;
     for (int k = 0; k < p.n_kernels; k++) {
@@ -312,8 +316,9 @@ static unsigned check_routing(const char *name, struct lc_node *const *outs, siz
         const char *taking[32];
         int m = lc_codegen_schedules(&p, k, t, taking, 32);
         kinds |= 1u << kk->kind;
-        /* A kernel with post-reductions may have none: the engine fuses again without. */
-        CHECK(m >= 1 || kk->post_axes);
+        /* A kernel with post-reductions or a store's scan may have none: the engine fuses
+         * again without. */
+        CHECK(m >= 1 || kk->post_axes || kk->store_scan >= 0);
         for (int j = 0; j < m && j < 32; j++) {
             int ok = serves(kk->kind, taking[j]);
             CHECK(ok);
@@ -578,6 +583,75 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             lc_node_release(key);
         }
         return 1;
+    case 26: /* x[x > 0.5] over 16 chunks of x (CPUs' compaction, python/lazycl/_write.py):
+                a store in row order whose slot is each chunk's first plus the running count
+                before it (a scan computed in the store), every element written at the current
+                slot up to the chunk's last kept one; the slots are clamped, not checked */
+        {
+            int64_t c = 1000 * scale, sx[1] = {16 * c}, sr[2] = {16, c}, sc[2] = {16, 1},
+                    no = 7000 * scale, so[1] = {no}, sn[2] = {no, 1};
+            x = leaf(LC_FLOAT32, 1, sx);
+            struct lc_node *out = leaf(LC_FLOAT32, 1, so);
+            struct lc_node *first = leaf(LC_INT64, 2, sc), *cnt = leaf(LC_INT64, 2, sc);
+            struct lc_node *xr = lc_node_reshape(x, 2, sr, &err);
+            struct lc_node *m = B(LC_OP_GT, ref(xr), scalar(0.5));
+            struct lc_node *one = lc_node_cast(m, LC_INT64, &err);
+            struct lc_node *run = lc_node_scan(LC_OP_CUMSUM, one, 1, &err);
+            struct lc_node *before = B(LC_OP_SUB, run, ref(one));
+            struct lc_node *slots = lc_node_reshape(out, 2, sn, &err);
+            struct lc_node *pos = B(LC_OP_ADD, first, ref(before));
+            struct lc_node *g = lc_node_gather(slots, pos, 0, -1, &err);
+            struct lc_node *pred = B(LC_OP_LT, before, cnt);
+            outs[0] = g && pred ? lc_node_store(g, xr, pred, LC_STORE_IN_ORDER, &err) : NULL;
+            lc_node_release(g);
+            lc_node_release(pos);
+            lc_node_release(pred);
+            lc_node_release(slots);
+            lc_node_release(one);
+            lc_node_release(m);
+            lc_node_release(xr);
+            lc_node_release(out);
+            lc_node_release(x);
+        }
+        return 1;
+    case 27: /* o[:] = cumsum(x * 2) as float64, long 1-d: the scan in the store (CPUs: chunks,
+                three launches; GPUs: none takes it, the scan is written first) */
+        {
+            int64_t s4[1] = {20000 * scale};
+            x = leaf(LC_FLOAT32, 1, s4);
+            struct lc_node *o = leaf(LC_FLOAT64, 1, s4);
+            struct lc_node *x2 = B(LC_OP_MUL, x, scalar(2.0));
+            struct lc_node *cs = lc_node_scan(LC_OP_CUMSUM, x2, 0, &err);
+            struct lc_node *v = cs ? lc_node_cast(cs, LC_FLOAT64, &err) : NULL;
+            outs[0] = v ? lc_node_store(o, v, NULL, 0, &err) : NULL;
+            lc_node_release(x2);
+            lc_node_release(cs);
+            lc_node_release(v);
+            lc_node_release(o);
+        }
+        return 1;
+    case 28: /* o[:] = cumsum(x, axis 1) + 1 over many rows: the scan in the store, a row per
+                item */
+        x = leaf(LC_FLOAT32, 2, s2);
+        {
+            struct lc_node *o = leaf(LC_FLOAT32, 2, s2);
+            struct lc_node *cs = lc_node_scan(LC_OP_CUMSUM, x, 1, &err);
+            struct lc_node *v = cs ? B(LC_OP_ADD, cs, scalar(1.0)) : NULL;
+            outs[0] = v ? lc_node_store(o, v, NULL, 0, &err) : NULL;
+            lc_node_release(v);
+            lc_node_release(o);
+            lc_node_release(x);
+        }
+        return 1;
+    case 29: /* column sum beside column std of a tall f32 matrix (PoCL: the sum from the
+                variance's shifted sums, no accumulator of its own) */
+        {
+            int64_t s3[2] = {300 * scale, 64 * scale};
+            x = leaf(LC_FLOAT32, 2, s3);
+            outs[0] = R(LC_OP_SUM, ref(x), 1, 0);
+            outs[1] = U(LC_OP_SQRT, R(LC_OP_MEANVAR, x, 1, 0));
+        }
+        return 2;
     default: /* sqrt(sum(relu(x @ y + bias)**2, axis=0)): the column norms of a product's
                 epilogue as its post-reduction (GPUs, PoCL and generic CPUs: per-block partials
                 and a combining launch; the product is never written) */
@@ -607,7 +681,9 @@ static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", 
                               "long_sum", "long_argmax", "row_sum_short", "map_rows",
                               "map_strided", "map_4d", "long_cummax", "gather_rowsum",
                               "scatter_add", "scatter_add_wide", "sort_square", "argsort_rows",
-                              "gemm_relu", "long_softmax", "topk_cols", "gemm_colnorm"};
+                              "gemm_relu", "long_softmax", "topk_cols", "gemm_colnorm",
+                              "compact_rows", "scan_store_long", "scan_store_rows",
+                              "col_sum_std"};
 
 /* A CPU target's small 1-d map of one item per element (the generic CPU target: PoCL's
  * takes explicit SIMD) runs in whole work-groups the device takes, bounds checked; past

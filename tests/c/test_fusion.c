@@ -573,6 +573,101 @@ static void test_sparse_consumers_and_topk(void)
     lc_node_release(x);
 }
 
+/* A scan that only a store reads, at the places it writes, joins the store's kernel
+ * (LC_FUSE_SCAN_STORE): one kernel, never written; without the flag, or when something else
+ * reads the scan, or reads it elsewhere, the scan is a kernel of its own. */
+static void test_scan_in_store(void)
+{
+    int64_t s2[2] = {8, 500};
+    struct lc_plan p;
+    /* o[:] = cumsum(x, 1) + 1 */
+    struct lc_node *x = leaf(LC_FLOAT32, 2, s2), *o = leaf(LC_FLOAT32, 2, s2);
+    struct lc_node *cs = lc_node_scan(LC_OP_CUMSUM, x, 1, &err);
+    struct lc_node *v = B(LC_OP_ADD, ref(cs), scalar(1.0));
+    struct lc_node *st = lc_node_store(o, v, NULL, 0, &err);
+    CHECK(fuse_flags(&p, &st, 1, LC_FUSE_SCAN_STORE) == 1);
+    CHECK(p.n_kernels == 1 && p.kernels[0].store_scan >= 0 &&
+          p.kernels[0].scan_op == LC_OP_CUMSUM && p.n_buffers == 0);
+    lc_plan_free(&p);
+    CHECK(fuse_flags(&p, &st, 1, 0) == 2);
+    lc_plan_free(&p);
+    /* The scan also forced: written by a kernel of its own. */
+    struct lc_node *both[2] = {st, cs};
+    CHECK(fuse_flags(&p, both, 2, LC_FUSE_SCAN_STORE) == 2);
+    lc_plan_free(&p);
+    lc_node_release(st);
+    lc_node_release(v);
+    /* Read at another place (reversed along the row): written first. */
+    int64_t st0[2] = {0, 499}, step[2] = {1, -1}, len[2] = {8, 500};
+    struct lc_node *rev = lc_node_slice(cs, st0, step, len, &err);
+    st = lc_node_store(o, rev, NULL, 0, &err);
+    CHECK(fuse_flags(&p, &st, 1, LC_FUSE_SCAN_STORE) == 2);
+    lc_plan_free(&p);
+    lc_node_release(st);
+    lc_node_release(rev);
+    /* A scan along the first dim is not the rows the store walks: written first. */
+    struct lc_node *cs0 = lc_node_scan(LC_OP_CUMSUM, x, 0, &err);
+    st = lc_node_store(o, cs0, NULL, 0, &err);
+    CHECK(fuse_flags(&p, &st, 1, LC_FUSE_SCAN_STORE) == 2);
+    lc_plan_free(&p);
+    lc_node_release(st);
+    lc_node_release(cs0);
+    /* A compaction's slots: the scan read through the index of the gather written, in row
+     * order, into a 1-d result: one kernel. */
+    int64_t sn[2] = {1000, 1}, sc[2] = {8, 1}, s1[1] = {1000};
+    struct lc_node *out = leaf(LC_FLOAT32, 1, s1), *first = leaf(LC_INT64, 2, sc);
+    struct lc_node *m = B(LC_OP_GT, ref(x), scalar(0.5));
+    struct lc_node *one = lc_node_cast(m, LC_INT64, &err);
+    struct lc_node *run = lc_node_scan(LC_OP_CUMSUM, one, 1, &err);
+    struct lc_node *pos = B(LC_OP_ADD, first, B(LC_OP_SUB, run, ref(one)));
+    struct lc_node *slots = lc_node_reshape(out, 2, sn, &err);
+    struct lc_node *g = lc_node_gather(slots, pos, 0, -1, &err);
+    st = lc_node_store(g, x, NULL, LC_STORE_IN_ORDER, &err);
+    CHECK(fuse_flags(&p, &st, 1, LC_FUSE_SCAN_STORE) == 1);
+    CHECK(p.n_kernels == 1 && p.kernels[0].store_scan >= 0 && p.kernels[0].store_ordered &&
+          !p.kernels[0].store_combine);
+    lc_plan_free(&p);
+    lc_node_release(st);
+    lc_node_release(g);
+    lc_node_release(slots);
+    lc_node_release(pos);
+    lc_node_release(one);
+    lc_node_release(m);
+    lc_node_release(out);
+    lc_node_release(cs);
+    lc_node_release(o);
+    lc_node_release(x);
+}
+
+/* A reduction's epilogue read through a broadcast into a bigger consumer (x - x.sum(0) / n,
+ * (x - m) / sqrt(x.var(0))) is computed per output in the reduction's kernel, not at every
+ * element of the consumer; one read through no broadcast (or a small one) stays inlined. */
+static void test_broadcast_epilogue(void)
+{
+    int64_t s2[2] = {64, 100};
+    struct lc_plan p;
+    struct lc_node *x = leaf(LC_FLOAT32, 2, s2);
+    struct lc_node *m = B(LC_OP_DIV, R(LC_OP_SUM, ref(x), 1, 0), scalar(64.0));
+    struct lc_node *sd = U(LC_OP_SQRT, R(LC_OP_MEANVAR, ref(x), 1, 0));
+    struct lc_node *z = B(LC_OP_DIV, B(LC_OP_SUB, ref(x), ref(m)), ref(sd));
+    CHECK(fuse(&p, &z, 1) == 2);
+    int divs = 0, sqrts = 0;
+    for (int i = 0; i < p.kernels[0].n_exprs; i++) {
+        divs += p.kernels[0].exprs[i].op == LC_OP_DIV;
+        sqrts += p.kernels[0].exprs[i].op == LC_OP_SQRT;
+    }
+    CHECK(p.kernels[0].kind == LC_KERNEL_REDUCE && divs == 1 && sqrts == 1);
+    CHECK(p.kernels[1].kind == LC_KERNEL_MAP && p.n_buffers == 3);
+    lc_plan_free(&p);
+    /* Forced alone (no broadcast): the same one kernel as before. */
+    CHECK(fuse(&p, &m, 1) == 1);
+    lc_plan_free(&p);
+    lc_node_release(z);
+    lc_node_release(sd);
+    lc_node_release(m);
+    lc_node_release(x);
+}
+
 int main(void)
 {
     test_map_map();
@@ -587,6 +682,8 @@ int main(void)
     test_keepdims_epilogue();
     test_product_post();
     test_sparse_consumers_and_topk();
+    test_scan_in_store();
+    test_broadcast_epilogue();
     printf("%d passed, %d failed, %d xfailed\n", passed, failed, xfailed);
     return failed != 0;
 }

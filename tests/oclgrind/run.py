@@ -116,6 +116,9 @@ def case_reduce_split(lc, np):
     x = lc.asarray(h)
     _same(np, lc.sum(x, axis=0), np.sum(h, axis=0), "column sum", **_sum_tol("float32", 600))
     _same(np, lc.var(x, axis=0), np.var(h, axis=0), "column var", rtol=1e-4)
+    # Standardize: the column sum from the variance's sums (PoCL), mean and std in its epilogue.
+    z = (x - x.mean(axis=0)) / x.std(axis=0)
+    _same(np, z, (h - h.mean(axis=0)) / h.std(axis=0), "standardize", rtol=1e-4, atol=1e-5)
 
 
 def case_scan(lc, np):
@@ -194,6 +197,16 @@ def case_store(lc, np):
         _same(np, x, h, f"writes {dt}")
         _same(np, x[lc.asarray(m)], h[m], f"mask read {dt}")
         _same(np, lc.nonzero(lc.asarray(m))[1], np.nonzero(m)[1], "nonzero")
+    # CPUs compact a long mask in chunks: a store in row order whose running count is computed
+    # in it (python/lazycl/_write.py); a scan only a store reads is computed in the store.
+    h = _data(np, "float32", (16 * 256 + 5,), 21)
+    x = lc.asarray(h)
+    _same(np, x[x > 0], h[h > 0], "chunked compaction")
+    g = _data(np, "float32", (8, 300), 22)
+    o = lc.asarray(np.zeros((8, 300), np.float32))
+    o[...] = lc.cumsum(lc.asarray(g), axis=1) + 1
+    _same(np, o, np.cumsum(g.astype(np.float64), axis=1).astype(np.float32) + np.float32(1),
+          "scan in a store")
 
 
 def case_scatter(lc, np):
@@ -360,6 +373,8 @@ FAMILIES = {
 # (family, schedule kind) -> words of the schedules (LAZYCL_DEBUG=2's launch lines) that must
 # have run, each in some launch; a family not listed must only build and launch something.
 _CPU = {
+    "store": ["store 1-d", "store 2-d", "store in row order with its scan",
+              "store with its scan"],
     "sort": ["LSD radix, ", "chunks per row", "one item per row"],
     "scan": ["scan: one item per row", "three phases over chunks"],
     "reduce_split": ["split over groups"],
@@ -367,6 +382,7 @@ _CPU = {
     "gemm": ["gemm: 4 rows"],
 }
 _GPU = {
+    "store": ["store 1-d", "store 2-d", "store with its scan"],
     "sort": ["rows in one work-group tile", "LSD radix in work-group tiles"],
     "scan": ["scan: one item per row", "scan: tiles of"],
     "reduce_split": ["split over groups of 256", "blocks of 256 adjacent outputs"],

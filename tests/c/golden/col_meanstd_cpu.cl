@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "reduce: blocks of 32 outputs x chunks of rows, 8-wide SIMD, then a launch combines", 2 launches: lc_reduce_f32_63e519da547903b4_part lc_reduce_f32_63e519da547903b4_comb */
+/* ---- kernel 0: schedule "reduce: blocks of 32 outputs x chunks of rows, 8-wide SIMD, then a launch combines", 2 launches: lc_reduce_f32_832fd866e0e0c695_part lc_reduce_f32_832fd866e0e0c695_comb */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 3 fused ops; reduce: blocks of 32 outputs x chunks of rows, 8-wide SIMD, then a launch combines. */
-__kernel void lc_reduce_f32_63e519da547903b4_part(
+__kernel void lc_reduce_f32_832fd866e0e0c695_part(
     __global float *restrict out0,
     __global float *restrict out1,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
@@ -20,35 +20,27 @@ __kernel void lc_reduce_f32_63e519da547903b4_part(
         double8 q0_k1 = 0, q0_b1 = 0, q0_c1 = 0;
         double8 q0_k2 = 0, q0_b2 = 0, q0_c2 = 0;
         double8 q0_k3 = 0, q0_b3 = 0, q0_c3 = 0;
-        double8 q1_k0 = 0, q1_b0 = 0, q1_c0 = 0;
-        double8 q1_k1 = 0, q1_b1 = 0, q1_c1 = 0;
-        double8 q1_k2 = 0, q1_b2 = 0, q1_c2 = 0;
-        double8 q1_k3 = 0, q1_b3 = 0, q1_c3 = 0;
         if (r0 < r_end) {
             const long i1 = r0;
             {
                 const long i0 = c0 + 0;
                 const float8 w0 = vload8(0, a0 + (a0_o + i0 + i1 * a0_s1)); /* buffer */
                 q0_k0 = convert_double8(w0);
-                q1_k0 = convert_double8(w0);
             }
             {
                 const long i0 = c0 + 8;
                 const float8 w0 = vload8(0, a0 + (a0_o + i0 + i1 * a0_s1)); /* buffer */
                 q0_k1 = convert_double8(w0);
-                q1_k1 = convert_double8(w0);
             }
             {
                 const long i0 = c0 + 16;
                 const float8 w0 = vload8(0, a0 + (a0_o + i0 + i1 * a0_s1)); /* buffer */
                 q0_k2 = convert_double8(w0);
-                q1_k2 = convert_double8(w0);
             }
             {
                 const long i0 = c0 + 24;
                 const float8 w0 = vload8(0, a0 + (a0_o + i0 + i1 * a0_s1)); /* buffer */
                 q0_k3 = convert_double8(w0);
-                q1_k3 = convert_double8(w0);
             }
         }
         for (long r = r0; r < r_end; r++) {
@@ -56,26 +48,22 @@ __kernel void lc_reduce_f32_63e519da547903b4_part(
             {
                 const long i0 = c0 + 0;
                 const float8 w0 = vload8(0, a0 + (a0_o + i0 + i1 * a0_s1)); /* buffer */
-                { const double8 x_ = convert_double8(w0) - q0_k0; q0_b0 += x_; q0_c0 += x_ * x_; }
-                { const double8 x_ = convert_double8(w0) - q1_k0; q1_b0 += x_; q1_c0 += x_ * x_; }
+                { const double8 x_ = convert_double8(w0) - q0_k0; q0_b0 += x_; q0_c0 = fma(x_, x_, q0_c0); }
             }
             {
                 const long i0 = c0 + 8;
                 const float8 w0 = vload8(0, a0 + (a0_o + i0 + i1 * a0_s1)); /* buffer */
-                { const double8 x_ = convert_double8(w0) - q0_k1; q0_b1 += x_; q0_c1 += x_ * x_; }
-                { const double8 x_ = convert_double8(w0) - q1_k1; q1_b1 += x_; q1_c1 += x_ * x_; }
+                { const double8 x_ = convert_double8(w0) - q0_k1; q0_b1 += x_; q0_c1 = fma(x_, x_, q0_c1); }
             }
             {
                 const long i0 = c0 + 16;
                 const float8 w0 = vload8(0, a0 + (a0_o + i0 + i1 * a0_s1)); /* buffer */
-                { const double8 x_ = convert_double8(w0) - q0_k2; q0_b2 += x_; q0_c2 += x_ * x_; }
-                { const double8 x_ = convert_double8(w0) - q1_k2; q1_b2 += x_; q1_c2 += x_ * x_; }
+                { const double8 x_ = convert_double8(w0) - q0_k2; q0_b2 += x_; q0_c2 = fma(x_, x_, q0_c2); }
             }
             {
                 const long i0 = c0 + 24;
                 const float8 w0 = vload8(0, a0 + (a0_o + i0 + i1 * a0_s1)); /* buffer */
-                { const double8 x_ = convert_double8(w0) - q0_k3; q0_b3 += x_; q0_c3 += x_ * x_; }
-                { const double8 x_ = convert_double8(w0) - q1_k3; q1_b3 += x_; q1_c3 += x_ * x_; }
+                { const double8 x_ = convert_double8(w0) - q0_k3; q0_b3 += x_; q0_c3 = fma(x_, x_, q0_c3); }
             }
         }
         {
@@ -108,30 +96,30 @@ __kernel void lc_reduce_f32_63e519da547903b4_part(
         }
         {
             const double n_ = (double)(r_end - r0);
-            const double8 m2_ = q1_c0 - q1_b0 * q1_b0 / n_;
+            const double8 m2_ = q0_c0 - q0_b0 * q0_b0 / n_;
             vstore8((double8)(n_), 0, (__global double *)(scratch + so1_0) + p * M + c0 + 0);
-            vstore8(n_ > 0 ? q1_k0 + q1_b0 / n_ : (double8)(0), 0, (__global double *)(scratch + so1_1) + p * M + c0 + 0);
+            vstore8(n_ > 0 ? q0_k0 + q0_b0 / n_ : (double8)(0), 0, (__global double *)(scratch + so1_1) + p * M + c0 + 0);
             vstore8(n_ > 0 ? select(m2_, (double8)(0), m2_ < 0) : (double8)(0), 0, (__global double *)(scratch + so1_2) + p * M + c0 + 0);
         }
         {
             const double n_ = (double)(r_end - r0);
-            const double8 m2_ = q1_c1 - q1_b1 * q1_b1 / n_;
+            const double8 m2_ = q0_c1 - q0_b1 * q0_b1 / n_;
             vstore8((double8)(n_), 0, (__global double *)(scratch + so1_0) + p * M + c0 + 8);
-            vstore8(n_ > 0 ? q1_k1 + q1_b1 / n_ : (double8)(0), 0, (__global double *)(scratch + so1_1) + p * M + c0 + 8);
+            vstore8(n_ > 0 ? q0_k1 + q0_b1 / n_ : (double8)(0), 0, (__global double *)(scratch + so1_1) + p * M + c0 + 8);
             vstore8(n_ > 0 ? select(m2_, (double8)(0), m2_ < 0) : (double8)(0), 0, (__global double *)(scratch + so1_2) + p * M + c0 + 8);
         }
         {
             const double n_ = (double)(r_end - r0);
-            const double8 m2_ = q1_c2 - q1_b2 * q1_b2 / n_;
+            const double8 m2_ = q0_c2 - q0_b2 * q0_b2 / n_;
             vstore8((double8)(n_), 0, (__global double *)(scratch + so1_0) + p * M + c0 + 16);
-            vstore8(n_ > 0 ? q1_k2 + q1_b2 / n_ : (double8)(0), 0, (__global double *)(scratch + so1_1) + p * M + c0 + 16);
+            vstore8(n_ > 0 ? q0_k2 + q0_b2 / n_ : (double8)(0), 0, (__global double *)(scratch + so1_1) + p * M + c0 + 16);
             vstore8(n_ > 0 ? select(m2_, (double8)(0), m2_ < 0) : (double8)(0), 0, (__global double *)(scratch + so1_2) + p * M + c0 + 16);
         }
         {
             const double n_ = (double)(r_end - r0);
-            const double8 m2_ = q1_c3 - q1_b3 * q1_b3 / n_;
+            const double8 m2_ = q0_c3 - q0_b3 * q0_b3 / n_;
             vstore8((double8)(n_), 0, (__global double *)(scratch + so1_0) + p * M + c0 + 24);
-            vstore8(n_ > 0 ? q1_k3 + q1_b3 / n_ : (double8)(0), 0, (__global double *)(scratch + so1_1) + p * M + c0 + 24);
+            vstore8(n_ > 0 ? q0_k3 + q0_b3 / n_ : (double8)(0), 0, (__global double *)(scratch + so1_1) + p * M + c0 + 24);
             vstore8(n_ > 0 ? select(m2_, (double8)(0), m2_ < 0) : (double8)(0), 0, (__global double *)(scratch + so1_2) + p * M + c0 + 24);
         }
     } else {
@@ -154,7 +142,7 @@ __kernel void lc_reduce_f32_63e519da547903b4_part(
     }
 }
 
-__kernel void lc_reduce_f32_63e519da547903b4_comb(
+__kernel void lc_reduce_f32_832fd866e0e0c695_comb(
     __global float *restrict out0,
     __global float *restrict out1,
     __global const float *restrict a0, const long a0_o, const long a0_s1,

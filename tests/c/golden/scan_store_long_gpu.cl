@@ -1,0 +1,147 @@
+/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_f32_2dafa22bd5484215_p1 lc_scan_f32_2dafa22bd5484215_p2 lc_scan_f32_2dafa22bd5484215_p3 */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+/* lazycl scan kernel: 2 fused ops; scan: tiles of 2048 per work-group, three phases. */
+__kernel void lc_scan_f32_2dafa22bd5484215_p1(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const float a1_v,
+    const long n0, const long M, __global char *part_, const long sbase, const long P)
+{
+    __global double *part = (__global double *)(part_ + sbase);
+    const int lid = get_local_id(0);
+    __local double buf[256];
+    const long grp = get_group_id(0);
+    const long m = grp / P, q = grp % P;
+    const long base = q * 2048;
+    double acc = 0;
+    for (int j = 0; j < 8; j++) {
+        const long i0 = base + j * 256 + lid;
+        if (i0 < n0) {
+            const float v0 = a0[a0_o + i0]; /* buffer */
+            const float v1 = a1_v; /* full */
+            const float v2 = (v0 * v1); /* multiply */
+            acc += (double)v2;
+        }
+    }
+    buf[lid] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int h = 256 / 2; h > 0; h >>= 1) {
+        if (lid < h) {
+            double t_ = buf[lid];
+            t_ += (double)buf[lid + h];
+            buf[lid] = t_;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        part[m * P + q] = buf[0];
+}
+__kernel void lc_scan_f32_2dafa22bd5484215_p2(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const float a1_v,
+    const long n0, const long M, __global char *part_, const long sbase, const long P)
+{
+    __global double *part = (__global double *)(part_ + sbase);
+    const int lid = get_local_id(0);
+    __local double tot[1024];
+    const long m = get_group_id(0);
+    const long run = (P + 1024 - 1) / 1024;
+    const long q0 = min(P, lid * run), q1 = min(P, q0 + run);
+    double acc = 0;
+    for (long q = q0; q < q1; q++) {
+        const double t_ = part[m * P + q];
+        acc += (double)t_;
+    }
+    tot[lid] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int off = 1; off < 1024; off <<= 1) {
+        double t_ = lid >= off ? tot[lid - off] : (double)(0);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        t_ += (double)tot[lid];
+        tot[lid] = t_;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    acc = lid > 0 ? tot[lid - 1] : (double)(0);
+    for (long q = q0; q < q1; q++) {
+        const double t_ = part[m * P + q];
+        part[m * P + q] = acc;
+        acc += (double)t_;
+    }
+}
+__kernel void lc_scan_f32_2dafa22bd5484215_p3(
+    __global float *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const float a1_v,
+    const long n0, const long M, __global char *part_, const long sbase, const long P)
+{
+    __global double *part = (__global double *)(part_ + sbase);
+    const int lid = get_local_id(0);
+    __local double buf[2304];
+    const long grp = get_group_id(0);
+    const long m = grp / P, q = grp % P;
+    const long base = q * 2048;
+    __local double tot[256];
+    const int E_ = 8;
+    for (int j = 0; j < 8; j++) {
+        const long i0 = base + j * 256 + lid;
+        double x_ = 0;
+        if (i0 < n0) {
+            const float v0 = a0[a0_o + i0]; /* buffer */
+            const float v1 = a1_v; /* full */
+            const float v2 = (v0 * v1); /* multiply */
+            x_ = (double)v2;
+        }
+        buf[j * 288 + lid + (lid >> 3)] = x_;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    double acc = 0;
+    for (int e = 0; e < 8; e++) {
+        acc += (double)buf[lid * (E_ + 1) + e];
+        buf[lid * (E_ + 1) + e] = acc;
+    }
+    tot[lid] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int off = 1; off < 256; off <<= 1) {
+        double t_ = lid >= off ? tot[lid - off] : (double)(0);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        t_ += (double)tot[lid];
+        tot[lid] = t_;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    double pre = part[m * P + q];
+    if (lid > 0) {
+        pre += (double)tot[lid - 1];
+    }
+    for (int e = 0; e < 8; e++) {
+        double t_ = pre;
+        t_ += (double)buf[lid * (E_ + 1) + e];
+        buf[lid * (E_ + 1) + e] = t_;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = 0; j < 8; j++) {
+        const long i0 = base + j * 256 + lid;
+        if (i0 < n0) {
+            const float v2 = (float)buf[j * 288 + lid + (lid >> 3)];
+            out0[i0] = v2;
+        }
+    }
+}
+
+/* ---- kernel 1: schedule "store 1-d, one item per element", 1 launch: lc_store_f64_6903a0cf3abdf1aa */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+/* lazycl store kernel: 2 fused ops; store 1-d, one item per element. */
+__kernel void lc_store_f64_6903a0cf3abdf1aa(
+    __global const float *restrict a0, const long a0_o,
+    __global double *a1, const long a1_o,
+    const long n0)
+{
+    const long i0 = get_global_id(0);
+    if (i0 >= n0) return;
+    const float v0 = a0[a0_o + i0]; /* cumsum */
+    const double v1 = (double)(v0); /* astype */
+    a1[a1_o + i0] = v1;
+}
+
