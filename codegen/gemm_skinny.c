@@ -19,6 +19,7 @@
 #define LC_SKINNY_ROWS 16   /* M at most this: the running sums of an item, in registers */
 #define LC_SKINNY_GROUP 128 /* items per group (columns) */
 #define LC_SKINNY_MIN_K 128 /* K per slice at least */
+#define LC_SKINNY_STEP 8    /* values of K an item reads before it folds them */
 
 static int lc_skinny_match(struct lc_cg *g, struct lc_gemm *m)
 {
@@ -82,6 +83,23 @@ static void lc_skinny_side(struct lc_cg *g, struct lc_sb *sb, const struct lc_ge
             lc_emit_expr(g, sb, i, ind);
 }
 
+/* Every row's x at the current k times y (`y`), into its sum. */
+static void lc_skinny_rows(struct lc_cg *g, struct lc_sb *sb, const struct lc_gemm *m,
+                           const char *y, const char *ind)
+{
+    lc_sb_printf(sb, "%s#pragma unroll\n"
+                     "%sfor (int r_ = 0; r_ < %d; r_++) {\n"
+                     "%s    if (r_ < n%d) {\n"
+                     "%s        const long i%d = r_;\n",
+                 ind, ind, LC_SKINNY_ROWS, ind, m->dm, ind, m->dm);
+    char in2[64];
+    snprintf(in2, sizeof in2, "%s        ", ind);
+    lc_skinny_side(g, sb, m, 1, in2);
+    lc_sb_printf(sb, "%s        acc_[r_] = fma(v%d, %s, acc_[r_]);\n"
+                     "%s    }\n"
+                     "%s}\n", ind, m->x, y, ind, ind);
+}
+
 static int lc_gen_gemm_skinny(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
     struct lc_gemm m;
@@ -105,26 +123,36 @@ static int lc_gen_gemm_skinny(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
                      "    for (int r_ = 0; r_ < %d; r_++)\n"
                      "        acc_[r_] = 0;\n"
                      "    const long kend_ = min(n%d, (s_ + 1) * KS);\n"
-                     "    for (long i%d = s_ * KS; i%d < kend_; i%d++) {\n",
-                 T, T, dn, dn, dn, T, R, R, dk, dk, dk, dk);
-    lc_skinny_side(g, sb, &m, 2, "        ");
-    lc_sb_printf(sb, "        const %s y_ = v%d;\n"
-                     "        #pragma unroll\n"
-                     "        for (int r_ = 0; r_ < %d; r_++) {\n"
-                     "            if (r_ < n%d) {\n"
-                     "                const long i%d = r_;\n",
-                 T, m.y, R, dm, dm);
-    lc_skinny_side(g, sb, &m, 1, "                ");
-    lc_sb_printf(sb, "                acc_[r_] = fma(v%d, y_, acc_[r_]);\n"
-                     "            }\n"
+                     "    long k0_ = s_ * KS;\n"
+                     "    for (; k0_ + %d <= kend_; k0_ += %d) {\n"
+                     "        %s yb_[%d];\n",
+                 T, T, dn, dn, dn, T, R, R, dk, LC_SKINNY_STEP, LC_SKINNY_STEP, T,
+                 LC_SKINNY_STEP);
+    /* LC_SKINNY_STEP values of y read before they are used (loads in flight at once). */
+    lc_sb_printf(sb, "        #pragma unroll\n"
+                     "        for (int u_ = 0; u_ < %d; u_++) {\n"
+                     "            const long i%d = k0_ + u_;\n", LC_SKINNY_STEP, dk);
+    lc_skinny_side(g, sb, &m, 2, "            ");
+    lc_sb_printf(sb, "            yb_[u_] = v%d;\n"
                      "        }\n"
+                     "        #pragma unroll\n"
+                     "        for (int u_ = 0; u_ < %d; u_++) {\n"
+                     "            const long i%d = k0_ + u_;\n",
+                 m.y, LC_SKINNY_STEP, dk);
+    lc_skinny_rows(g, sb, &m, "yb_[u_]", "            ");
+    lc_sb_printf(sb, "        }\n"
                      "    }\n"
+                     "    for (long i%d = k0_; i%d < kend_; i%d++) {\n", dk, dk, dk);
+    lc_skinny_side(g, sb, &m, 2, "        ");
+    lc_sb_printf(sb, "        const %s y_ = v%d;\n", T, m.y);
+    lc_skinny_rows(g, sb, &m, "y_", "        ");
+    lc_sb_printf(sb, "    }\n"
                      "    #pragma unroll\n"
                      "    for (int r_ = 0; r_ < %d; r_++)\n"
                      "        if (r_ < n%d)\n"
                      "            part_[(s_ * n%d + r_) * n%d + i%d] = acc_[r_];\n"
                      "}\n\n",
-                 m.x, R, dm, dm, dn, dn);
+                 R, dm, dm, dn, dn);
     l->work_dim = 2;
     l->use_local = 1;
     l->global[0] = lc_round_up((size_t)g->shape[dn], LC_SKINNY_GROUP);
