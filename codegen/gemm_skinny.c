@@ -4,9 +4,10 @@
  * The tile schedule (gemm.c) gives such a product one row of blocks: N / 128 work-groups, each
  * walking all of K. This one gives item (n, s) column n and the s-th of S slices of K: per k
  * it computes the right operand's value at (k, n) (neighbouring items read neighbouring
- * columns: coalesced) and the left operand's at (m, k) for every row m (the same for all the
- * items: one broadcast read), and folds them into M running sums in registers (fma, in the
- * operands' dtype, as BLAS does). The right operand is read once; S is chosen so that the
+ * columns: coalesced; LC_SKINNY_STEP of them read before they are used), the group computes
+ * the left operand's at (m, k) for every row m and those k once into local memory, and each
+ * item folds them into M running sums in registers (fma, in the operands' dtype, as BLAS
+ * does). The right operand is read once; S is chosen so that the
  * device holds a few groups per compute unit. The slices' partial sums go to scratch as
  * [S][M][N]; a second launch adds them in slice order per output (the same order every run)
  * and runs the epilogue (bias, activation, casts) and the stores.
@@ -19,7 +20,7 @@
 #define LC_SKINNY_ROWS 16   /* M at most this: the running sums of an item, in registers */
 #define LC_SKINNY_GROUP 128 /* items per group (columns) */
 #define LC_SKINNY_MIN_K 128 /* K per slice at least */
-#define LC_SKINNY_STEP 8    /* values of K an item reads before it folds them */
+#define LC_SKINNY_STEP 16   /* values of K an item reads before it folds them */
 
 static int lc_skinny_match(struct lc_cg *g, struct lc_gemm *m)
 {
@@ -115,9 +116,11 @@ static int lc_gen_gemm_skinny(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
     struct lc_launch *l = lc_new_launch(c, "_part");
     if (!l || lc_skinny_params(g, l, sb, "_part", S, KS) < 0)
         goto out;
+    int U = LC_SKINNY_STEP;
     lc_sb_printf(sb, "    __global %s *part_ = (__global %s *)(scratch_ + sbase);\n"
+                     "    __local %s xs_[%d][%d];\n"
                      "    const long i%d = get_global_id(0), s_ = get_global_id(1);\n"
-                     "    if (i%d >= n%d) return;\n"
+                     "    const int lid_ = (int)get_local_id(0), live_ = i%d < n%d;\n"
                      "    %s acc_[%d];\n"
                      "    #pragma unroll\n"
                      "    for (int r_ = 0; r_ < %d; r_++)\n"
@@ -126,23 +129,43 @@ static int lc_gen_gemm_skinny(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
                      "    long k0_ = s_ * KS;\n"
                      "    for (; k0_ + %d <= kend_; k0_ += %d) {\n"
                      "        %s yb_[%d];\n",
-                 T, T, dn, dn, dn, T, R, R, dk, LC_SKINNY_STEP, LC_SKINNY_STEP, T,
-                 LC_SKINNY_STEP);
-    /* LC_SKINNY_STEP values of y read before they are used (loads in flight at once). */
+                 T, T, T, R, U, dn, dn, dn, T, R, R, dk, U, U, T, U);
+    /* U values of y read first (loads in flight at once, while x is staged), where the
+     * item's column is in the matrix. */
     lc_sb_printf(sb, "        #pragma unroll\n"
                      "        for (int u_ = 0; u_ < %d; u_++) {\n"
-                     "            const long i%d = k0_ + u_;\n", LC_SKINNY_STEP, dk);
-    lc_skinny_side(g, sb, &m, 2, "            ");
-    lc_sb_printf(sb, "            yb_[u_] = v%d;\n"
+                     "            const long i%d = k0_ + u_;\n"
+                     "            yb_[u_] = 0;\n"
+                     "            if (live_) {\n", U, dk);
+    lc_skinny_side(g, sb, &m, 2, "                ");
+    lc_sb_printf(sb, "                yb_[u_] = v%d;\n"
+                     "            }\n"
+                     "        }\n", m.y);
+    /* x over (rows, U values of K), computed once per group into local memory (every item
+     * reads them all: a broadcast). The loop's bounds are the group's: the barriers are
+     * reached by every item. */
+    lc_sb_printf(sb, "        for (int t_ = lid_; t_ < %d; t_ += (int)get_local_size(0)) {\n"
+                     "            const int r_ = t_ / %d, u_ = t_ %% %d;\n"
+                     "            if (r_ < n%d) {\n"
+                     "                const long i%d = r_, i%d = k0_ + u_;\n",
+                 R * U, U, U, dm, dm, dk);
+    lc_skinny_side(g, sb, &m, 1, "                ");
+    lc_sb_printf(sb, "                xs_[r_][u_] = v%d;\n"
+                     "            }\n"
                      "        }\n"
+                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "        #pragma unroll\n"
-                     "        for (int u_ = 0; u_ < %d; u_++) {\n"
-                     "            const long i%d = k0_ + u_;\n",
-                 m.y, LC_SKINNY_STEP, dk);
-    lc_skinny_rows(g, sb, &m, "yb_[u_]", "            ");
-    lc_sb_printf(sb, "        }\n"
+                     "        for (int u_ = 0; u_ < %d; u_++)\n"
+                     "            #pragma unroll\n"
+                     "            for (int r_ = 0; r_ < %d; r_++)\n"
+                     "                if (r_ < n%d)\n"
+                     "                    acc_[r_] = fma(xs_[r_][u_], yb_[u_], acc_[r_]);\n"
+                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "    }\n"
-                     "    for (long i%d = k0_; i%d < kend_; i%d++) {\n", dk, dk, dk);
+                     "    if (!live_)\n"
+                     "        return;\n"
+                     "    for (long i%d = k0_; i%d < kend_; i%d++) {\n",
+                 m.x, U, R, dm, dk, dk, dk);
     lc_skinny_side(g, sb, &m, 2, "        ");
     lc_sb_printf(sb, "        const %s y_ = v%d;\n", T, m.y);
     lc_skinny_rows(g, sb, &m, "y_", "        ");
