@@ -294,6 +294,38 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
 /* One item per row (split = 0), or three launches over P chunks of each row
  * (split = 1): chunk totals, an exclusive scan of each row's totals, the
  * chunks again from their carries. */
+/* The head of a row or chunk schedule's launch: its parameters (the kernel's own, the output
+ * strides of `strides_nd` dims when >= 0, M, then with P > 0 the partials in scratch and P),
+ * `part` the partials as A. */
+static struct lc_launch *lc_scan_phase_head(struct lc_cg *g, struct lc_kcode *c,
+                                            struct lc_sb *sb, const char *suffix,
+                                            int strides_nd, int64_t M, int64_t P,
+                                            const char *A)
+{
+    union lc_scalar none = {0};
+    struct lc_launch *l = lc_new_launch(c, suffix);
+    if (!l)
+        return NULL;
+    lc_sb_printf(sb, "__kernel void @K@%s(", suffix);
+    if (lc_common_params(g, l, sb) < 0 ||
+        (strides_nd >= 0 && lc_output_stride_params(g, l, sb, strides_nd) < 0))
+        return NULL;
+    lc_sb_printf(sb, ", const long M");
+    if (lc_add_i64(l, M) < 0)
+        return NULL;
+    if (P > 0) {
+        lc_sb_printf(sb, ", __global char *part_, const long sbase, const long P");
+        if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+            lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 || lc_add_i64(l, P) < 0)
+            return NULL;
+    }
+    lc_sb_printf(sb, ")\n{\n");
+    if (P > 0)
+        lc_sb_printf(sb, "    __global %s *part = (__global %s *)(part_ + sbase);\n", A, A);
+    l->work_dim = 1;
+    return l;
+}
+
 static int lc_gen_scan_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int split)
 {
     const struct lc_kernel *k = g->k;
@@ -309,7 +341,6 @@ static int lc_gen_scan_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
         int64_t want = N / 4096, cap = g->t->scan_max_chunks;
         P = (size_t)(want < 1 ? 1 : want > cap ? cap : want);
     }
-    union lc_scalar none = {0};
     /* The value stored: acc converted to the output dtype. */
     const char *phases[3] = {"_p1", "_p2", "_p3"};
     /* On SIMD targets (PoCL) the chunk loops of sums and products run W lanes at a time
@@ -323,26 +354,10 @@ static int lc_gen_scan_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
         c->zero_bytes = 0;
     }
     for (int ph = 0; ph < nphase; ph++) {
-        struct lc_launch *l = lc_new_launch(c, split ? phases[ph] : "");
+        struct lc_launch *l = lc_scan_phase_head(g, c, sb, split ? phases[ph] : "", nd, M,
+                                                 split ? (int64_t)P : 0, A);
         if (!l)
             return -1;
-        lc_sb_printf(sb, "__kernel void @K@%s(", split ? phases[ph] : "");
-        if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nd) < 0)
-            return -1;
-        lc_sb_printf(sb, ", const long M");
-        if (lc_add_i64(l, M) < 0)
-            return -1;
-        if (split) {
-            lc_sb_printf(sb, ", __global char *part_, const long sbase, const long P");
-            if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
-                lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
-                lc_add_i64(l, (int64_t)P) < 0)
-                return -1;
-        }
-        lc_sb_printf(sb, ")\n{\n");
-        if (split)
-            lc_sb_printf(sb, "    __global %s *part = (__global %s *)(part_ + sbase);\n", A, A);
-        l->work_dim = 1;
         if (!split) {
             lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n");
             if (nr > 0)
@@ -500,30 +515,12 @@ static int lc_gen_store_scan(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
         c->scratch_bytes = (size_t)M * P * (lc_dtype_size(dt) > 8 ? lc_dtype_size(dt) : 8);
         c->zero_bytes = 0;
     }
-    union lc_scalar none = {0};
     const char *phases[3] = {"_p1", "_p2", "_p3"};
     for (int ph = split ? 0 : 2; ph < 3; ph++) {
-        const char *suffix = split ? phases[ph] : "";
-        struct lc_launch *l = lc_new_launch(c, suffix);
+        struct lc_launch *l = lc_scan_phase_head(g, c, sb, split ? phases[ph] : "", -1, M,
+                                                 split ? (int64_t)P : 0, A);
         if (!l)
             return -1;
-        lc_sb_printf(sb, "__kernel void @K@%s(", suffix);
-        if (lc_common_params(g, l, sb) < 0)
-            return -1;
-        lc_sb_printf(sb, ", const long M");
-        if (lc_add_i64(l, M) < 0)
-            return -1;
-        if (split) {
-            lc_sb_printf(sb, ", __global char *part_, const long sbase, const long P");
-            if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
-                lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
-                lc_add_i64(l, (int64_t)P) < 0)
-                return -1;
-        }
-        lc_sb_printf(sb, ")\n{\n");
-        if (split)
-            lc_sb_printf(sb, "    __global %s *part = (__global %s *)(part_ + sbase);\n", A, A);
-        l->work_dim = 1;
         if (ph == 1) {
             /* Exclusive scan of each row's P chunk totals, in place. */
             lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n"
