@@ -150,8 +150,12 @@ def test_repeated_calls_check_every_call(dev):
     mixed = lc.ElementwiseKernel("float32 x, int64 k", "float32 z", "z = x * k", "mixed_rep")
     for k in (3, np.int64(4), 5):
         assert_same(mixed(x, k).numpy(), (a * k).astype(np.float32))
-    with pytest.raises(OverflowError):
-        lc.ElementwiseKernel("float32 x, uint8 k", "float32 z", "z = x * k", "u8_rep")(x, 300)
+    u8 = lc.ElementwiseKernel("float32 x, uint8 k", "float32 z", "z = x * k", "u8_rep")
+    assert_same(u8(x, 5).numpy(), (a * 5).astype(np.float32))
+    with pytest.raises(OverflowError):                  # the same types, a value out of range
+        u8(x, 300)
+    with pytest.raises(TypeError, match="output 'z' must be a lazycl array"):
+        SQ(x, x, out=[0.0] * 6)
 
 
 def test_numpy_inputs_and_no_arrays(dev):

@@ -107,6 +107,20 @@ def _check_names(cls, name, params, reserved):
             raise ValueError(f"{cls} {name!r}: {n!r} is a reserved name")
 
 
+def _call_key(args):
+    """What the dtypes chosen for a call's arguments depend on: each argument's type and dtype,
+    a Python int's only while it fits int64 (NumPy types larger ones by value); None where it
+    cannot tell."""
+    key = []
+    for a in args:
+        d = getattr(a, "dtype", None)
+        if d is None and not (type(a) in (bool, float) or
+                              (type(a) is int and -2**63 <= a < 2**63)):
+            return None
+        key.append((type(a), d))
+    return tuple(key)
+
+
 def _scalar_or_array(a, dt, queue):
     """A NumPy array or a scalar argument as a lazycl array of dtype dt: a scalar becomes a
     constant of the kernel (no buffer, no transfer), after NumPy's conversion checks (an
@@ -186,8 +200,7 @@ class ElementwiseKernel:
         self._uses_i = bool(_USES_I.search(body))
         self._body = body if body.rstrip().endswith(("}", ";")) else body + ";"
         self._fns = {}          # the dtypes of the inputs and outputs -> function id
-        self._calls = {}        # the types and dtypes of a call's arguments -> their dtypes
-        self._fast = {}         # the dtypes of a call of lazycl inputs -> function id
+        self._calls = {}        # _call_key of a call's arguments (and outputs) -> their dtypes
 
     def __repr__(self):
         return f"<lazycl.ElementwiseKernel {self.name!r}>"
@@ -259,13 +272,12 @@ class ElementwiseKernel:
 
     def _check_types(self, ins, outs):
         """The dtypes of the inputs and outputs of a call, after its type checks. They depend
-        on the arguments' types and dtypes only where every input has a dtype (a Python
-        scalar's binding depends on its value): those are remembered, so that a loop of calls
-        pays for them once."""
-        key = None
-        if all(hasattr(a, "dtype") for a in ins):
-            key = (tuple((type(a), a.dtype) for a in ins),
-                   tuple(None if o is None else (type(o), o.dtype) for o in outs))
+        on the arguments' types and dtypes only (_call_key): remembered, so that a loop of
+        calls pays for them once."""
+        key = _call_key(ins)
+        if key is not None:
+            key = (key, tuple(None if o is None else (type(o), getattr(o, "dtype", None))
+                              for o in outs))
             hit = self._calls.get(key)
             if hit is not None:
                 return hit
@@ -284,15 +296,16 @@ class ElementwiseKernel:
                     not np.can_cast(have, want, "same_kind"):
                 raise TypeError(f"ElementwiseKernel {self.name!r}: input {pname!r} is {have}, "
                                 f"which does not cast to {want} (same_kind)")
+        dts = (tuple(in_dts), tuple(out_dts))
         if key is not None:
-            self._calls[key] = (in_dts, out_dts)
-        return in_dts, out_dts
+            self._calls[key] = dts
+        return dts
 
     def _fast_call(self, args):
-        """The call's results when every argument is a lazycl input of dtypes called before,
-        whose shapes are equal or 0-d, and the body uses neither i nor _ind.size(); else None
-        (the full path checks and raises). A loop of small calls pays for little more than
-        the node."""
+        """The call's results when every argument is a lazycl input, with the types and dtypes
+        of an earlier call whose function was built, shapes equal or 0-d, and the body uses
+        neither i nor _ind.size(); else None (the full path checks and raises). A loop of small
+        calls pays for little more than the node."""
         if len(args) != self.nin or self._uses_i or self._uses_size:
             return None
         key = []
@@ -306,8 +319,9 @@ class ElementwiseKernel:
                     shape = s
                 elif s != shape:
                     return None
-            key.append(a.dtype)
-        fid = self._fast.get(tuple(key))
+            key.append((type(a), a.dtype))
+        dts = self._calls.get((tuple(key), (None,) * self.nout))
+        fid = self._fns.get(dts) if dts is not None else None
         if fid is None:
             return None
         return [_c._user_map(fid, k, args) for k in range(self.nout)]
@@ -400,9 +414,6 @@ class ElementwiseKernel:
                 o[...] = r
                 r = o
             results.append(r)
-        if all(o is None for o in outs) and all(_u.is_array(a) for a in ins) and \
-                not (self._uses_i or self._uses_size):
-            self._fast[tuple(a.dtype for a in ins)] = fid
         return self._returned(results)
 
 

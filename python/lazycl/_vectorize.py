@@ -15,7 +15,7 @@ import numpy as np
 from . import _lazycl as _c
 from . import _pytocl as _t
 from . import _util as _u
-from ._userkernels import ElementwiseKernel, _scalar_or_array
+from ._userkernels import ElementwiseKernel, _call_key, _scalar_or_array
 
 #: Numba's short type names, as NumPy dtypes.
 _SHORT = {"f4": "float32", "f8": "float64", "i1": "int8", "i2": "int16", "i4": "int32",
@@ -53,19 +53,6 @@ def _parse_signature(sig, name):
 def c_ident(name):
     """A name as a C identifier (its other characters as _)."""
     return re.sub(r"\W", "_", name)
-
-
-def _call_key(args):
-    """What _choose's answer depends on: each argument's type and dtype, a Python int's only
-    while it fits int64 (NumPy types larger ones by value); None where it cannot tell."""
-    key = []
-    for a in args:
-        d = getattr(a, "dtype", None)
-        if d is None and not (type(a) in (bool, float) or
-                              (type(a) is int and -2**63 <= a < 2**63)):
-            return None
-        key.append((type(a), d))
-    return tuple(key)
 
 
 class PythonFunction:
