@@ -137,6 +137,10 @@ static void lc_topk_shared_setup(struct lc_sb *sb, size_t wg, const char *ret)
 static void lc_topk_offer(struct lc_sb *sb, int mode, const char *K, const char *key,
                           const char *i, const char *ind)
 {
+    if (!mode) {
+        lc_sb_printf(sb, "%slc_tk_offer(tk, ti, &thk, &thi, %s, %s, kk);\n", ind, key, i);
+        return;
+    }
     const char *thk = mode & LC_TK_REG ? "tk[KB - 1]" : "thk";
     const char *thi = mode & LC_TK_REG ? "ti[KB - 1]" : "thi";
     char in2[64];
@@ -164,8 +168,8 @@ static void lc_topk_offer(struct lc_sb *sb, int mode, const char *K, const char 
                          "%s        tk[0] = ok_;\n%s        ti[0] = oi_;\n%s    }\n",
                      in2, in2, in2, in2, in2, in2, in2, in2, in2, in2, in2);
     } else {
-        lc_sb_printf(sb, "%sif (1) {\n%s    lc_tk_offer(tk, ti, &thk, &thi, ok_, oi_, kk);\n",
-                     in2, in2);
+        lc_sb_printf(sb, "%s{\n%s    lc_tk_offer(tk, ti, &thk, &thi, ok_, oi_, kk);\n", in2,
+                     in2);
     }
     if (mode & LC_TK_SHARED)
         lc_sb_printf(sb, "%s    if (%s != TK_NONE && %s > bnd_)\n"
@@ -178,25 +182,26 @@ static void lc_topk_offer(struct lc_sb *sb, int mode, const char *K, const char 
 }
 
 /* The end of an item: its list (its best KK) to scratch, or (fin) to the outputs, best
- * first. LC_TK_REG: every index a constant (loops over KB, unrolled). */
+ * first. The loops run over the KB places up to KK: LC_TK_REG unrolls them (every index a
+ * constant). */
 static void lc_topk_finish(struct lc_cg *g, struct lc_sb *sb, const char *K, int unravel,
                            int mode)
 {
-    int reg = mode & LC_TK_REG;
+    const char *unroll = mode & LC_TK_REG ? "" : " 1";
     lc_sb_printf(sb, "    if (!fin) {\n"
                      "        __global %s *kd = (__global %s *)(s + kdst) + (m * P + q) * KK;\n"
                      "        __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;\n"
                      "#pragma unroll%s\n"
-                     "        for (int j = 0; j < %s; j++) {\n"
-                     "            if (j < KK) {\n"
-                     "                kd[j] = tk[j];\n                id[j] = ti[j];\n            }\n"
+                     "        for (int j = 0; j < KB; j++) {\n"
+                     "            if (j >= KK)\n                break;\n"
+                     "            kd[j] = tk[j];\n            id[j] = ti[j];\n"
                      "        }\n"
-                     "        return;\n    }\n", K, K, reg ? "" : " 1", reg ? "KB" : "KK");
+                     "        return;\n    }\n", K, K, unroll);
     if (unravel && g->nd > 1)
         lc_unravel(sb, 0, g->nd - 1, "m", "    ");
-    lc_sb_printf(sb, "#pragma unroll%s\n    for (long pos_ = 0; pos_ < %s; pos_++) {\n"
+    lc_sb_printf(sb, "#pragma unroll%s\n    for (long pos_ = 0; pos_ < KB; pos_++) {\n"
                      "        if (pos_ >= KK)\n            break;\n"
-                     "        const long val_ = ti[pos_];\n", reg ? "" : " 1", reg ? "KB" : "KK");
+                     "        const long val_ = ti[pos_];\n", unroll);
     lc_emit_sort_store(g, sb, "        ");
     lc_sb_printf(sb, "    }\n}\n\n");
 }

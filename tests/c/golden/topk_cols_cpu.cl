@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (rows in SIMD lanes)", 2 launches: lc_select_i64_ff99d2b0daa5c790_first lc_select_i64_ff99d2b0daa5c790_merge */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (rows in SIMD lanes)", 2 launches: lc_select_i64_a42a2b4fd5d33001_first lc_select_i64_a42a2b4fd5d33001_merge */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 4 fused ops; select: the k largest of each row chunk, merged (rows in SIMD lanes). */
@@ -32,7 +32,7 @@ static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const u
     }
 }
 
-__kernel void lc_select_i64_ff99d2b0daa5c790_first(
+__kernel void lc_select_i64_a42a2b4fd5d33001_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -109,7 +109,7 @@ __kernel void lc_select_i64_ff99d2b0daa5c790_first(
     }
 }
 
-__kernel void lc_select_i64_ff99d2b0daa5c790_merge(
+__kernel void lc_select_i64_a42a2b4fd5d33001_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -137,29 +137,23 @@ __kernel void lc_select_i64_ff99d2b0daa5c790_merge(
 #pragma unroll 1
     for (long j = q * G; j < end; j++) {
         const uint kj_ = kc[j];
-        {
-            const uint ok_ = kj_;
-            const long oi_ = ic[j];
-            if (1) {
-                lc_tk_offer(tk, ti, &thk, &thi, ok_, oi_, kk);
-            }
-        }
+        lc_tk_offer(tk, ti, &thk, &thi, kj_, ic[j], kk);
     }
     if (!fin) {
         __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
         __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
 #pragma unroll 1
-        for (int j = 0; j < KK; j++) {
-            if (j < KK) {
-                kd[j] = tk[j];
-                id[j] = ti[j];
-            }
+        for (int j = 0; j < KB; j++) {
+            if (j >= KK)
+                break;
+            kd[j] = tk[j];
+            id[j] = ti[j];
         }
         return;
     }
     const long i0 = m;
 #pragma unroll 1
-    for (long pos_ = 0; pos_ < KK; pos_++) {
+    for (long pos_ = 0; pos_ < KB; pos_++) {
         if (pos_ >= KK)
             break;
         const long val_ = ti[pos_];

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 1 launch: lc_select_i64_ee1ff10846c74bb6_first */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 1 launch: lc_select_i64_5189b851a2cf3edb_first */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 4 fused ops; select: the k largest of each row chunk, merged. */
@@ -32,7 +32,7 @@ static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const u
     }
 }
 
-__kernel void lc_select_i64_ee1ff10846c74bb6_first(
+__kernel void lc_select_i64_5189b851a2cf3edb_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -68,28 +68,22 @@ __kernel void lc_select_i64_ee1ff10846c74bb6_first(
         uint key_ = as_uint(v5 == 0 ? (float)0 : v5);
         key_ = (key_ & 0x80000000u) ? ~key_ : (key_ | 0x80000000u);
         if (isnan(v5)) key_ = 0xffffffffu;
-        {
-            const uint ok_ = key_;
-            const long oi_ = i1;
-            if (1) {
-                lc_tk_offer(tk, ti, &thk, &thi, ok_, oi_, kk);
-            }
-        }
+        lc_tk_offer(tk, ti, &thk, &thi, key_, i1, kk);
     }
     if (!fin) {
         __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
         __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
 #pragma unroll 1
-        for (int j = 0; j < KK; j++) {
-            if (j < KK) {
-                kd[j] = tk[j];
-                id[j] = ti[j];
-            }
+        for (int j = 0; j < KB; j++) {
+            if (j >= KK)
+                break;
+            kd[j] = tk[j];
+            id[j] = ti[j];
         }
         return;
     }
 #pragma unroll 1
-    for (long pos_ = 0; pos_ < KK; pos_++) {
+    for (long pos_ = 0; pos_ < KB; pos_++) {
         if (pos_ >= KK)
             break;
         const long val_ = ti[pos_];
@@ -97,7 +91,7 @@ __kernel void lc_select_i64_ee1ff10846c74bb6_first(
     }
 }
 
-__kernel void lc_select_i64_ee1ff10846c74bb6_merge(
+__kernel void lc_select_i64_5189b851a2cf3edb_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -125,29 +119,23 @@ __kernel void lc_select_i64_ee1ff10846c74bb6_merge(
 #pragma unroll 1
     for (long j = q * G; j < end; j++) {
         const uint kj_ = kc[j];
-        {
-            const uint ok_ = kj_;
-            const long oi_ = ic[j];
-            if (1) {
-                lc_tk_offer(tk, ti, &thk, &thi, ok_, oi_, kk);
-            }
-        }
+        lc_tk_offer(tk, ti, &thk, &thi, kj_, ic[j], kk);
     }
     if (!fin) {
         __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
         __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
 #pragma unroll 1
-        for (int j = 0; j < KK; j++) {
-            if (j < KK) {
-                kd[j] = tk[j];
-                id[j] = ti[j];
-            }
+        for (int j = 0; j < KB; j++) {
+            if (j >= KK)
+                break;
+            kd[j] = tk[j];
+            id[j] = ti[j];
         }
         return;
     }
     const long i0 = m;
 #pragma unroll 1
-    for (long pos_ = 0; pos_ < KK; pos_++) {
+    for (long pos_ = 0; pos_ < KB; pos_++) {
         if (pos_ >= KK)
             break;
         const long val_ = ti[pos_];

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_636c38416c8e06dc_first lc_select_i64_636c38416c8e06dc_merge */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_7b4b7c05df6282a3_first lc_select_i64_7b4b7c05df6282a3_merge */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 4 fused ops; select: the k largest of each row chunk, merged. */
@@ -32,7 +32,7 @@ static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const u
     }
 }
 
-__kernel void lc_select_i64_636c38416c8e06dc_first(
+__kernel void lc_select_i64_7b4b7c05df6282a3_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -89,10 +89,10 @@ __kernel void lc_select_i64_636c38416c8e06dc_first(
         __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
 #pragma unroll
         for (int j = 0; j < KB; j++) {
-            if (j < KK) {
-                kd[j] = tk[j];
-                id[j] = ti[j];
-            }
+            if (j >= KK)
+                break;
+            kd[j] = tk[j];
+            id[j] = ti[j];
         }
         return;
     }
@@ -105,7 +105,7 @@ __kernel void lc_select_i64_636c38416c8e06dc_first(
     }
 }
 
-__kernel void lc_select_i64_636c38416c8e06dc_merge(
+__kernel void lc_select_i64_7b4b7c05df6282a3_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -165,10 +165,10 @@ __kernel void lc_select_i64_636c38416c8e06dc_merge(
         __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
 #pragma unroll
         for (int j = 0; j < KB; j++) {
-            if (j < KK) {
-                kd[j] = tk[j];
-                id[j] = ti[j];
-            }
+            if (j >= KK)
+                break;
+            kd[j] = tk[j];
+            id[j] = ti[j];
         }
         return;
     }
