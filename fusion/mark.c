@@ -7,17 +7,7 @@
 
 static int lc_is_expensive_op(int op)
 {
-    switch (op) {
-    case LC_OP_EXP: case LC_OP_EXPM1: case LC_OP_EXP2: case LC_OP_LOG: case LC_OP_LOG1P:
-    case LC_OP_LOG2: case LC_OP_LOG10: case LC_OP_CBRT: case LC_OP_SIN: case LC_OP_COS:
-    case LC_OP_TAN: case LC_OP_ARCSIN: case LC_OP_ARCCOS: case LC_OP_ARCTAN: case LC_OP_SINH:
-    case LC_OP_COSH: case LC_OP_TANH: case LC_OP_ARCSINH: case LC_OP_ARCCOSH:
-    case LC_OP_ARCTANH: case LC_OP_POW: case LC_OP_ARCTAN2: case LC_OP_HYPOT:
-    case LC_OP_GCD: case LC_OP_LCM:
-        return 1;
-    default:
-        return 0;
-    }
+    return lc_op_is_transcendental(op) || op == LC_OP_GCD || op == LC_OP_LCM;
 }
 
 /* Is x a scan that a store kernel over `shape` may compute in order: a cumulative op (not a

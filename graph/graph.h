@@ -43,6 +43,10 @@ int lc_op_arity(int op);
 enum lc_kind lc_op_kind(int op);
 const char *lc_op_template(int op);  /* NULL when codegen spells it out */
 int lc_op_is_elementwise(int op);    /* CAST, UNARY, BINARY, TERNARY, USER */
+/* exp, log, trigonometric and hyperbolic functions, cbrt, pow, arctan2, hypot: the ops a
+ * math library computes (costly, and its vector and scalar forms may differ in the last
+ * place). */
+int lc_op_is_transcendental(int op);
 
 /* A scalar value; which member is meaningful follows the dtype that goes with
  * it: bool and signed ints in i, unsigned ints in u, floats in f. */

@@ -210,21 +210,11 @@ int lc_graph_exact(struct lc_node *n, struct lc_error *e)
     int exact = 1;
     for (size_t i = 0; exact && i < w.n; i++) {
         const struct lc_node *x = w.order[i];
-        switch (x->op) {
-        case LC_OP_EXP: case LC_OP_EXPM1: case LC_OP_EXP2: case LC_OP_LOG: case LC_OP_LOG1P:
-        case LC_OP_LOG2: case LC_OP_LOG10: case LC_OP_CBRT: case LC_OP_SIN: case LC_OP_COS:
-        case LC_OP_TAN: case LC_OP_ARCSIN: case LC_OP_ARCCOS: case LC_OP_ARCTAN:
-        case LC_OP_SINH: case LC_OP_COSH: case LC_OP_TANH: case LC_OP_ARCSINH:
-        case LC_OP_ARCCOSH: case LC_OP_ARCTANH: case LC_OP_POW: case LC_OP_ARCTAN2:
-        case LC_OP_HYPOT: case LC_OP_SUMEXP: case LC_OP_USER: case LC_OP_USERRED:
+        if (lc_op_is_transcendental(x->op) || x->op == LC_OP_SUMEXP || x->op == LC_OP_USER ||
+            x->op == LC_OP_USERRED)
             exact = 0;
-            break;
-        case LC_OP_RANDOM:
+        else if (x->op == LC_OP_RANDOM)
             exact = x->p.random.dist != LC_RANDOM_NORMAL;
-            break;
-        default:
-            break;
-        }
     }
     lc_walk_free(&w);
     return exact;
