@@ -171,8 +171,14 @@ struct lc_key lc_key_of(int dt);
 /* key_ = the order-preserving key of value v (dtype dt), complemented when descending:
  * floats -0.0 as +0.0 and every NaN the all-ones key (last either way). */
 void lc_emit_key(struct lc_sb *sb, int dt, const char *v, int desc, const char *ind);
+/* The bits of the NaN a folded key comes back as (NumPy's np.nan), as an OpenCL literal. */
+const char *lc_nan_bits(int dt);
+/* Sets `flag` to 1 where float value v is one its key cannot give back: -0.0, or a NaN of
+ * other bits than lc_nan_bits'. */
+void lc_emit_special(struct lc_sb *sb, int dt, const char *v, const char *flag, const char *ind);
 /* val_ = the value of dtype dt whose key is `key` (exact but for a float's NaN payload and
- * the sign of its zero: the keys lc_emit_key folds); `declare`: as a new const variable. */
+ * the sign of its zero: the keys lc_emit_key folds; a NaN comes back as lc_nan_bits');
+ * `declare`: as a new const variable. */
 void lc_emit_unkey(struct lc_sb *sb, int dt, const char *key, int desc, int declare,
                    const char *ind);
 /* The parameters of a sort kernel: the common ones (outputs, reads, shape: one argument list

@@ -79,6 +79,8 @@ struct lc_target {
     int64_t sort_items;         /* items a sort's rows are cut into (chunks of >= 1024) */
     int sort_digit_bits;        /* bits per radix digit (4 or 8) */
     int sort_tiles;             /* sorts in work-group tiles of local memory (sort_tile.c) */
+    int sort_stream_stores;     /* sort.c's moves store whole lines with clang's streaming
+                                   (non-temporal) stores (CPUs) */
     int64_t topk_items;         /* items a top-k selection's rows are cut into (topk.c) */
     int topk_coalesce;          /* rows read along the axis: neighbouring items interleave */
     int64_t sort_row_max;       /* rows of at most this many elements are sorted by one item

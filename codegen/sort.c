@@ -1,19 +1,24 @@
 /* sort.c: stable sorts along the last dim: sort (values) and argsort (int64 indices).
  *
- * LSD radix sort, digits of the target's sort_digit_bits, over an
- * order-preserving unsigned key: the dtype's bits with the sign flipped (ints) or, for floats, flipped whole
- * when negative, -0.0 made +0.0 (NumPy sorts them as equal) and every NaN
- * the largest key, so NaNs come last; `descending` complements the key but
- * keeps NaNs last. Rows [0, M) are independent; each row is cut into P
- * chunks, one item each. Per digit, three launches, so no group ever waits
- * for another: (1) each chunk counts its digits; (2) per row, an exclusive
- * scan of the counts in (digit, chunk) order gives every chunk's first place
- * for each digit; (3) each chunk moves its elements, in order, to those
- * places (stable). The first count computes the key expression itself (the
- * fused producer) and writes the keys and the payload (the index for argsort,
- * the value's bits for a float sort, so -0.0 and NaN payloads survive); the
- * last move writes the outputs. Short rows, and many rows (one item each), take
- * sort_row.c instead: the same passes in one launch.
+ * LSD radix sort, digits of the target's sort_digit_bits, over an order-preserving unsigned
+ * key: the dtype's bits with the sign flipped (ints) or, for floats, flipped whole when
+ * negative, -0.0 made +0.0 (NumPy sorts them as equal) and every NaN the largest key, so NaNs
+ * come last; `descending` complements the key but keeps NaNs last. Rows [0, M) are
+ * independent; each row is cut into P chunks, one item each. Per digit, launches that never
+ * wait for each other: (1) each chunk counts its digits; (2) per row, an exclusive scan of
+ * the counts in (digit, chunk) order gives every chunk's first place for each digit; (3)
+ * each chunk moves its elements, in order, to those places (stable), through write-combined
+ * lines (lc_sort_move). The first count computes the key expression itself (the fused
+ * producer) and writes the keys; the last move writes the outputs. Where the target's P is
+ * small (LC_SORT_FUSE_CHUNKS), a move also counts the next digit per chunk of the next pass
+ * and the next scan adds those tables up: two launches per digit after the first.
+ *
+ * The payload: an element's index (uint: rows of fewer than 2^32), made by the first move;
+ * argsort always carries it, a float sort only in rows where a chunk holds -0.0 or a NaN of
+ * other bits than np.nan's (flags per chunk from the first count): a folded key's value is
+ * then computed again at its index. Other rows, and integer sorts, carry none: the value is
+ * its key's inverse. Short rows, and many rows (one item each), take sort_row.c instead: the
+ * same passes in one launch.
  */
 #include "codegen/cg.h"
 
@@ -31,17 +36,34 @@ struct lc_key lc_key_of(int dt)
     }
 }
 
+const char *lc_nan_bits(int dt)
+{
+    return lc_dtype_size(dt) == 8 ? "0x7ff8000000000000ul" : "0x7fc00000u";
+}
+
+void lc_emit_special(struct lc_sb *sb, int dt, const char *v, const char *flag, const char *ind)
+{
+    int wide = lc_dtype_size(dt) == 8;
+    lc_sb_printf(sb, "%s{\n%s    const %s w_ = %s(%s);\n"
+                     "%s    %s |= (w_ == %s) | ((%s)(w_ << 1) > %s && w_ != %s);\n%s}\n",
+                 ind, ind, wide ? "ulong" : "uint", wide ? "as_ulong" : "as_uint", v, ind, flag,
+                 wide ? "0x8000000000000000ul" : "0x80000000u", wide ? "ulong" : "uint",
+                 wide ? "0xffe0000000000000ul" : "0xff000000u", lc_nan_bits(dt), ind);
+}
+
 void lc_emit_key(struct lc_sb *sb, int dt, const char *v, int desc, const char *ind)
 {
     struct lc_key K = lc_key_of(dt);
     char k = lc_dtype_kind(dt);
-    if (k == 'f') {
+    if (k == 'f') {   /* bit tests, not isnan/signbit: PoCL's scalar loops stall on those */
         const char *as = K.bits == 64 ? "as_ulong" : "as_uint";
-        lc_sb_printf(sb, "%s%s key_ = %s(%s == 0 ? (%s)0 : %s);\n", ind, K.type, as, v, lc_T(dt), v);
-        lc_sb_printf(sb, "%skey_ = (key_ & %s) ? ~key_ : (key_ | %s);\n", ind, K.sign, K.sign);
+        const char *inf2 = K.bits == 64 ? "0xffe0000000000000ul" : "0xff000000u";
+        lc_sb_printf(sb, "%sconst %s b_ = %s(%s);\n", ind, K.type, as, v);
+        lc_sb_printf(sb, "%s%s key_ = (b_ & %s) ? ~b_ : (b_ | %s);\n", ind, K.type, K.sign, K.sign);
+        lc_sb_printf(sb, "%sif ((%s)(b_ << 1) == 0) key_ = %s;\n", ind, K.type, K.sign);
         if (desc)
             lc_sb_printf(sb, "%skey_ = ~key_;\n", ind);
-        lc_sb_printf(sb, "%sif (isnan(%s)) key_ = %s;\n", ind, v, K.all);
+        lc_sb_printf(sb, "%sif ((%s)(b_ << 1) > %s) key_ = %s;\n", ind, K.type, inf2, K.all);
         return;
     }
     if (k == 'b')
@@ -69,8 +91,9 @@ void lc_emit_unkey(struct lc_sb *sb, int dt, const char *key, int desc, int decl
     else
         lc_sb_printf(sb, "%sconst %s w_ = %s;\n", ind, K.type, key);
     if (lc_dtype_kind(dt) == 'f')   /* a key with the sign bit came from a value without it */
-        lc_sb_printf(sb, "%s%s = %s((w_ & %s) ? (w_ ^ %s) : ~w_);\n", ind, to,
-                     K.bits == 64 ? "as_double" : "as_float", K.sign, K.sign);
+        lc_sb_printf(sb, "%s%s = %s(%s == %s ? %s : (w_ & %s) ? (w_ ^ %s) : ~w_);\n", ind, to,
+                     K.bits == 64 ? "as_double" : "as_float", key, K.all, lc_nan_bits(dt), K.sign,
+                     K.sign);
     else if (lc_dtype_kind(dt) == 'i')
         lc_sb_printf(sb, "%s%s = (%s)(w_ ^ %s);\n", ind, to, lc_T(dt), K.sign);
     else
@@ -117,9 +140,235 @@ int lc_sort_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb, const
 /* This schedule's own parameters, after the scratch. */
 #define LC_SORT_PARAMS                                                                      \
     "const long M, const long P, const int shift, const long ks, const long vs, "          \
-    "const long kd, const long vd"
+    "const long kd, const long vd, const long fo, const int vid, const long hx, const int fz"
 
 enum { LC_SORT_FIRST, LC_SORT_HIST, LC_SORT_SCAN, LC_SORT_MOVE, LC_SORT_LAST };
+
+#define LC_SORT_LINE 16 /* elements a move gathers per digit before it stores them */
+#define LC_SORT_SPREAD 32 /* digits with a line of their own in a chunk, at most, for LAST's
+                             direct stores */
+#define LC_SORT_FUSE_CHUNKS 32 /* the target's sort_items at most for moves that count the
+                                  next digit (a private table of that many x radix counts) */
+
+/* A move's partial line: the elements of digit d at places [lo, hi), from the private lines
+ * w to dst (with `pay`, the payloads wv to vdst too); `fuse`: each key counted in the next
+ * pass's counts (hn). */
+static void lc_sort_flush(struct lc_sb *sb, const char *w, const char *dst, int pay, int fuse,
+                          int radix, const char *lo, const char *hi, const char *d,
+                          const char *ind)
+{
+    if (fuse)
+        lc_sb_printf(sb, LC_LOOP_SCALAR);
+    lc_sb_printf(sb, "%sfor (long p = %s; p < %s; p++) {\n"
+                     "%s    const int e = %s * %d + (int)((p + ph_) & %d);\n"
+                     "%s    %s[p] = %s[e];\n",
+                 ind, lo, hi, ind, d, LC_SORT_LINE, LC_SORT_LINE - 1, ind, dst, w);
+    if (pay)
+        lc_sb_printf(sb, "%s    if (pay_)\n%s        vdst[p] = wv[e];\n", ind, ind);
+    if (fuse)
+        lc_sb_printf(sb, "%s    hn[p / chunk * %d + ((%s[e] >> nsh_) & %d)]++;\n", ind, radix, w,
+                     radix - 1);
+    lc_sb_printf(sb, "%s}\n", ind);
+}
+
+/* A whole line of digit d_ from the private lines `w` to `dst + lo_`: a streaming store where
+ * `nt` (the line is aligned to its size there; the target takes them), else a vector store. */
+static void lc_sort_line(struct lc_sb *sb, const struct lc_target *t, const char *T,
+                         const char *w, const char *dst, const char *nt, const char *ind)
+{
+    int always = !strcmp(nt, "1");
+    if (t->sort_stream_stores) {
+        if (!always)
+            lc_sb_printf(sb, "%sif (%s)\n    ", ind, nt);
+        lc_sb_printf(sb, "%s__builtin_nontemporal_store(%s16[d_], (__global %s%d *)(%s + lo_));\n",
+                     ind, w, T, LC_SORT_LINE, dst);
+        if (always)
+            return;
+        lc_sb_printf(sb, "%selse\n    ", ind);
+    }
+    lc_sb_printf(sb, "%svstore%d(%s16[d_], 0, %s + lo_);\n", ind, LC_SORT_LINE, w, dst);
+}
+
+/* The private lines of a write-combined store (wk16, wk: one line of LC_SORT_LINE elements of
+ * type T per digit) and the destination's phase ph_ (where its lines start). */
+static void lc_sort_lines(struct lc_sb *sb, const char *T, const char *w, int radix)
+{
+    lc_sb_printf(sb, "    %s%d %s16[%d];\n    __private %s *%s = (__private %s *)%s16;\n", T,
+                 LC_SORT_LINE, w, radix, T, w, T, w);
+}
+
+/* After wk[e_] = ... at place pos_ (line slot r_) of digit d_: a full line goes out whole, a
+ * digit's first line element by element; then, after the loop, each digit's last line. */
+static void lc_sort_put(struct lc_cg *g, struct lc_sb *sb, const char *T, const char *w,
+                        const char *dst, const char *V, int pay, int fuse, int radix)
+{
+    int L = LC_SORT_LINE;
+    lc_sb_printf(sb, "        if (r_ == %d) {\n            const long lo_ = pos_ - %d;\n"
+                     "            if (lo_ >= f[d_]) {\n", L - 1, L - 1);
+    lc_sort_line(sb, g->t, T, w, dst, "1", "                ");
+    if (pay) {
+        lc_sb_printf(sb, "                if (pay_) {\n");
+        lc_sort_line(sb, g->t, V, "wv", "vdst", "vnt_", "                    ");
+        lc_sb_printf(sb, "                }\n");
+    }
+    if (fuse)
+        lc_sb_printf(sb, "                const long q0_ = lo_ / chunk;\n"
+                         "                if ((lo_ + %d) / chunk == q0_) {\n"
+                         "                    __private uint *hq_ = hn + q0_ * %d;\n"
+                         "#pragma unroll\n                    for (int k = 0; k < %d; k++)\n"
+                         "                        hq_[(%s[d_ * %d + k] >> nsh_) & %d]++;\n"
+                         "                } else {\n" LC_LOOP_SCALAR "#pragma unroll 1\n"
+                         "                    for (int k = 0; k < %d; k++)\n"
+                         "                        hn[(lo_ + k) / chunk * %d + "
+                         "((%s[d_ * %d + k] >> nsh_) & %d)]++;\n                }\n",
+                     L - 1, radix, L, w, L, radix - 1, L, radix, w, L, radix - 1);
+    lc_sb_printf(sb, "            } else {\n");
+    lc_sort_flush(sb, w, dst, pay, fuse, radix, "f[d_]", "pos_ + 1", "d_", "                ");
+    lc_sb_printf(sb, "            }\n        }\n    }\n"
+                     "#pragma unroll 1\n    for (int d = 0; d < %d; d++) {\n"
+                     "        const int r = (int)((o[d] + ph_) & %d);\n"
+                     "        if (r != 0) {\n",
+                 radix, L - 1);
+    lc_sort_flush(sb, w, dst, pay, fuse, radix, "max(f[d], o[d] - r)", "o[d]", "d",
+                  "            ");
+    lc_sb_printf(sb, "        }\n    }\n");
+}
+
+/* The first places f[] (each digit's first line is partly another's) and the phase ph_ of a
+ * write-combined destination `dst` of type T. */
+static void lc_sort_phase(struct lc_sb *sb, const char *T, const char *dst, int radix)
+{
+    lc_sb_printf(sb, "    const int ph_ = (int)(((ulong)%s / sizeof(%s)) & %d);\n"
+                     "    long f[%d];\n#pragma unroll 1\n    for (int d = 0; d < %d; d++)\n"
+                     "        f[d] = o[d];\n",
+                 dst, T, LC_SORT_LINE - 1, radix, radix);
+}
+
+/* MOVE's loop: each element to its digit's next place, in order, through write-combining:
+ * each digit's keys (and payloads) gather in a private line of LC_SORT_LINE elements, aligned
+ * as the destination's lines are (ph_), stored whole when it fills: one streaming store (on
+ * CPUs: no read of the line first, no cache filled with 256 destinations; PoCL 3.1, 2^24
+ * float32: 69 -> 29 ms a move) instead of 16 scattered ones. A digit's first line and its
+ * last, partly another digit's, go element by element. `fuse_p`: the move also counts the
+ * next digit per chunk of the next pass (P <= fuse_p chunks), for the next scan. */
+static void lc_sort_move(struct lc_cg *g, struct lc_sb *sb, const char *K, const char *V,
+                         int pay, int radix, int64_t fuse_p)
+{
+    int L = LC_SORT_LINE, fuse = fuse_p > 0;
+    if (fuse)   /* the next pass's counts per its chunk, of the keys this item places */
+        lc_sb_printf(sb, "    const int nsh_ = shift + %d;\n    uint hn[%lld];\n#pragma unroll 1\n"
+                         "    for (int t = 0; t < P * %d; t++)\n        hn[t] = 0;\n",
+                     g->t->sort_digit_bits, (long long)(fuse_p * radix), radix);
+    lc_sb_printf(sb, "    __global %s *kdst = (__global %s *)(s + kd) + m * n%d;\n", K, K,
+                 g->nd - 1);
+    lc_sort_phase(sb, K, "kdst", radix);
+    lc_sort_lines(sb, K, "wk", radix);
+    if (pay) {
+        lc_sb_printf(sb, "    __global %s *vdst = (__global %s *)(s + vd) + m * n%d;\n"
+                         "    const int vnt_ = ph_ == (int)(((ulong)vdst / sizeof(%s)) & %d);\n",
+                     V, V, g->nd - 1, V, L - 1);
+        lc_sort_lines(sb, V, "wv", radix);
+    }
+    lc_sb_printf(sb, LC_LOOP_SCALAR "#pragma unroll 1\n    for (long j_ = beg; j_ < end; j_++) {\n"
+                     "        const %s key_ = ksrc[j_];\n"
+                     "        const int d_ = (int)(key_ >> shift) & %d;\n"
+                     "        const long pos_ = o[d_]++;\n"
+                     "        const int r_ = (int)((pos_ + ph_) & %d), e_ = d_ * %d + r_;\n"
+                     "        wk[e_] = key_;\n",
+                 K, radix - 1, L - 1, L);
+    if (pay)
+        lc_sb_printf(sb, "        if (pay_)\n            wv[e_] = vid ? (%s)j_ : vsrc[j_];\n", V);
+    lc_sort_put(g, sb, K, "wk", "kdst", V, pay, fuse, radix);
+    if (fuse)
+        lc_sb_printf(sb, "    __global uint *hxo = (__global uint *)(s + hx) + g_ * P * %d;\n"
+                         "#pragma unroll 1\n    for (int t = 0; t < P * %d; t++)\n"
+                         "        hxo[t] = hn[t];\n",
+                     radix, radix);
+    /* Streaming stores are weakly ordered: fence them before the launch ends. */
+    lc_sb_printf(sb, "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n}\n\n");
+}
+
+/* The payload of a move: pay_ set where the row carries one (always for argsort; for a float
+ * sort, where a chunk of the row holds a value its key cannot give back, lc_emit_special). */
+static void lc_sort_pay(struct lc_sb *sb, int arg, int isf)
+{
+    if (arg)
+        lc_sb_printf(sb, "    const int pay_ = 1;\n");
+    else if (isf)
+        lc_sb_printf(sb, "    int pay_ = 0;\n#pragma unroll 1\n    for (long t = 0; t < P; t++)\n"
+                         "        pay_ |= fl[m * P + t];\n");
+}
+
+/* LAST's loop body up to val_, the value of the element j_ (key key_) goes out at pos_. */
+static void lc_sort_value(struct lc_cg *g, struct lc_sb *sb, const char *K, int radix, int arg,
+                          int isf, int desc, const char *zkey, const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    int nr = g->nd - 1, vexpr = k->outputs[0].expr, dt = k->exprs[vexpr].dtype;
+    struct lc_key key = lc_key_of(dt);
+    lc_sb_printf(sb, LC_LOOP_SCALAR "#pragma unroll 1\n%sfor (long j_ = beg; j_ < end; j_++) {\n"
+                     "%s    const %s key_ = ksrc[j_];\n"
+                     "%s    const int d_ = (int)(key_ >> shift) & %d;\n"
+                     "%s    const long pos_ = o[d_]++;\n", ind, ind, K, ind, radix - 1, ind);
+    char in[32];
+    snprintf(in, sizeof in, "%s    ", ind);
+    if (arg) {
+        lc_sb_printf(sb, "%sconst long val_ = vid ? j_ : (long)vsrc[j_];\n", in);
+    } else if (isf) {
+        /* A folded key (NaN, zero) of a row with values it cannot give back: the value
+         * again, computed at the element's index. */
+        char in2[40];
+        snprintf(in2, sizeof in2, "%s    ", in);
+        lc_sb_printf(sb, "%s%s val_;\n%sif (pay_ && (key_ == %s || key_ == %s)) {\n"
+                         "%sconst long i%d = vid ? j_ : (long)vsrc[j_];\n",
+                     in, lc_T(dt), in, key.all, zkey, in2, nr);
+        lc_emit_exprs(g, sb, 0, in2);
+        lc_sb_printf(sb, "%sval_ = v%d;\n%s} else {\n", in2, vexpr, in);
+        lc_emit_unkey(sb, dt, "key_", desc, 0, in2);
+        lc_sb_printf(sb, "%s}\n", in);
+    } else {
+        lc_emit_unkey(sb, dt, "key_", desc, 1, in);
+    }
+}
+
+/* LAST: the values to the outputs, in order. One output, contiguous along the rows: where
+ * the chunk's elements spread over many digits (more than LC_SORT_SPREAD with a whole line
+ * of their own), through write-combined lines as the moves; where they crowd into a few
+ * (a float's exponent digit), each to its place (streaming stores cost more than cached ones
+ * to a few places: PoCL 3.1, 2^24 float32, top digit: 31 against 22 ms). */
+static void lc_sort_last(struct lc_cg *g, struct lc_sb *sb, const char *K, int radix, int arg,
+                         int isf, int desc, const char *zkey)
+{
+    const struct lc_kernel *k = g->k;
+    int nr = g->nd - 1, L = LC_SORT_LINE;
+    if (k->n_outputs != 1 || g->ostr[0][nr] != 1) {
+        lc_sort_value(g, sb, K, radix, arg, isf, desc, zkey, "    ");
+        lc_emit_sort_store(g, sb, "        ");
+        lc_sb_printf(sb, "    }\n}\n\n");
+        return;
+    }
+    const char *T = lc_T(k->outputs[0].dtype);
+    lc_sb_printf(sb, "    int spread_ = 0;\n#pragma unroll 1\n    for (int d = 0; d < %d; d++) {\n"
+                     "        const long nx = d == %d && q == P - 1 ? n%d : c[d * P + 1];\n"
+                     "        spread_ += nx - o[d] >= %d;\n    }\n"
+                     "    __global %s *od_ = out0",
+                 radix, radix - 1, nr, L, T);
+    for (int d = 0; d < nr; d++)
+        if (g->ostr[0][d] == 1)
+            lc_sb_printf(sb, " + i%d", d);
+        else if (g->ostr[0][d] != 0)
+            lc_sb_printf(sb, " + i%d * os0_%d", d, d);
+    lc_sb_printf(sb, ";\n    if (spread_ <= %d) {\n", LC_SORT_SPREAD);
+    lc_sort_value(g, sb, K, radix, arg, isf, desc, zkey, "        ");
+    lc_sb_printf(sb, "            od_[pos_] = val_;\n        }\n        return;\n    }\n");
+    lc_sort_phase(sb, T, "od_", radix);
+    lc_sort_lines(sb, T, "wo", radix);
+    lc_sort_value(g, sb, K, radix, arg, isf, desc, zkey, "    ");
+    lc_sb_printf(sb, "        const int r_ = (int)((pos_ + ph_) & %d);\n"
+                     "        wo[d_ * %d + r_] = val_;\n", L - 1, L);
+    lc_sort_put(g, sb, T, "wo", "od_", NULL, 0, 0, radix);
+    lc_sb_printf(sb, "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n}\n\n");
+}
 
 static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
@@ -127,6 +376,7 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     int nd = g->nd, nr = nd - 1, arg = k->scan_op == LC_OP_ARGSORT;
     int vexpr = k->outputs[0].expr, dt = k->exprs[vexpr].dtype;
     int desc = k->outputs[0].node ? k->outputs[0].node->p.red.kind != 0 : 0;
+    int isf = !arg && lc_dtype_is_float(dt);
     int64_t M = 1, N = g->shape[nd - 1];
     for (int d = 0; d < nr; d++)
         M *= g->shape[d];
@@ -135,22 +385,32 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     const char *K = key.type;
     int DB = g->t->sort_digit_bits, radix = 1 << DB;
     int passes = bits / DB;
-    /* The payload: the index (argsort), the value's bits (a float sort), or none. */
-    int pay = arg || lc_dtype_is_float(dt);
-    const char *V = arg ? "long" : K;
+    /* The payload: an element's index in its row (argsort; a float sort where its row needs
+     * it), made by the first move; or none. */
+    int pay = arg || isf, wide = N >= ((int64_t)1 << 32);
+    const char *V = wide ? "long" : "uint";
     int64_t P = g->t->sort_items / (M ? M : 1);
     if (P > N / 1024)
         P = N / 1024;
     if (P < 1)
         P = 1;
-    size_t ks = bits == 64 ? 8 : 4, vs = arg ? 8 : ks;
+    size_t ks = bits == 64 ? 8 : 4, vs = wide ? 8 : 4;
     int64_t MN = M * N;
-    size_t counts = (size_t)(M * radix * P) * 8;
+    size_t counts = (size_t)(M * radix * P) * 8, flags = lc_round_up((size_t)(M * P) * 4, 8);
     size_t kb = lc_round_up((size_t)MN * ks, 8), vb = pay ? lc_round_up((size_t)MN * vs, 8) : 0;
-    size_t off_k0 = counts, off_v0 = off_k0 + kb, off_k1 = off_v0 + vb, off_v1 = off_k1 + kb;
+    /* The moves count the next pass's digits themselves (no count launch) where their tables
+     * of P x radix counts stay small (P <= sort_items: a fact of the target, not of sizes). */
+    int fuse = passes > 1 && g->t->sort_items <= LC_SORT_FUSE_CHUNKS;
+    size_t xb = fuse ? lc_round_up((size_t)(M * P * P * radix) * 4, 128) : 0;
+    kb = lc_round_up(kb, 128);
+    vb = lc_round_up(vb, 128);
+    size_t off_f = counts, off_x = lc_round_up(off_f + flags, 128), off_k0 = off_x + xb,
+           off_v0 = off_k0 + kb, off_k1 = off_v0 + vb, off_v1 = off_k1 + kb;
     c->scratch_bytes = off_v1 + vb;
     c->zero_bytes = 0;
     const char *names[5] = {"_first", "_hist", "_scan", "_move", "_last"};
+    char zkey[48];   /* the key of a zero (a float sort folds -0.0 into it) */
+    snprintf(zkey, sizeof zkey, "(%s)%s%s", K, desc ? "~" : "", key.sign);
 
     for (int kk = 0; kk < 5; kk++) {
         lc_sb_printf(sb, "__kernel void @K@%s(", names[kk]);
@@ -159,14 +419,24 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         lc_sb_printf(sb, "    __global char *s = s_ + sbase;\n"
                          "    __global long *cnt = (__global long *)s;\n");
         if (kk == LC_SORT_SCAN) {
+            /* fz: the counts are the moves' tables (hx: [source chunk][chunk][digit] per
+             * row), summed over the source chunks here. */
             lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n"
                              "    __global long *c = cnt + m * %d * P;\n    long acc = 0;\n"
+                             "    __global const uint *hm = (__global const uint *)(s + hx) + "
+                             "m * P * P * %d;\n"
                              "#pragma unroll 1\n    for (long t = 0; t < %d * P; t++) {\n"
-                             "        const long x = c[t];\n        c[t] = acc;\n        acc += x;\n"
-                             "    }\n}\n\n", radix, radix);
+                             "        long x = 0;\n        if (fz) {\n"
+                             "            const long d = t / P, r = t %% P;\n#pragma unroll 1\n"
+                             "            for (long u = 0; u < P; u++)\n"
+                             "                x += hm[(u * P + r) * %d + d];\n"
+                             "        } else {\n            x = c[t];\n        }\n"
+                             "        c[t] = acc;\n        acc += x;\n"
+                             "    }\n}\n\n", radix, radix, radix, radix);
             continue;
         }
-        lc_sb_printf(sb, "    const long g_ = get_global_id(0);\n"
+        lc_sb_printf(sb, "    __global uint *fl = (__global uint *)(s + fo);\n"
+                         "    const long g_ = get_global_id(0);\n"
                          "    const long m = g_ / P, q = g_ %% P;\n    if (m >= M) return;\n");
         if (nr > 0)
             lc_unravel(sb, 0, nr, "m", "    ");
@@ -180,6 +450,8 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         if (kk == LC_SORT_FIRST || kk == LC_SORT_HIST) {
             lc_sb_printf(sb, "    long h[%d];\n#pragma unroll 1\n    for (int d = 0; d < %d; d++)\n        h[d] = 0;\n",
                          radix, radix);
+            if (kk == LC_SORT_FIRST && isf)
+                lc_sb_printf(sb, "    uint f_ = 0;\n");
             lc_sb_printf(sb, LC_LOOP_SCALAR "#pragma unroll 1\n"
                              "    for (long i%d = beg; i%d < end; i%d++) {\n", nr, nr, nr);
             if (kk == LC_SORT_FIRST) {
@@ -188,54 +460,37 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                 char v[16];
                 snprintf(v, sizeof v, "v%d", vexpr);
                 lc_emit_key(sb, dt, v, desc, "        ");
+                if (isf)
+                    lc_emit_special(sb, dt, v, "f_", "        ");
                 lc_sb_printf(sb, "        ksrc[i%d] = key_;\n", nr);
-                if (arg)
-                    lc_sb_printf(sb, "        vsrc[i%d] = i%d;\n", nr, nr);
-                else if (pay)
-                    lc_sb_printf(sb, "        vsrc[i%d] = %s(v%d);\n", nr,
-                                 bits == 64 ? "as_ulong" : "as_uint", vexpr);
             } else {
                 lc_sb_printf(sb, "        const %s key_ = ksrc[i%d];\n", K, nr);
             }
             lc_sb_printf(sb, "        h[(key_ >> shift) & %d]++;\n    }\n#pragma unroll 1\n"
-                             "    for (int d = 0; d < %d; d++)\n        c[d * P] = h[d];\n}\n\n",
+                             "    for (int d = 0; d < %d; d++)\n        c[d * P] = h[d];\n",
                          radix - 1, radix);
+            if (kk == LC_SORT_FIRST && isf)
+                lc_sb_printf(sb, "    fl[g_] = f_;\n");
+            lc_sb_printf(sb, "}\n\n");
             continue;
         }
         /* MOVE and LAST: each element to its digit's next place, in order. */
         lc_sb_printf(sb, "    long o[%d];\n#pragma unroll 1\n    for (int d = 0; d < %d; d++)\n        o[d] = c[d * P];\n",
                      radix, radix);
+        lc_sort_pay(sb, arg, isf);
         if (kk == LC_SORT_MOVE) {
-            lc_sb_printf(sb, "    __global %s *kdst = (__global %s *)(s + kd) + m * n%d;\n", K, K, nr);
-            if (pay)
-                lc_sb_printf(sb, "    __global %s *vdst = (__global %s *)(s + vd) + m * n%d;\n",
-                             V, V, nr);
+            lc_sort_move(g, sb, K, V, pay, radix, fuse ? g->t->sort_items : 0);
+            continue;
         }
-        lc_sb_printf(sb, LC_LOOP_SCALAR "#pragma unroll 1\n    for (long j_ = beg; j_ < end; j_++) {\n"
-                         "        const %s key_ = ksrc[j_];\n"
-                         "        const long pos_ = o[(key_ >> shift) & %d]++;\n", K, radix - 1);
-        if (kk == LC_SORT_MOVE) {
-            lc_sb_printf(sb, "        kdst[pos_] = key_;\n");
-            if (pay)
-                lc_sb_printf(sb, "        vdst[pos_] = vsrc[j_];\n");
-        } else {
-            if (arg)
-                lc_sb_printf(sb, "        const long val_ = vsrc[j_];\n");
-            else if (pay)
-                lc_sb_printf(sb, "        const %s val_ = %s(vsrc[j_]);\n", lc_T(dt),
-                             bits == 64 ? "as_double" : "as_float");
-            else
-                lc_emit_unkey(sb, dt, "key_", desc, 1, "        ");
-            lc_emit_sort_store(g, sb, "        ");
-        }
-        lc_sb_printf(sb, "    }\n}\n\n");
+        lc_sort_last(g, sb, K, radix, arg, isf, desc, zkey);
     }
 
     /* The launches: count (computing the keys), scan, move; per further digit count, scan,
-     * move; the last move writes the outputs. Keys ping-pong between two areas. */
+     * move; the last move writes the outputs. Keys ping-pong between two areas; the first
+     * move makes the payload (vid). */
     size_t kcur = off_k0, vcur = off_v0, knext = off_k1, vnext = off_v1;
     for (int p = 0; p < passes; p++) {
-        for (int step = 0; step < 3; step++) {
+        for (int step = p > 0 && fuse; step < 3; step++) {
             int kind = step == 0 ? (p == 0 ? LC_SORT_FIRST : LC_SORT_HIST)
                      : step == 1 ? LC_SORT_SCAN : (p == passes - 1 ? LC_SORT_LAST : LC_SORT_MOVE);
             struct lc_launch *l = lc_new_launch(c, names[kind]);
@@ -244,10 +499,14 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
             if (lc_sort_params(g, l, NULL, LC_SORT_PARAMS) < 0 || lc_add_i64(l, M) < 0 ||
                 lc_add_i64(l, P) < 0)
                 return -1;
-            union lc_scalar sh = {.i = DB * p};
+            union lc_scalar sh = {.i = DB * p}, vid = {.i = p == 0}, fz = {.i = p > 0 && fuse};
             if (lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT32, sh) < 0 ||
                 lc_add_i64(l, (int64_t)kcur) < 0 || lc_add_i64(l, (int64_t)vcur) < 0 ||
-                lc_add_i64(l, (int64_t)knext) < 0 || lc_add_i64(l, (int64_t)vnext) < 0)
+                lc_add_i64(l, (int64_t)knext) < 0 || lc_add_i64(l, (int64_t)vnext) < 0 ||
+                lc_add_i64(l, (int64_t)off_f) < 0 ||
+                lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT32, vid) < 0 ||
+                lc_add_i64(l, (int64_t)off_x) < 0 ||
+                lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT32, fz) < 0)
                 return -1;
             l->work_dim = 1;
             l->global[0] = (size_t)(kind == LC_SORT_SCAN ? M : M * P);

@@ -13,9 +13,11 @@
  * digits of small integers, the exponent digits of floats of one binade).
  * The last area is read in order to write the outputs.
  *
- * The payload: the index (argsort, uint: rows of fewer than 2^32 elements),
- * the value's bits (a float sort: -0.0 and NaN payloads survive the folded
- * key), or nothing (an integer or bool sort: the value is its key's inverse).
+ * The payload: the index (argsort, uint: rows of fewer than 2^32 elements; a
+ * float sort only where the row holds -0.0 or a NaN of other bits than
+ * np.nan's, which the folded key cannot give back: the value is computed again
+ * at its index), made by the first move that runs, or nothing (an integer or
+ * bool sort, a float row without such values: the value is its key's inverse).
  *
  * Taken where a row is short (at most the target's sort_row_max elements) or
  * where there are enough rows for one item each to fill the device (at least
@@ -45,16 +47,19 @@ static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
     int nd = g->nd, nr = nd - 1, arg = k->scan_op == LC_OP_ARGSORT;
     int vexpr = k->outputs[0].expr, dt = k->exprs[vexpr].dtype;
     int desc = k->outputs[0].node ? k->outputs[0].node->p.red.kind != 0 : 0;
-    int isf = lc_dtype_is_float(dt);
+    int isf = !arg && lc_dtype_is_float(dt);
     int64_t M = 1, N = g->shape[nd - 1];
     for (int d = 0; d < nr; d++)
         M *= g->shape[d];
     struct lc_key key = lc_key_of(dt);
     const char *K = key.type;
     int DB = g->t->sort_digit_bits, R = 1 << DB, D = key.bits / DB;
+    /* The payload: an element's index (argsort; a float sort where the row holds a value its
+     * key cannot give back), made by the first move that runs (vid: the payload is still
+     * each place's own index). */
     int pay = arg || isf;
-    const char *V = arg ? "uint" : K;
-    size_t ks = key.bits == 64 ? 8 : 4, vs = arg ? 4 : ks;
+    const char *V = "uint";
+    size_t ks = key.bits == 64 ? 8 : 4, vs = 4;
     /* Scratch: each row's keys twice, then each row's payloads twice. */
     size_t kb = lc_round_up((size_t)(M * N) * 2 * ks, 8);
     c->scratch_bytes = kb + (pay ? (size_t)(M * N) * 2 * vs : 0);
@@ -71,8 +76,9 @@ static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
                      "    __global %s *ka = (__global %s *)s + m * 2 * N, *kb = ka + N;\n",
                  nr, K, K);
     if (pay)
-        lc_sb_printf(sb, "    __global %s *va = (__global %s *)(s + vs) + m * 2 * N, *vb = va + N;\n",
-                     V, V);
+        lc_sb_printf(sb, "    __global %s *va = (__global %s *)(s + vs) + m * 2 * N, *vb = va + N;\n"
+                         "    int vid = 1, pay_ = %d;\n",
+                     V, V, arg);
     /* The keys, and every digit's counts in one read. */
     lc_sb_printf(sb, "    uint h[%d][%d];\n#pragma unroll 1\n    for (int d = 0; d < %d; d++)\n"
                      "#pragma unroll 1\n        for (int r = 0; r < %d; r++)\n"
@@ -84,12 +90,9 @@ static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
     snprintf(v, sizeof v, "v%d", vexpr);
     lc_emit_exprs(g, sb, 0, "        ");
     lc_emit_key(sb, dt, v, desc, "        ");
+    if (isf)
+        lc_emit_special(sb, dt, v, "pay_", "        ");
     lc_sb_printf(sb, "        ka[i%d] = key_;\n", nr);
-    if (arg)
-        lc_sb_printf(sb, "        va[i%d] = (uint)i%d;\n", nr, nr);
-    else if (pay)
-        lc_sb_printf(sb, "        va[i%d] = %s(%s);\n", nr, key.bits == 64 ? "as_ulong" : "as_uint",
-                     v);
     lc_sb_printf(sb, "        if (i%d == 0)\n            k0 = key_;\n", nr);
     for (int d = 0; d < D; d++)
         lc_sb_printf(sb, "        h[%d][(key_ >> %d) & %d]++;\n", d, d * DB, R - 1);
@@ -106,28 +109,48 @@ static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
                      "        uint acc = 0;\n#pragma unroll 1\n"
                      "        for (int r = 0; r < %d; r++) {\n"
                      "            const uint x = o[r];\n            o[r] = acc;\n"
-                     "            acc += x;\n        }\n"
-                     LC_LOOP_SCALAR "#pragma unroll 1\n        for (long j = 0; j < N; j++) {\n"
-                     "            const %s key_ = ksrc[j];\n"
-                     "            const uint p = o[(key_ >> sh) & %d]++;\n"
-                     "            kdst[p] = key_;\n",
-                 D, DB, R - 1, R, K, R - 1);
-    if (pay)
-        lc_sb_printf(sb, "            vdst[p] = vsrc[j];\n");
-    lc_sb_printf(sb, "        }\n        __global %s *t = ksrc;\n        ksrc = kdst;\n"
-                     "        kdst = t;\n", K);
-    if (pay)
-        lc_sb_printf(sb, "        __global %s *u = vsrc;\n        vsrc = vdst;\n        vdst = u;\n", V);
-    lc_sb_printf(sb, "    }\n");
+                     "            acc += x;\n        }\n",
+                 D, DB, R - 1, R);
+    /* The move, without the payload where the row carries none (a loop of its own). */
+    const char *body = LC_LOOP_SCALAR "#pragma unroll 1\n            for (long j = 0; j < N; j++) {\n"
+                       "                const %s key_ = ksrc[j];\n"
+                       "                const uint p = o[(key_ >> sh) & %d]++;\n"
+                       "                kdst[p] = key_;\n";
+    if (pay) {
+        lc_sb_printf(sb, "        if (pay_) {\n");
+        lc_sb_printf(sb, body, K, R - 1);
+        lc_sb_printf(sb, "                vdst[p] = vid ? (uint)j : vsrc[j];\n            }\n"
+                         "            __global %s *u = vsrc;\n            vsrc = vdst;\n"
+                         "            vdst = u;\n            vid = 0;\n        } else {\n", V);
+        lc_sb_printf(sb, body, K, R - 1);
+        lc_sb_printf(sb, "            }\n        }\n");
+    } else {
+        lc_sb_printf(sb, "        {\n");
+        lc_sb_printf(sb, body, K, R - 1);
+        lc_sb_printf(sb, "            }\n        }\n");
+    }
+    lc_sb_printf(sb, "        __global %s *t = ksrc;\n        ksrc = kdst;\n"
+                     "        kdst = t;\n    }\n", K);
     /* The outputs, in order. */
     lc_sb_printf(sb, "#pragma unroll 1\n    for (long pos_ = 0; pos_ < N; pos_++) {\n");
-    if (arg)
-        lc_sb_printf(sb, "        const long val_ = vsrc[pos_];\n");
-    else if (pay)
-        lc_sb_printf(sb, "        const %s val_ = %s(vsrc[pos_]);\n", lc_T(dt),
-                     key.bits == 64 ? "as_double" : "as_float");
-    else
+    if (arg) {
+        lc_sb_printf(sb, "        const long val_ = vid ? pos_ : (long)vsrc[pos_];\n");
+    } else if (isf) {
+        /* A folded key (NaN, zero) of a row with values it cannot give back: the value
+         * again, computed at the element's index. */
+        char zkey[48];
+        snprintf(zkey, sizeof zkey, "(%s)%s%s", K, desc ? "~" : "", key.sign);
+        lc_sb_printf(sb, "        const %s key_ = ksrc[pos_];\n        %s val_;\n"
+                         "        if (pay_ && (key_ == %s || key_ == %s)) {\n"
+                         "            const long i%d = vid ? pos_ : (long)vsrc[pos_];\n",
+                     K, lc_T(dt), key.all, zkey, nr);
+        lc_emit_exprs(g, sb, 0, "            ");
+        lc_sb_printf(sb, "            val_ = v%d;\n        } else {\n", vexpr);
+        lc_emit_unkey(sb, dt, "key_", desc, 0, "            ");
+        lc_sb_printf(sb, "        }\n");
+    } else {
         lc_emit_unkey(sb, dt, "ksrc[pos_]", desc, 1, "        ");
+    }
     lc_emit_sort_store(g, sb, "        ");
     lc_sb_printf(sb, "    }\n}\n\n");
 

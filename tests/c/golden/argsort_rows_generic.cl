@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "sort: one item per row, LSD radix, 2 passes of 8-bit digits", 1 launch: lc_sort_i64_26079c8480a7db02_row */
+/* ---- kernel 0: schedule "sort: one item per row, LSD radix, 2 passes of 8-bit digits", 1 launch: lc_sort_i64_6e1fd121c65e3032_row */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 1 fused op; sort: one item per row, LSD radix, 2 passes of 8-bit digits. */
-__kernel void lc_sort_i64_26079c8480a7db02_row(
+__kernel void lc_sort_i64_6e1fd121c65e3032_row(
     __global long *restrict out0,
     __global const short *restrict a0, const long a0_o, const long a0_s0,
     const long n0,
@@ -16,6 +16,7 @@ __kernel void lc_sort_i64_26079c8480a7db02_row(
     const long N = n1;
     __global uint *ka = (__global uint *)s + m * 2 * N, *kb = ka + N;
     __global uint *va = (__global uint *)(s + vs) + m * 2 * N, *vb = va + N;
+    int vid = 1, pay_ = 1;
     uint h[2][256];
 #pragma unroll 1
     for (int d = 0; d < 2; d++)
@@ -30,7 +31,6 @@ __kernel void lc_sort_i64_26079c8480a7db02_row(
         uint key_ = (uint)((ushort)(v0) ^ 0x8000u);
         key_ = ~key_ & 0xffffu;
         ka[i1] = key_;
-        va[i1] = (uint)i1;
         if (i1 == 0)
             k0 = key_;
         h[0][(key_ >> 0) & 255]++;
@@ -51,24 +51,35 @@ __kernel void lc_sort_i64_26079c8480a7db02_row(
             o[r] = acc;
             acc += x;
         }
+        if (pay_) {
 #pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
-        for (long j = 0; j < N; j++) {
-            const uint key_ = ksrc[j];
-            const uint p = o[(key_ >> sh) & 255]++;
-            kdst[p] = key_;
-            vdst[p] = vsrc[j];
+            for (long j = 0; j < N; j++) {
+                const uint key_ = ksrc[j];
+                const uint p = o[(key_ >> sh) & 255]++;
+                kdst[p] = key_;
+                vdst[p] = vid ? (uint)j : vsrc[j];
+            }
+            __global uint *u = vsrc;
+            vsrc = vdst;
+            vdst = u;
+            vid = 0;
+        } else {
+#pragma clang loop vectorize(disable) interleave(disable)
+#pragma unroll 1
+            for (long j = 0; j < N; j++) {
+                const uint key_ = ksrc[j];
+                const uint p = o[(key_ >> sh) & 255]++;
+                kdst[p] = key_;
+            }
         }
         __global uint *t = ksrc;
         ksrc = kdst;
         kdst = t;
-        __global uint *u = vsrc;
-        vsrc = vdst;
-        vdst = u;
     }
 #pragma unroll 1
     for (long pos_ = 0; pos_ < N; pos_++) {
-        const long val_ = vsrc[pos_];
+        const long val_ = vid ? pos_ : (long)vsrc[pos_];
         out0[0 + i0 * os0_0 + pos_] = val_;
     }
 }

@@ -1,15 +1,16 @@
-/* ---- kernel 0: schedule "sort: LSD radix, 4 passes of 8-bit digits, 16 chunks per row", 12 launches: lc_sort_f32_896e6bfa691c565c_first lc_sort_f32_896e6bfa691c565c_scan lc_sort_f32_896e6bfa691c565c_move lc_sort_f32_896e6bfa691c565c_hist lc_sort_f32_896e6bfa691c565c_scan lc_sort_f32_896e6bfa691c565c_move lc_sort_f32_896e6bfa691c565c_hist lc_sort_f32_896e6bfa691c565c_scan lc_sort_f32_896e6bfa691c565c_move lc_sort_f32_896e6bfa691c565c_hist lc_sort_f32_896e6bfa691c565c_scan lc_sort_f32_896e6bfa691c565c_last */
+/* ---- kernel 0: schedule "sort: LSD radix, 4 passes of 8-bit digits, 16 chunks per row", 9 launches: lc_sort_f32_ee963153a05272a2_first lc_sort_f32_ee963153a05272a2_scan lc_sort_f32_ee963153a05272a2_move lc_sort_f32_ee963153a05272a2_scan lc_sort_f32_ee963153a05272a2_move lc_sort_f32_ee963153a05272a2_scan lc_sort_f32_ee963153a05272a2_move lc_sort_f32_ee963153a05272a2_scan lc_sort_f32_ee963153a05272a2_last */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix, 4 passes of 8-bit digits, 16 chunks per row. */
-__kernel void lc_sort_f32_896e6bfa691c565c_first(
+__kernel void lc_sort_f32_ee963153a05272a2_first(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd)
+    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd, const long fo, const int vid, const long hx, const int fz)
 {
     __global char *s = s_ + sbase;
     __global long *cnt = (__global long *)s;
+    __global uint *fl = (__global uint *)(s + fo);
     const long g_ = get_global_id(0);
     const long m = g_ / P, q = g_ % P;
     if (m >= M) return;
@@ -22,31 +23,38 @@ __kernel void lc_sort_f32_896e6bfa691c565c_first(
 #pragma unroll 1
     for (int d = 0; d < 256; d++)
         h[d] = 0;
+    uint f_ = 0;
 #pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
     for (long i0 = beg; i0 < end; i0++) {
         const float v0 = a0[a0_o + i0]; /* buffer */
         const float v1 = (v0 * v0); /* multiply */
-        uint key_ = as_uint(v1 == 0 ? (float)0 : v1);
-        key_ = (key_ & 0x80000000u) ? ~key_ : (key_ | 0x80000000u);
-        if (isnan(v1)) key_ = 0xffffffffu;
+        const uint b_ = as_uint(v1);
+        uint key_ = (b_ & 0x80000000u) ? ~b_ : (b_ | 0x80000000u);
+        if ((uint)(b_ << 1) == 0) key_ = 0x80000000u;
+        if ((uint)(b_ << 1) > 0xff000000u) key_ = 0xffffffffu;
+        {
+            const uint w_ = as_uint(v1);
+            f_ |= (w_ == 0x80000000u) | ((uint)(w_ << 1) > 0xff000000u && w_ != 0x7fc00000u);
+        }
         ksrc[i0] = key_;
-        vsrc[i0] = as_uint(v1);
         h[(key_ >> shift) & 255]++;
     }
 #pragma unroll 1
     for (int d = 0; d < 256; d++)
         c[d * P] = h[d];
+    fl[g_] = f_;
 }
 
-__kernel void lc_sort_f32_896e6bfa691c565c_hist(
+__kernel void lc_sort_f32_ee963153a05272a2_hist(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd)
+    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd, const long fo, const int vid, const long hx, const int fz)
 {
     __global char *s = s_ + sbase;
     __global long *cnt = (__global long *)s;
+    __global uint *fl = (__global uint *)(s + fo);
     const long g_ = get_global_id(0);
     const long m = g_ / P, q = g_ % P;
     if (m >= M) return;
@@ -70,11 +78,11 @@ __kernel void lc_sort_f32_896e6bfa691c565c_hist(
         c[d * P] = h[d];
 }
 
-__kernel void lc_sort_f32_896e6bfa691c565c_scan(
+__kernel void lc_sort_f32_ee963153a05272a2_scan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd)
+    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd, const long fo, const int vid, const long hx, const int fz)
 {
     __global char *s = s_ + sbase;
     __global long *cnt = (__global long *)s;
@@ -82,22 +90,32 @@ __kernel void lc_sort_f32_896e6bfa691c565c_scan(
     if (m >= M) return;
     __global long *c = cnt + m * 256 * P;
     long acc = 0;
+    __global const uint *hm = (__global const uint *)(s + hx) + m * P * P * 256;
 #pragma unroll 1
     for (long t = 0; t < 256 * P; t++) {
-        const long x = c[t];
+        long x = 0;
+        if (fz) {
+            const long d = t / P, r = t % P;
+#pragma unroll 1
+            for (long u = 0; u < P; u++)
+                x += hm[(u * P + r) * 256 + d];
+        } else {
+            x = c[t];
+        }
         c[t] = acc;
         acc += x;
     }
 }
 
-__kernel void lc_sort_f32_896e6bfa691c565c_move(
+__kernel void lc_sort_f32_ee963153a05272a2_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd)
+    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd, const long fo, const int vid, const long hx, const int fz)
 {
     __global char *s = s_ + sbase;
     __global long *cnt = (__global long *)s;
+    __global uint *fl = (__global uint *)(s + fo);
     const long g_ = get_global_id(0);
     const long m = g_ / P, q = g_ % P;
     if (m >= M) return;
@@ -110,26 +128,101 @@ __kernel void lc_sort_f32_896e6bfa691c565c_move(
 #pragma unroll 1
     for (int d = 0; d < 256; d++)
         o[d] = c[d * P];
+    int pay_ = 0;
+#pragma unroll 1
+    for (long t = 0; t < P; t++)
+        pay_ |= fl[m * P + t];
+    const int nsh_ = shift + 8;
+    uint hn[4096];
+#pragma unroll 1
+    for (int t = 0; t < P * 256; t++)
+        hn[t] = 0;
     __global uint *kdst = (__global uint *)(s + kd) + m * n0;
+    const int ph_ = (int)(((ulong)kdst / sizeof(uint)) & 15);
+    long f[256];
+#pragma unroll 1
+    for (int d = 0; d < 256; d++)
+        f[d] = o[d];
+    uint16 wk16[256];
+    __private uint *wk = (__private uint *)wk16;
     __global uint *vdst = (__global uint *)(s + vd) + m * n0;
+    const int vnt_ = ph_ == (int)(((ulong)vdst / sizeof(uint)) & 15);
+    uint16 wv16[256];
+    __private uint *wv = (__private uint *)wv16;
 #pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
     for (long j_ = beg; j_ < end; j_++) {
         const uint key_ = ksrc[j_];
-        const long pos_ = o[(key_ >> shift) & 255]++;
-        kdst[pos_] = key_;
-        vdst[pos_] = vsrc[j_];
+        const int d_ = (int)(key_ >> shift) & 255;
+        const long pos_ = o[d_]++;
+        const int r_ = (int)((pos_ + ph_) & 15), e_ = d_ * 16 + r_;
+        wk[e_] = key_;
+        if (pay_)
+            wv[e_] = vid ? (uint)j_ : vsrc[j_];
+        if (r_ == 15) {
+            const long lo_ = pos_ - 15;
+            if (lo_ >= f[d_]) {
+                __builtin_nontemporal_store(wk16[d_], (__global uint16 *)(kdst + lo_));
+                if (pay_) {
+                    if (vnt_)
+                        __builtin_nontemporal_store(wv16[d_], (__global uint16 *)(vdst + lo_));
+                    else
+                        vstore16(wv16[d_], 0, vdst + lo_);
+                }
+                const long q0_ = lo_ / chunk;
+                if ((lo_ + 15) / chunk == q0_) {
+                    __private uint *hq_ = hn + q0_ * 256;
+#pragma unroll
+                    for (int k = 0; k < 16; k++)
+                        hq_[(wk[d_ * 16 + k] >> nsh_) & 255]++;
+                } else {
+#pragma clang loop vectorize(disable) interleave(disable)
+#pragma unroll 1
+                    for (int k = 0; k < 16; k++)
+                        hn[(lo_ + k) / chunk * 256 + ((wk[d_ * 16 + k] >> nsh_) & 255)]++;
+                }
+            } else {
+#pragma clang loop vectorize(disable) interleave(disable)
+                for (long p = f[d_]; p < pos_ + 1; p++) {
+                    const int e = d_ * 16 + (int)((p + ph_) & 15);
+                    kdst[p] = wk[e];
+                    if (pay_)
+                        vdst[p] = wv[e];
+                    hn[p / chunk * 256 + ((wk[e] >> nsh_) & 255)]++;
+                }
+            }
+        }
     }
+#pragma unroll 1
+    for (int d = 0; d < 256; d++) {
+        const int r = (int)((o[d] + ph_) & 15);
+        if (r != 0) {
+#pragma clang loop vectorize(disable) interleave(disable)
+            for (long p = max(f[d], o[d] - r); p < o[d]; p++) {
+                const int e = d * 16 + (int)((p + ph_) & 15);
+                kdst[p] = wk[e];
+                if (pay_)
+                    vdst[p] = wv[e];
+                hn[p / chunk * 256 + ((wk[e] >> nsh_) & 255)]++;
+            }
+        }
+    }
+    __global uint *hxo = (__global uint *)(s + hx) + g_ * P * 256;
+#pragma unroll 1
+    for (int t = 0; t < P * 256; t++)
+        hxo[t] = hn[t];
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
 }
 
-__kernel void lc_sort_f32_896e6bfa691c565c_last(
+__kernel void lc_sort_f32_ee963153a05272a2_last(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd)
+    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd, const long fo, const int vid, const long hx, const int fz)
 {
     __global char *s = s_ + sbase;
     __global long *cnt = (__global long *)s;
+    __global uint *fl = (__global uint *)(s + fo);
     const long g_ = get_global_id(0);
     const long m = g_ / P, q = g_ % P;
     if (m >= M) return;
@@ -142,14 +235,86 @@ __kernel void lc_sort_f32_896e6bfa691c565c_last(
 #pragma unroll 1
     for (int d = 0; d < 256; d++)
         o[d] = c[d * P];
+    int pay_ = 0;
+#pragma unroll 1
+    for (long t = 0; t < P; t++)
+        pay_ |= fl[m * P + t];
+    int spread_ = 0;
+#pragma unroll 1
+    for (int d = 0; d < 256; d++) {
+        const long nx = d == 255 && q == P - 1 ? n0 : c[d * P + 1];
+        spread_ += nx - o[d] >= 16;
+    }
+    __global float *od_ = out0;
+    if (spread_ <= 32) {
+#pragma clang loop vectorize(disable) interleave(disable)
+#pragma unroll 1
+        for (long j_ = beg; j_ < end; j_++) {
+            const uint key_ = ksrc[j_];
+            const int d_ = (int)(key_ >> shift) & 255;
+            const long pos_ = o[d_]++;
+            float val_;
+            if (pay_ && (key_ == 0xffffffffu || key_ == (uint)0x80000000u)) {
+                const long i0 = vid ? j_ : (long)vsrc[j_];
+                const float v0 = a0[a0_o + i0]; /* buffer */
+                const float v1 = (v0 * v0); /* multiply */
+                val_ = v1;
+            } else {
+                const uint w_ = key_;
+                val_ = as_float(key_ == 0xffffffffu ? 0x7fc00000u : (w_ & 0x80000000u) ? (w_ ^ 0x80000000u) : ~w_);
+            }
+            od_[pos_] = val_;
+        }
+        return;
+    }
+    const int ph_ = (int)(((ulong)od_ / sizeof(float)) & 15);
+    long f[256];
+#pragma unroll 1
+    for (int d = 0; d < 256; d++)
+        f[d] = o[d];
+    float16 wo16[256];
+    __private float *wo = (__private float *)wo16;
 #pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
     for (long j_ = beg; j_ < end; j_++) {
         const uint key_ = ksrc[j_];
-        const long pos_ = o[(key_ >> shift) & 255]++;
-        const float val_ = as_float(vsrc[j_]);
-        out0[0 + pos_] = val_;
+        const int d_ = (int)(key_ >> shift) & 255;
+        const long pos_ = o[d_]++;
+        float val_;
+        if (pay_ && (key_ == 0xffffffffu || key_ == (uint)0x80000000u)) {
+            const long i0 = vid ? j_ : (long)vsrc[j_];
+            const float v0 = a0[a0_o + i0]; /* buffer */
+            const float v1 = (v0 * v0); /* multiply */
+            val_ = v1;
+        } else {
+            const uint w_ = key_;
+            val_ = as_float(key_ == 0xffffffffu ? 0x7fc00000u : (w_ & 0x80000000u) ? (w_ ^ 0x80000000u) : ~w_);
+        }
+        const int r_ = (int)((pos_ + ph_) & 15);
+        wo[d_ * 16 + r_] = val_;
+        if (r_ == 15) {
+            const long lo_ = pos_ - 15;
+            if (lo_ >= f[d_]) {
+                __builtin_nontemporal_store(wo16[d_], (__global float16 *)(od_ + lo_));
+            } else {
+                for (long p = f[d_]; p < pos_ + 1; p++) {
+                    const int e = d_ * 16 + (int)((p + ph_) & 15);
+                    od_[p] = wo[e];
+                }
+            }
+        }
     }
+#pragma unroll 1
+    for (int d = 0; d < 256; d++) {
+        const int r = (int)((o[d] + ph_) & 15);
+        if (r != 0) {
+            for (long p = max(f[d], o[d] - r); p < o[d]; p++) {
+                const int e = d * 16 + (int)((p + ph_) & 15);
+                od_[p] = wo[e];
+            }
+        }
+    }
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
 }
 
 

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_40954829f8413862_cfirst lc_sort_f32_40954829f8413862_sred lc_sort_f32_40954829f8413862_sscan lc_sort_f32_40954829f8413862_sdown lc_sort_f32_40954829f8413862_mfirst lc_sort_f32_40954829f8413862_count lc_sort_f32_40954829f8413862_sred lc_sort_f32_40954829f8413862_sscan lc_sort_f32_40954829f8413862_sdown lc_sort_f32_40954829f8413862_move lc_sort_f32_40954829f8413862_count lc_sort_f32_40954829f8413862_sred lc_sort_f32_40954829f8413862_sscan lc_sort_f32_40954829f8413862_sdown lc_sort_f32_40954829f8413862_move lc_sort_f32_40954829f8413862_count lc_sort_f32_40954829f8413862_sred lc_sort_f32_40954829f8413862_sscan lc_sort_f32_40954829f8413862_sdown lc_sort_f32_40954829f8413862_mlast */
+/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_624f27645c844184_cfirst lc_sort_f32_624f27645c844184_sred lc_sort_f32_624f27645c844184_sscan lc_sort_f32_624f27645c844184_sdown lc_sort_f32_624f27645c844184_mfirst lc_sort_f32_624f27645c844184_count lc_sort_f32_624f27645c844184_sred lc_sort_f32_624f27645c844184_sscan lc_sort_f32_624f27645c844184_sdown lc_sort_f32_624f27645c844184_move lc_sort_f32_624f27645c844184_count lc_sort_f32_624f27645c844184_sred lc_sort_f32_624f27645c844184_sscan lc_sort_f32_624f27645c844184_sdown lc_sort_f32_624f27645c844184_move lc_sort_f32_624f27645c844184_count lc_sort_f32_624f27645c844184_sred lc_sort_f32_624f27645c844184_sscan lc_sort_f32_624f27645c844184_sdown lc_sort_f32_624f27645c844184_mlast */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits. */
@@ -127,7 +127,7 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_40954829f8413862_cfirst(
+void lc_sort_f32_624f27645c844184_cfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -154,9 +154,10 @@ void lc_sort_f32_40954829f8413862_cfirst(
             const long i0 = tb + e;
             const float v0 = a0[a0_o + i0]; /* buffer */
             const float v1 = (v0 * v0); /* multiply */
-            uint key_ = as_uint(v1 == 0 ? (float)0 : v1);
-            key_ = (key_ & 0x80000000u) ? ~key_ : (key_ | 0x80000000u);
-            if (isnan(v1)) key_ = 0xffffffffu;
+            const uint b_ = as_uint(v1);
+            uint key_ = (b_ & 0x80000000u) ? ~b_ : (b_ | 0x80000000u);
+            if ((uint)(b_ << 1) == 0) key_ = 0x80000000u;
+            if ((uint)(b_ << 1) > 0xff000000u) key_ = 0xffffffffu;
             if (isnan(v1) || (v1 == 0 && signbit(v1))) *fl = 1;
             kk_[j] = key_;
         }
@@ -173,7 +174,7 @@ void lc_sort_f32_40954829f8413862_cfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_40954829f8413862_sred(
+void lc_sort_f32_624f27645c844184_sred(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -201,7 +202,7 @@ void lc_sort_f32_40954829f8413862_sred(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_40954829f8413862_sscan(
+void lc_sort_f32_624f27645c844184_sscan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -229,7 +230,7 @@ void lc_sort_f32_40954829f8413862_sscan(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_40954829f8413862_sdown(
+void lc_sort_f32_624f27645c844184_sdown(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -269,7 +270,7 @@ void lc_sort_f32_40954829f8413862_sdown(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_40954829f8413862_mfirst(
+void lc_sort_f32_624f27645c844184_mfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -301,9 +302,10 @@ void lc_sort_f32_40954829f8413862_mfirst(
             const long i0 = tb + e;
             const float v0 = a0[a0_o + i0]; /* buffer */
             const float v1 = (v0 * v0); /* multiply */
-            uint key_ = as_uint(v1 == 0 ? (float)0 : v1);
-            key_ = (key_ & 0x80000000u) ? ~key_ : (key_ | 0x80000000u);
-            if (isnan(v1)) key_ = 0xffffffffu;
+            const uint b_ = as_uint(v1);
+            uint key_ = (b_ & 0x80000000u) ? ~b_ : (b_ | 0x80000000u);
+            if ((uint)(b_ << 1) == 0) key_ = 0x80000000u;
+            if ((uint)(b_ << 1) > 0xff000000u) key_ = 0xffffffffu;
             k_ = key_;
             if (pay)
                 lv[LP(e)] = (uint)(tb + e);
@@ -336,7 +338,7 @@ void lc_sort_f32_40954829f8413862_mfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_40954829f8413862_count(
+void lc_sort_f32_624f27645c844184_count(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -375,7 +377,7 @@ void lc_sort_f32_40954829f8413862_count(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_40954829f8413862_move(
+void lc_sort_f32_624f27645c844184_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -436,7 +438,7 @@ void lc_sort_f32_40954829f8413862_move(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_40954829f8413862_mlast(
+void lc_sort_f32_624f27645c844184_mlast(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -497,7 +499,7 @@ void lc_sort_f32_40954829f8413862_mlast(
                 val_ = v1;
             } else {
                 const uint w_ = key_;
-                val_ = as_float((w_ & 0x80000000u) ? (w_ ^ 0x80000000u) : ~w_);
+                val_ = as_float(key_ == 0xffffffffu ? 0x7fc00000u : (w_ & 0x80000000u) ? (w_ ^ 0x80000000u) : ~w_);
             }
             out0[0 + pos_] = val_;
         }

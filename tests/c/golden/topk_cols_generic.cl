@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 1 launch: lc_select_i64_5189b851a2cf3edb_first */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 1 launch: lc_select_i64_9b70d40729fff6d5_first */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 4 fused ops; select: the k largest of each row chunk, merged. */
@@ -32,7 +32,7 @@ static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const u
     }
 }
 
-__kernel void lc_select_i64_5189b851a2cf3edb_first(
+__kernel void lc_select_i64_9b70d40729fff6d5_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -65,9 +65,10 @@ __kernel void lc_select_i64_5189b851a2cf3edb_first(
         const float v3 = a2_v; /* full */
         const float v4 = (v2 - v3); /* subtract */
         const float v5 = fabs(v4); /* absolute */
-        uint key_ = as_uint(v5 == 0 ? (float)0 : v5);
-        key_ = (key_ & 0x80000000u) ? ~key_ : (key_ | 0x80000000u);
-        if (isnan(v5)) key_ = 0xffffffffu;
+        const uint b_ = as_uint(v5);
+        uint key_ = (b_ & 0x80000000u) ? ~b_ : (b_ | 0x80000000u);
+        if ((uint)(b_ << 1) == 0) key_ = 0x80000000u;
+        if ((uint)(b_ << 1) > 0xff000000u) key_ = 0xffffffffu;
         lc_tk_offer(tk, ti, &thk, &thi, key_, i1, kk);
     }
     if (!fin) {
@@ -91,7 +92,7 @@ __kernel void lc_select_i64_5189b851a2cf3edb_first(
     }
 }
 
-__kernel void lc_select_i64_5189b851a2cf3edb_merge(
+__kernel void lc_select_i64_9b70d40729fff6d5_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
