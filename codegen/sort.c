@@ -9,9 +9,9 @@
  * the counts in (digit, chunk) order gives every chunk's first place for each digit; (3)
  * each chunk moves its elements, in order, to those places (stable), through write-combined
  * lines (lc_sort_move). The first count computes the key expression itself (the fused
- * producer) and writes the keys; the last move writes the outputs. Where the target's P is
- * small (LC_SORT_FUSE_CHUNKS), a move also counts the next digit per chunk of the next pass
- * and the next scan adds those tables up: two launches per digit after the first.
+ * producer) and writes the keys; the last move writes the outputs. (A move that also counted
+ * the next digit, per chunk of the next pass, cost more than the count launch it saved: PoCL
+ * 3.1, 2^24 float32, +19 ms a move against 10 ms a count.)
  *
  * The payload: an element's index (uint: rows of fewer than 2^32), made by the first move;
  * argsort always carries it, a float sort only in rows where a chunk holds -0.0 or a NaN of
@@ -42,10 +42,12 @@ const char *lc_nan_bits(int dt)
 }
 
 void lc_emit_special(struct lc_sb *sb, int dt, const char *v, const char *flag, const char *ind)
-{
+{   /* a select, not && (PoCL 3.1: the first count of 2^24 float32 took 25 ms with &&, 16.5
+     * with the select, 11.4 without the flag) */
     int wide = lc_dtype_size(dt) == 8;
     lc_sb_printf(sb, "%s{\n%s    const %s w_ = %s(%s);\n"
-                     "%s    %s |= (w_ == %s) | ((%s)(w_ << 1) > %s && w_ != %s);\n%s}\n",
+                     "%s    %s |= select(0u, 1u, (w_ == %s) | (((%s)(w_ << 1) > %s) & (w_ != %s)));\n"
+                     "%s}\n",
                  ind, ind, wide ? "ulong" : "uint", wide ? "as_ulong" : "as_uint", v, ind, flag,
                  wide ? "0x8000000000000000ul" : "0x80000000u", wide ? "ulong" : "uint",
                  wide ? "0xffe0000000000000ul" : "0xff000000u", lc_nan_bits(dt), ind);
@@ -140,34 +142,25 @@ int lc_sort_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb, const
 /* This schedule's own parameters, after the scratch. */
 #define LC_SORT_PARAMS                                                                      \
     "const long M, const long P, const int shift, const long ks, const long vs, "          \
-    "const long kd, const long vd, const long fo, const int vid, const long hx, const int fz"
+    "const long kd, const long vd, const long fo, const int vid"
 
 enum { LC_SORT_FIRST, LC_SORT_HIST, LC_SORT_SCAN, LC_SORT_MOVE, LC_SORT_LAST };
 
 #define LC_SORT_LINE 16 /* elements a move gathers per digit before it stores them */
 #define LC_SORT_SPREAD 32 /* digits with a line of their own in a chunk, at most, for LAST's
                              direct stores */
-#define LC_SORT_FUSE_CHUNKS 32 /* the target's sort_items at most for moves that count the
-                                  next digit (a private table of that many x radix counts) */
 
 /* A move's partial line: the elements of digit d at places [lo, hi), from the private lines
- * w to dst (with `pay`, the payloads wv to vdst too); `fuse`: each key counted in the next
- * pass's counts (hn). */
-static void lc_sort_flush(struct lc_sb *sb, const char *w, const char *dst, int pay, int fuse,
-                          int radix, const char *lo, const char *hi, const char *d,
-                          const char *ind)
+ * w to dst (with `pay`, the payloads wv to vdst too). */
+static void lc_sort_flush(struct lc_sb *sb, const char *w, const char *dst, int pay,
+                          const char *lo, const char *hi, const char *d, const char *ind)
 {
-    if (fuse)
-        lc_sb_printf(sb, LC_LOOP_SCALAR);
     lc_sb_printf(sb, "%sfor (long p = %s; p < %s; p++) {\n"
                      "%s    const int e = %s * %d + (int)((p + ph_) & %d);\n"
                      "%s    %s[p] = %s[e];\n",
                  ind, lo, hi, ind, d, LC_SORT_LINE, LC_SORT_LINE - 1, ind, dst, w);
     if (pay)
         lc_sb_printf(sb, "%s    if (pay_)\n%s        vdst[p] = wv[e];\n", ind, ind);
-    if (fuse)
-        lc_sb_printf(sb, "%s    hn[p / chunk * %d + ((%s[e] >> nsh_) & %d)]++;\n", ind, radix, w,
-                     radix - 1);
     lc_sb_printf(sb, "%s}\n", ind);
 }
 
@@ -200,7 +193,7 @@ static void lc_sort_lines(struct lc_sb *sb, const char *T, const char *w, int ra
 /* After wk[e_] = ... at place pos_ (line slot r_) of digit d_: a full line goes out whole, a
  * digit's first line element by element; then, after the loop, each digit's last line. */
 static void lc_sort_put(struct lc_cg *g, struct lc_sb *sb, const char *T, const char *w,
-                        const char *dst, const char *V, int pay, int fuse, int radix)
+                        const char *dst, const char *V, int pay, int radix)
 {
     int L = LC_SORT_LINE;
     lc_sb_printf(sb, "        if (r_ == %d) {\n            const long lo_ = pos_ - %d;\n"
@@ -211,26 +204,14 @@ static void lc_sort_put(struct lc_cg *g, struct lc_sb *sb, const char *T, const 
         lc_sort_line(sb, g->t, V, "wv", "vdst", "vnt_", "                    ");
         lc_sb_printf(sb, "                }\n");
     }
-    if (fuse)
-        lc_sb_printf(sb, "                const long q0_ = lo_ / chunk;\n"
-                         "                if ((lo_ + %d) / chunk == q0_) {\n"
-                         "                    __private uint *hq_ = hn + q0_ * %d;\n"
-                         "#pragma unroll\n                    for (int k = 0; k < %d; k++)\n"
-                         "                        hq_[(%s[d_ * %d + k] >> nsh_) & %d]++;\n"
-                         "                } else {\n" LC_LOOP_SCALAR "#pragma unroll 1\n"
-                         "                    for (int k = 0; k < %d; k++)\n"
-                         "                        hn[(lo_ + k) / chunk * %d + "
-                         "((%s[d_ * %d + k] >> nsh_) & %d)]++;\n                }\n",
-                     L - 1, radix, L, w, L, radix - 1, L, radix, w, L, radix - 1);
     lc_sb_printf(sb, "            } else {\n");
-    lc_sort_flush(sb, w, dst, pay, fuse, radix, "f[d_]", "pos_ + 1", "d_", "                ");
+    lc_sort_flush(sb, w, dst, pay, "f[d_]", "pos_ + 1", "d_", "                ");
     lc_sb_printf(sb, "            }\n        }\n    }\n"
                      "#pragma unroll 1\n    for (int d = 0; d < %d; d++) {\n"
                      "        const int r = (int)((o[d] + ph_) & %d);\n"
                      "        if (r != 0) {\n",
                  radix, L - 1);
-    lc_sort_flush(sb, w, dst, pay, fuse, radix, "max(f[d], o[d] - r)", "o[d]", "d",
-                  "            ");
+    lc_sort_flush(sb, w, dst, pay, "max(f[d], o[d] - r)", "o[d]", "d", "            ");
     lc_sb_printf(sb, "        }\n    }\n");
 }
 
@@ -249,16 +230,11 @@ static void lc_sort_phase(struct lc_sb *sb, const char *T, const char *dst, int 
  * as the destination's lines are (ph_), stored whole when it fills: one streaming store (on
  * CPUs: no read of the line first, no cache filled with 256 destinations; PoCL 3.1, 2^24
  * float32: 69 -> 29 ms a move) instead of 16 scattered ones. A digit's first line and its
- * last, partly another digit's, go element by element. `fuse_p`: the move also counts the
- * next digit per chunk of the next pass (P <= fuse_p chunks), for the next scan. */
+ * last, partly another digit's, go element by element. */
 static void lc_sort_move(struct lc_cg *g, struct lc_sb *sb, const char *K, const char *V,
-                         int pay, int radix, int64_t fuse_p)
+                         int pay, int radix)
 {
-    int L = LC_SORT_LINE, fuse = fuse_p > 0;
-    if (fuse)   /* the next pass's counts per its chunk, of the keys this item places */
-        lc_sb_printf(sb, "    const int nsh_ = shift + %d;\n    uint hn[%lld];\n#pragma unroll 1\n"
-                         "    for (int t = 0; t < P * %d; t++)\n        hn[t] = 0;\n",
-                     g->t->sort_digit_bits, (long long)(fuse_p * radix), radix);
+    int L = LC_SORT_LINE;
     lc_sb_printf(sb, "    __global %s *kdst = (__global %s *)(s + kd) + m * n%d;\n", K, K,
                  g->nd - 1);
     lc_sort_phase(sb, K, "kdst", radix);
@@ -278,12 +254,7 @@ static void lc_sort_move(struct lc_cg *g, struct lc_sb *sb, const char *K, const
                  K, radix - 1, L - 1, L);
     if (pay)
         lc_sb_printf(sb, "        if (pay_)\n            wv[e_] = vid ? (%s)j_ : vsrc[j_];\n", V);
-    lc_sort_put(g, sb, K, "wk", "kdst", V, pay, fuse, radix);
-    if (fuse)
-        lc_sb_printf(sb, "    __global uint *hxo = (__global uint *)(s + hx) + g_ * P * %d;\n"
-                         "#pragma unroll 1\n    for (int t = 0; t < P * %d; t++)\n"
-                         "        hxo[t] = hn[t];\n",
-                     radix, radix);
+    lc_sort_put(g, sb, K, "wk", "kdst", V, pay, radix);
     /* Streaming stores are weakly ordered: fence them before the launch ends. */
     lc_sb_printf(sb, "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n}\n\n");
 }
@@ -366,7 +337,7 @@ static void lc_sort_last(struct lc_cg *g, struct lc_sb *sb, const char *K, int r
     lc_sort_value(g, sb, K, radix, arg, isf, desc, zkey, "    ");
     lc_sb_printf(sb, "        const int r_ = (int)((pos_ + ph_) & %d);\n"
                      "        wo[d_ * %d + r_] = val_;\n", L - 1, L);
-    lc_sort_put(g, sb, T, "wo", "od_", NULL, 0, 0, radix);
+    lc_sort_put(g, sb, T, "wo", "od_", NULL, 0, radix);
     lc_sb_printf(sb, "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n}\n\n");
 }
 
@@ -398,13 +369,9 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     int64_t MN = M * N;
     size_t counts = (size_t)(M * radix * P) * 8, flags = lc_round_up((size_t)(M * P) * 4, 8);
     size_t kb = lc_round_up((size_t)MN * ks, 8), vb = pay ? lc_round_up((size_t)MN * vs, 8) : 0;
-    /* The moves count the next pass's digits themselves (no count launch) where their tables
-     * of P x radix counts stay small (P <= sort_items: a fact of the target, not of sizes). */
-    int fuse = passes > 1 && g->t->sort_items <= LC_SORT_FUSE_CHUNKS;
-    size_t xb = fuse ? lc_round_up((size_t)(M * P * P * radix) * 4, 128) : 0;
     kb = lc_round_up(kb, 128);
     vb = lc_round_up(vb, 128);
-    size_t off_f = counts, off_x = lc_round_up(off_f + flags, 128), off_k0 = off_x + xb,
+    size_t off_f = counts, off_k0 = lc_round_up(off_f + flags, 128),
            off_v0 = off_k0 + kb, off_k1 = off_v0 + vb, off_v1 = off_k1 + kb;
     c->scratch_bytes = off_v1 + vb;
     c->zero_bytes = 0;
@@ -419,20 +386,11 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         lc_sb_printf(sb, "    __global char *s = s_ + sbase;\n"
                          "    __global long *cnt = (__global long *)s;\n");
         if (kk == LC_SORT_SCAN) {
-            /* fz: the counts are the moves' tables (hx: [source chunk][chunk][digit] per
-             * row), summed over the source chunks here. */
             lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n"
                              "    __global long *c = cnt + m * %d * P;\n    long acc = 0;\n"
-                             "    __global const uint *hm = (__global const uint *)(s + hx) + "
-                             "m * P * P * %d;\n"
                              "#pragma unroll 1\n    for (long t = 0; t < %d * P; t++) {\n"
-                             "        long x = 0;\n        if (fz) {\n"
-                             "            const long d = t / P, r = t %% P;\n#pragma unroll 1\n"
-                             "            for (long u = 0; u < P; u++)\n"
-                             "                x += hm[(u * P + r) * %d + d];\n"
-                             "        } else {\n            x = c[t];\n        }\n"
-                             "        c[t] = acc;\n        acc += x;\n"
-                             "    }\n}\n\n", radix, radix, radix, radix);
+                             "        const long x = c[t];\n        c[t] = acc;\n        acc += x;\n"
+                             "    }\n}\n\n", radix, radix);
             continue;
         }
         lc_sb_printf(sb, "    __global uint *fl = (__global uint *)(s + fo);\n"
@@ -479,7 +437,7 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                      radix, radix);
         lc_sort_pay(sb, arg, isf);
         if (kk == LC_SORT_MOVE) {
-            lc_sort_move(g, sb, K, V, pay, radix, fuse ? g->t->sort_items : 0);
+            lc_sort_move(g, sb, K, V, pay, radix);
             continue;
         }
         lc_sort_last(g, sb, K, radix, arg, isf, desc, zkey);
@@ -490,7 +448,7 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
      * move makes the payload (vid). */
     size_t kcur = off_k0, vcur = off_v0, knext = off_k1, vnext = off_v1;
     for (int p = 0; p < passes; p++) {
-        for (int step = p > 0 && fuse; step < 3; step++) {
+        for (int step = 0; step < 3; step++) {
             int kind = step == 0 ? (p == 0 ? LC_SORT_FIRST : LC_SORT_HIST)
                      : step == 1 ? LC_SORT_SCAN : (p == passes - 1 ? LC_SORT_LAST : LC_SORT_MOVE);
             struct lc_launch *l = lc_new_launch(c, names[kind]);
@@ -499,14 +457,12 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
             if (lc_sort_params(g, l, NULL, LC_SORT_PARAMS) < 0 || lc_add_i64(l, M) < 0 ||
                 lc_add_i64(l, P) < 0)
                 return -1;
-            union lc_scalar sh = {.i = DB * p}, vid = {.i = p == 0}, fz = {.i = p > 0 && fuse};
+            union lc_scalar sh = {.i = DB * p}, vid = {.i = p == 0};
             if (lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT32, sh) < 0 ||
                 lc_add_i64(l, (int64_t)kcur) < 0 || lc_add_i64(l, (int64_t)vcur) < 0 ||
                 lc_add_i64(l, (int64_t)knext) < 0 || lc_add_i64(l, (int64_t)vnext) < 0 ||
                 lc_add_i64(l, (int64_t)off_f) < 0 ||
-                lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT32, vid) < 0 ||
-                lc_add_i64(l, (int64_t)off_x) < 0 ||
-                lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT32, fz) < 0)
+                lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT32, vid) < 0)
                 return -1;
             l->work_dim = 1;
             l->global[0] = (size_t)(kind == LC_SORT_SCAN ? M : M * P);

@@ -105,8 +105,11 @@ def test_float_bits_survive(dev, dtype):
             d = ref_desc_argsort(h, 0)
             np.testing.assert_array_equal(np.asarray(lazycl.sort(x, descending=True)).view(u),
                                           h[d].view(u), err_msg=f"n={n} descending")
+            # a key computed in the sort: its NaNs' bits are the device's (a GPU's arithmetic
+            # may make every NaN its own), so the reference is the same expression's values
+            y = np.asarray(x * 1)
             np.testing.assert_array_equal(np.asarray(lazycl.sort(x * 1)).view(u),
-                                          np.sort(h * 1, kind="stable").view(u))
+                                          np.sort(y, kind="stable").view(u))
 
 
 def test_shapes_and_layouts(dev):
@@ -168,15 +171,14 @@ def test_sort_in_place(dev):
 
 
 def test_key_computed_in_the_sort(dev):
-    """sort(x * x) of a long row reads x in the sort's first pass: no buffer for x * x, 2
-    launches per 8-bit digit and the first count (a move counts the next digit: scan, move;
-    5 per digit in GPU tiles: count, three for the scan, move), and only the sort's scratch
-    and its output are allocated."""
+    """sort(x * x) of a long row reads x in the sort's first pass: no buffer for x * x, 3
+    launches per 8-bit digit (5 in GPU tiles: count, three for the scan, move), and only the
+    sort's scratch and its output are allocated."""
     h = make("float32", (20000,), seed=4)
     x = lz(h, dev)
     x.compute()
     gpu = x.device.schedule == "gpu"
-    launches = 5 * 4 if gpu else 2 * 4 + 1
+    launches = 5 * 4 if gpu else 3 * 4
     lazycl.reset_stats()
     r = lazycl.sort(x * x + 1)
     r.compute()
@@ -283,9 +285,8 @@ def test_short_row_sort_is_one_launch(dev):
     r.compute()
     assert lazycl.stats()["launches"] == 1
     np.testing.assert_array_equal(np.asarray(r), -np.sort(-(hm - 3), axis=1))
-    # the limit: ROW_MAX is one launch, ROW_MAX + 1 eight digits of two launches (a scan, a
-    # move counting the next digit) and the first count
-    for n, launches in ((ROW_MAX, 1), (ROW_MAX + 1, 17)):
+    # the limit: ROW_MAX is one launch, ROW_MAX + 1 eight digits of three launches
+    for n, launches in ((ROW_MAX, 1), (ROW_MAX + 1, 24)):
         hn = make("float64", (n,), seed=n)
         xn = lz(hn, dev)
         xn.compute()

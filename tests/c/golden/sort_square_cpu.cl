@@ -1,12 +1,12 @@
-/* ---- kernel 0: schedule "sort: LSD radix, 4 passes of 8-bit digits, 16 chunks per row", 9 launches: lc_sort_f32_ee963153a05272a2_first lc_sort_f32_ee963153a05272a2_scan lc_sort_f32_ee963153a05272a2_move lc_sort_f32_ee963153a05272a2_scan lc_sort_f32_ee963153a05272a2_move lc_sort_f32_ee963153a05272a2_scan lc_sort_f32_ee963153a05272a2_move lc_sort_f32_ee963153a05272a2_scan lc_sort_f32_ee963153a05272a2_last */
+/* ---- kernel 0: schedule "sort: LSD radix, 4 passes of 8-bit digits, 16 chunks per row", 12 launches: lc_sort_f32_a81402c9d39c8c59_first lc_sort_f32_a81402c9d39c8c59_scan lc_sort_f32_a81402c9d39c8c59_move lc_sort_f32_a81402c9d39c8c59_hist lc_sort_f32_a81402c9d39c8c59_scan lc_sort_f32_a81402c9d39c8c59_move lc_sort_f32_a81402c9d39c8c59_hist lc_sort_f32_a81402c9d39c8c59_scan lc_sort_f32_a81402c9d39c8c59_move lc_sort_f32_a81402c9d39c8c59_hist lc_sort_f32_a81402c9d39c8c59_scan lc_sort_f32_a81402c9d39c8c59_last */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix, 4 passes of 8-bit digits, 16 chunks per row. */
-__kernel void lc_sort_f32_ee963153a05272a2_first(
+__kernel void lc_sort_f32_a81402c9d39c8c59_first(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd, const long fo, const int vid, const long hx, const int fz)
+    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd, const long fo, const int vid)
 {
     __global char *s = s_ + sbase;
     __global long *cnt = (__global long *)s;
@@ -35,7 +35,7 @@ __kernel void lc_sort_f32_ee963153a05272a2_first(
         if ((uint)(b_ << 1) > 0xff000000u) key_ = 0xffffffffu;
         {
             const uint w_ = as_uint(v1);
-            f_ |= (w_ == 0x80000000u) | ((uint)(w_ << 1) > 0xff000000u && w_ != 0x7fc00000u);
+            f_ |= select(0u, 1u, (w_ == 0x80000000u) | (((uint)(w_ << 1) > 0xff000000u) & (w_ != 0x7fc00000u)));
         }
         ksrc[i0] = key_;
         h[(key_ >> shift) & 255]++;
@@ -46,11 +46,11 @@ __kernel void lc_sort_f32_ee963153a05272a2_first(
     fl[g_] = f_;
 }
 
-__kernel void lc_sort_f32_ee963153a05272a2_hist(
+__kernel void lc_sort_f32_a81402c9d39c8c59_hist(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd, const long fo, const int vid, const long hx, const int fz)
+    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd, const long fo, const int vid)
 {
     __global char *s = s_ + sbase;
     __global long *cnt = (__global long *)s;
@@ -78,11 +78,11 @@ __kernel void lc_sort_f32_ee963153a05272a2_hist(
         c[d * P] = h[d];
 }
 
-__kernel void lc_sort_f32_ee963153a05272a2_scan(
+__kernel void lc_sort_f32_a81402c9d39c8c59_scan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd, const long fo, const int vid, const long hx, const int fz)
+    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd, const long fo, const int vid)
 {
     __global char *s = s_ + sbase;
     __global long *cnt = (__global long *)s;
@@ -90,28 +90,19 @@ __kernel void lc_sort_f32_ee963153a05272a2_scan(
     if (m >= M) return;
     __global long *c = cnt + m * 256 * P;
     long acc = 0;
-    __global const uint *hm = (__global const uint *)(s + hx) + m * P * P * 256;
 #pragma unroll 1
     for (long t = 0; t < 256 * P; t++) {
-        long x = 0;
-        if (fz) {
-            const long d = t / P, r = t % P;
-#pragma unroll 1
-            for (long u = 0; u < P; u++)
-                x += hm[(u * P + r) * 256 + d];
-        } else {
-            x = c[t];
-        }
+        const long x = c[t];
         c[t] = acc;
         acc += x;
     }
 }
 
-__kernel void lc_sort_f32_ee963153a05272a2_move(
+__kernel void lc_sort_f32_a81402c9d39c8c59_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd, const long fo, const int vid, const long hx, const int fz)
+    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd, const long fo, const int vid)
 {
     __global char *s = s_ + sbase;
     __global long *cnt = (__global long *)s;
@@ -132,11 +123,6 @@ __kernel void lc_sort_f32_ee963153a05272a2_move(
 #pragma unroll 1
     for (long t = 0; t < P; t++)
         pay_ |= fl[m * P + t];
-    const int nsh_ = shift + 8;
-    uint hn[4096];
-#pragma unroll 1
-    for (int t = 0; t < P * 256; t++)
-        hn[t] = 0;
     __global uint *kdst = (__global uint *)(s + kd) + m * n0;
     const int ph_ = (int)(((ulong)kdst / sizeof(uint)) & 15);
     long f[256];
@@ -169,26 +155,12 @@ __kernel void lc_sort_f32_ee963153a05272a2_move(
                     else
                         vstore16(wv16[d_], 0, vdst + lo_);
                 }
-                const long q0_ = lo_ / chunk;
-                if ((lo_ + 15) / chunk == q0_) {
-                    __private uint *hq_ = hn + q0_ * 256;
-#pragma unroll
-                    for (int k = 0; k < 16; k++)
-                        hq_[(wk[d_ * 16 + k] >> nsh_) & 255]++;
-                } else {
-#pragma clang loop vectorize(disable) interleave(disable)
-#pragma unroll 1
-                    for (int k = 0; k < 16; k++)
-                        hn[(lo_ + k) / chunk * 256 + ((wk[d_ * 16 + k] >> nsh_) & 255)]++;
-                }
             } else {
-#pragma clang loop vectorize(disable) interleave(disable)
                 for (long p = f[d_]; p < pos_ + 1; p++) {
                     const int e = d_ * 16 + (int)((p + ph_) & 15);
                     kdst[p] = wk[e];
                     if (pay_)
                         vdst[p] = wv[e];
-                    hn[p / chunk * 256 + ((wk[e] >> nsh_) & 255)]++;
                 }
             }
         }
@@ -197,28 +169,22 @@ __kernel void lc_sort_f32_ee963153a05272a2_move(
     for (int d = 0; d < 256; d++) {
         const int r = (int)((o[d] + ph_) & 15);
         if (r != 0) {
-#pragma clang loop vectorize(disable) interleave(disable)
             for (long p = max(f[d], o[d] - r); p < o[d]; p++) {
                 const int e = d * 16 + (int)((p + ph_) & 15);
                 kdst[p] = wk[e];
                 if (pay_)
                     vdst[p] = wv[e];
-                hn[p / chunk * 256 + ((wk[e] >> nsh_) & 255)]++;
             }
         }
     }
-    __global uint *hxo = (__global uint *)(s + hx) + g_ * P * 256;
-#pragma unroll 1
-    for (int t = 0; t < P * 256; t++)
-        hxo[t] = hn[t];
     mem_fence(CLK_GLOBAL_MEM_FENCE);
 }
 
-__kernel void lc_sort_f32_ee963153a05272a2_last(
+__kernel void lc_sort_f32_a81402c9d39c8c59_last(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd, const long fo, const int vid, const long hx, const int fz)
+    __global char *s_, const long sbase, const long M, const long P, const int shift, const long ks, const long vs, const long kd, const long vd, const long fo, const int vid)
 {
     __global char *s = s_ + sbase;
     __global long *cnt = (__global long *)s;
