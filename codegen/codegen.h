@@ -51,6 +51,12 @@ struct lc_target {
     /* Reductions. */
     int64_t reduce_loop_outputs; /* with this many outputs, one work-item per output (0: never
                                     for that reason alone) */
+    int reduce_rows;            /* SIMD targets whose loads stream best in long runs: loops of
+                                   one output per item take this many outputs per item where
+                                   they share a read (A @ v's vector, reduce.c); column sums
+                                   with such a read take panels of columns (v @ A,
+                                   reduce_split.c), products of a few rows all rows x panels
+                                   of columns (gemm.c); 0 or 1: none of these */
     int64_t split_min_reduced;  /* fewer reduced elements than this: one work-item per output */
     size_t split_items;         /* items per work-group of a split reduction */
     int split_strided;          /* each item of a split reduction folds a strided share (coalesced

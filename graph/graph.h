@@ -126,8 +126,10 @@ struct lc_node {
         struct {                          /* REDUCE, SCAN (sorts and top-k included) */
             uint32_t axes;                /* bit k: input axis k is reduced (SCAN: one bit) */
             int32_t ddof;                 /* MEANVAR; ARGTOPK: k */
-            int32_t kind;                 /* MEANVAR: 0 var, 1 mean; SORT, ARGSORT:
-                                             descending; ARGTOPK: largest */
+            int32_t kind;                 /* MEANVAR: 0 var, 1 mean; SUM: 1 a product's
+                                             contraction (matmul, dot: its floats may
+                                             accumulate in their own dtype, as BLAS does);
+                                             SORT, ARGSORT: descending; ARGTOPK: largest */
             uint64_t fn, init;            /* USERRED: the combining and identity user
                                              functions (init 0: none) */
         } red;

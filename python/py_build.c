@@ -552,7 +552,7 @@ static PyObject *py_inner(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssiz
     struct lc_node *p = lc_node_binary(LC_OP_MUL, x, y, &e);
     if (!p)
         return lc_py_raise(&e);
-    struct lc_node *r = lc_node_reduce(LC_OP_SUM, p, 1u, 0, 0, &e);
+    struct lc_node *r = lc_node_reduce(LC_OP_SUM, p, 1u, 0, 1, &e);   /* a product's sum */
     lc_node_release(p);
     return r ? lc_py_wrap(r, a->queue) : lc_py_raise(&e);
 }

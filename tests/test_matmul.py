@@ -252,3 +252,46 @@ def test_skinny_products(m, dtype, dev):
     assert_same(got, ref.astype(dtype), **tol(dtype, k))
     if dev.schedule != "gpu" and m > 1:
         assert "gemm:" in lazycl.explain(lz(x, dev) @ lz(w, dev))
+
+
+@pytest.mark.parametrize("case", [
+    # (rows, K, N, how W is taken from a larger array): N past a multiple of 4 and of 512, odd K
+    (1, 300, 67, "plain"), (3, 1031, 130, "plain"), (16, 777, 515, "plain"),
+    (7, 513, 2050, "plain"), (9, 2100, 64, "plain"), (4, 8000, 96, "plain"),
+    # W at an offset of 1 (no 16-byte vector loads), its rows 4 apart but not aligned, rows an
+    # odd number of values apart, every second column (no unit stride along N)
+    (4, 400, 97, "offset"), (8, 300, 128, "rowpad"), (2, 333, 101, "oddrows"),
+    (5, 260, 80, "colstep"),
+    # x transposed (read along M), W reversed along K
+    (6, 500, 200, "xT"), (3, 450, 150, "flipk"),
+])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_skinny_shapes(case, dtype, dev):
+    """Products of a few rows (the GPU schedule: four columns per item, K in slices) at sizes
+    that leave partial vectors and groups, and with W views that must not be read with 16-byte
+    loads (or only where they are aligned), with the bias and relu epilogue."""
+    if dtype == "float64" and not dev.fp64:
+        pytest.skip("no fp64")
+    m, k, n, how = case
+    x = make(dtype, (m, k), seed=31)
+    big = make(dtype, (k + 3, 2 * n + 7), seed=32)
+    w = {"plain": big[:k, :n], "offset": big[1:k + 1, 1:n + 1],
+         "rowpad": big[:k, 3:n + 3], "oddrows": big[:k, :n], "colstep": big[:k, :2 * n:2],
+         "xT": big[:k, :n], "flipk": big[k - 1::-1, :n]}[how]
+    b = make(dtype, (n,), seed=33)
+    if how == "oddrows":
+        wl = lz(big[:, :2 * n + 7], dev)[:k, 2:n + 2]      # rows 2n + 7 apart, offset 2
+        w = big[:k, 2:n + 2]
+    elif how == "rowpad":
+        wl = lz(make(dtype, (k, n + 4), seed=34), dev)[:, 3:n + 3]
+        w = make(dtype, (k, n + 4), seed=34)[:, 3:n + 3]
+    else:
+        wl = lz(big, dev)[{"plain": np.s_[:k, :n], "offset": np.s_[1:k + 1, 1:n + 1],
+                           "colstep": np.s_[:k, :2 * n:2], "xT": np.s_[:k, :n],
+                           "flipk": np.s_[k - 1::-1, :n]}[how]]
+    xl = lz(np.ascontiguousarray(x.T), dev).T if how == "xT" else lz(x, dev)
+    got = lazycl.maximum(xl @ wl + lz(b, dev), 0)
+    if dev.schedule == "gpu" and how != "colstep" and m > 1:   # (one row: a vector product)
+        assert "slice of K" in lazycl.explain(got), lazycl.explain(got)
+    ref = np.maximum(x.astype(np.float64) @ w.astype(np.float64) + b, 0)
+    assert_same(got.numpy(), ref.astype(dtype), **tol(dtype, k))

@@ -71,7 +71,8 @@ def _contract(a, b, nc, dt):
         return _c.broadcast_to(r, keep) if tuple(r.shape) != keep else r
     if dt.kind == "b":
         return _c._reduce(_ANY, _c._binary(_AND, a, b), tuple(range(nk, len(shape))))
-    return _c._reduce(_SUM, _c._binary(_MUL, a, b), tuple(range(nk, len(shape))))
+    # kind 1: a product's sum, whose floats may accumulate in their own dtype (graph.h)
+    return _c._reduce(_SUM, _c._binary(_MUL, a, b), tuple(range(nk, len(shape))), 0, 1)
 
 
 def _on_device_of(x, other):

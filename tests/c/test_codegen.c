@@ -652,6 +652,48 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             outs[1] = U(LC_OP_SQRT, R(LC_OP_MEANVAR, x, 1, 0));
         }
         return 2;
+    case 30: /* relu(A @ v + bias), a product's sum (kind 1) of 200 rows (PoCL: 8 rows per
+                item sharing v's loads, float32 accumulators; GPUs: a row per group) */
+        {
+            int64_t sa[2] = {200 * scale, 3000 * scale}, sv[2] = {1, 3000 * scale};
+            int64_t sbias[1] = {200 * scale};
+            x = leaf(LC_FLOAT32, 2, sa);
+            struct lc_node *v = leaf(LC_FLOAT32, 2, sv);
+            struct lc_node *bias = leaf(LC_FLOAT32, 1, sbias);
+            struct lc_node *p = R(LC_OP_SUM, B(LC_OP_MUL, x, v), 1u << 1, 1);
+            outs[0] = B(LC_OP_MAXIMUM, B(LC_OP_ADD, p, bias), scalar(0.0));
+        }
+        return 1;
+    case 31: /* v @ A * 2, a product's sum (kind 1) along 600 rows (PoCL: panels of columns
+                x chunks of rows, 4 rows a step, then a combining launch) */
+        {
+            int64_t sa[2] = {600 * scale, 300 * scale}, sv[2] = {600 * scale, 1};
+            x = leaf(LC_FLOAT32, 2, sa);
+            struct lc_node *v = leaf(LC_FLOAT32, 2, sv);
+            struct lc_node *p = R(LC_OP_SUM, B(LC_OP_MUL, v, x), 1u, 1);
+            outs[0] = B(LC_OP_MUL, p, scalar(2.0));
+        }
+        return 1;
+    case 32: /* relu(x @ W + bias) of 8 rows (GPUs: gemm_skinny, 4 columns of W per item
+                with 16-byte loads, K in slices, a combining launch with the epilogue; the
+                rows stay 8 at every scale: the schedule takes at most 16) */
+        {
+            int64_t sa[2] = {8, 300 * scale}, sy[2] = {300 * scale, 100 * scale};
+            int64_t sbias[1] = {100 * scale}, perm[2] = {1, 0};
+            int64_t a3[3] = {8, 1, 300 * scale}, b3[3] = {1, 100 * scale, 300 * scale};
+            x = leaf(LC_FLOAT32, 2, sa);
+            y = leaf(LC_FLOAT32, 2, sy);
+            struct lc_node *bias = leaf(LC_FLOAT32, 1, sbias);
+            struct lc_node *xa = lc_node_reshape(x, 3, a3, &err);
+            struct lc_node *yt = lc_node_permute(y, perm, &err);
+            struct lc_node *yb = lc_node_reshape(yt, 3, b3, &err);
+            struct lc_node *p = R(LC_OP_SUM, B(LC_OP_MUL, xa, yb), 4, 0);
+            outs[0] = B(LC_OP_MAXIMUM, B(LC_OP_ADD, p, bias), scalar(0.0));
+            lc_node_release(x);
+            lc_node_release(yt);
+            lc_node_release(y);
+        }
+        return 1;
     default: /* sqrt(sum(relu(x @ y + bias)**2, axis=0)): the column norms of a product's
                 epilogue as its post-reduction (GPUs, PoCL and generic CPUs: per-block partials
                 and a combining launch; the product is never written) */
@@ -683,7 +725,7 @@ static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", 
                               "scatter_add", "scatter_add_wide", "sort_square", "argsort_rows",
                               "gemm_relu", "long_softmax", "topk_cols", "gemm_colnorm",
                               "compact_rows", "scan_store_long", "scan_store_rows",
-                              "col_sum_std"};
+                              "col_sum_std", "gemv_rows", "gemv_cols", "gemm_skinny"};
 
 /* A CPU target's small 1-d map of one item per element (the generic CPU target: PoCL's
  * takes explicit SIMD) runs in whole work-groups the device takes, bounds checked; past

@@ -307,6 +307,24 @@ def case_gemm(lc, np):
     _same(np, lc.maximum(lc.asarray(xl) @ lc.asarray(wl) + lc.asarray(bs), 0),
           np.maximum(xl.astype(np.float64) @ wl + bs, 0).astype("float32"), "skinny sliced",
           rtol=2e-5, atol=2e-4)
+    # ... with W a view one value into rows 71 apart (no 16-byte loads: value by value).
+    wo = _data(np, "float32", (300, 71), 34)
+    _same(np, lc.asarray(xl) @ lc.asarray(wo)[:, 1:],
+          (xl.astype(np.float64) @ wo[:, 1:]).astype("float32"), "skinny unaligned",
+          rtol=2e-5, atol=2e-4)
+    # Matrix-vector products: rows in blocks sharing the vector's loads, and column panels
+    # (PoCL; reduce.c, reduce_split.c), each with a partial last block.
+    av = _data(np, "float32", (53, 301), 35)
+    vv = _data(np, "float32", (301,), 36)
+    _same(np, lc.asarray(av) @ lc.asarray(vv), (av.astype(np.float64) @ vv).astype("float32"),
+          "matrix-vector", rtol=2e-5, atol=2e-4)
+    _same(np, lc.asarray(vv[:53]) @ lc.asarray(av),
+          (vv[:53].astype(np.float64) @ av).astype("float32"), "vector-matrix", rtol=2e-5,
+          atol=2e-4)
+    at = _data(np, "float32", (300, 45), 37)
+    _same(np, lc.asarray(vv[:300]) @ lc.asarray(at),
+          (vv[:300].astype(np.float64) @ at).astype("float32"), "vector-matrix panels",
+          rtol=2e-5, atol=2e-4)
 
 
 def case_gemm_post(lc, np):
