@@ -197,6 +197,30 @@ static int lc_block_partials_header(struct lc_cg *g, struct lc_kcode *c, struct 
     return 0;
 }
 
+/* The combining launch of a column reduction in blocks (schedule D, the panels): item blk
+ * combines its block's (B outputs') partials in chunk order. A launch of its own, not a last
+ * item counted in: the M*P partials would each take atomics (plain accesses of two groups of
+ * one launch race), at a cost comparable with the fold's. */
+static int lc_block_combine(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb,
+                            int64_t blocks, int64_t P, int64_t M, int64_t N, int64_t B)
+{
+    struct lc_launch *l = lc_new_launch(c, "_comb");
+    if (!l || lc_block_partials_header(g, c, l, sb, "_comb", blocks, P, M, N) < 0)
+        return -1;
+    c->zero_bytes = 0;
+    lc_sb_printf(sb, "    __global char *scratch = scratch_ + sbase;\n"
+                     "    const long c0 = get_global_id(0) * %lld;\n"
+                     "    for (long i0 = c0; i0 < min(M, c0 + %lld); i0++) {\n",
+                 (long long)B, (long long)B);
+    lc_combine_partials_at(g, sb, "q * M + i0", "        ", 0);
+    lc_sb_printf(sb, "    }\n}\n");
+    l->work_dim = 1;
+    l->use_local = 1;
+    l->local[0] = l->local[1] = l->local[2] = 1;
+    l->global[0] = (size_t)blocks;
+    return 0;
+}
+
 /* Schedule C (column reductions on targets with column_blocks, GPUs): groups of L adjacent outputs times P
  * chunks of the reduced elements. Item (block, chunk, lid) folds its chunk
  * of output block*L + lid, so each step of the loop reads L adjacent
@@ -423,20 +447,8 @@ static int lc_gen_reduce_colpanel(struct lc_cg *g, struct lc_kcode *c, struct lc
     l->global[0] = (size_t)blocks;
     l->global[1] = (size_t)P;
     /* Launch 2, as schedule D's: item blk combines its panel's partials in chunk order. */
-    l = lc_new_launch(c, "_comb");
-    if (!l || lc_block_partials_header(g, c, l, sb, "_comb", blocks, P, M, N) < 0)
+    if (lc_block_combine(g, c, sb, blocks, P, M, N, B) < 0)
         return -1;
-    c->zero_bytes = 0;
-    lc_sb_printf(sb, "    __global char *scratch = scratch_ + sbase;\n"
-                     "    const long c0 = get_global_id(0) * %lld;\n"
-                     "    for (long i0 = c0; i0 < min(M, c0 + %lld); i0++) {\n",
-                 (long long)B, (long long)B);
-    lc_combine_partials_at(g, sb, "q * M + i0", "        ", 0);
-    lc_sb_printf(sb, "    }\n}\n");
-    l->work_dim = 1;
-    l->use_local = 1;
-    l->local[0] = l->local[1] = l->local[2] = 1;
-    l->global[0] = (size_t)blocks;
     snprintf(c->schedule, sizeof c->schedule,
              "reduce: panels of %lld outputs x chunks of rows, %d rows a step, %d-wide SIMD, then a launch combines",
              (long long)B, U, W);
@@ -592,23 +604,9 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
     l->local[0] = l->local[1] = l->local[2] = 1;
     l->global[0] = (size_t)blocks;
     l->global[1] = (size_t)P;
-    /* Launch 2: item blk combines its block's partials in chunk order. A launch of its own, not
-     * a last item counted in: the M*P partials would each take atomics (plain accesses of two
-     * groups of one launch race), at a cost comparable with the fold's. */
-    l = lc_new_launch(c, "_comb");
-    if (!l || lc_block_partials_header(g, c, l, sb, "_comb", blocks, P, M, N) < 0)
+    /* Launch 2: item blk combines its block's partials in chunk order (lc_block_combine). */
+    if (lc_block_combine(g, c, sb, blocks, P, M, N, B) < 0)
         return -1;
-    c->zero_bytes = 0;
-    lc_sb_printf(sb, "    __global char *scratch = scratch_ + sbase;\n"
-                     "    const long c0 = get_global_id(0) * %lld;\n"
-                     "    for (long i0 = c0; i0 < min(M, c0 + %lld); i0++) {\n",
-                 (long long)B, (long long)B);
-    lc_combine_partials_at(g, sb, "q * M + i0", "        ", 0);
-    lc_sb_printf(sb, "    }\n}\n");
-    l->work_dim = 1;
-    l->use_local = 1;
-    l->local[0] = l->local[1] = l->local[2] = 1;
-    l->global[0] = (size_t)blocks;
     snprintf(c->schedule, sizeof c->schedule,
              "reduce: blocks of %lld outputs x chunks of rows, %d-wide SIMD, then a launch combines",
              (long long)B, W);
