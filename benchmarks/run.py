@@ -92,7 +92,7 @@ from timing import Cell, Timer, setup_system, time_interleaved  # noqa: E402
 from workloads import build_workloads  # noqa: E402
 
 ROWS = ("axpy chain transc l2 user_elementwise user_reduction softmax standardize cumsum gather compaction bincount jacobi_2d "
-        "slicewrite sort argsort sort_rows topk topk_rows matmul matmul_relu matmul_norm random "
+        "slicewrite sort argsort sort_rows topk topk_rows matmul matmul_relu matmul_norm mlp gemv random "
         "randn sparse_pca sparse_pca_loop small dask_standardize loops mandelbrot").split()
 
 

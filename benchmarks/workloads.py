@@ -438,6 +438,18 @@ def build_workloads(n, side, small_sizes, only, spca=(100000, 4096)):
                            "C 3x4096 float32 (the sparse PCA's column norms)",
                            hand=kernels.setup_none, peers_skip=no_mm, numba="matmul_norm",
                            label="norm(Vd @ C, axis=0)"))
+    # Skinny products (npbench's mlp at its small size, a matrix-vector product): the cost is
+    # reading W (or A) once.
+    if want("mlp"):
+        wl.append(Workload("mlp", f_matmul_relu, [u(8, 30000) - 0.5, u(30000, 2000) - 0.5,
+                                                  u(2000)],
+                           8 * 2000, (1e-4, 1e-4), "relu(x @ W + b), x 8x30000, W 30000x2000 "
+                           "float32 (npbench's mlp, small)", hand=kernels.setup_none,
+                           peers_skip=no_mm, numba="matmul_relu", label="mlp relu(x @ W + b)"))
+    if want("gemv"):
+        wl.append(Workload("gemv", f_matmul, [u(2000, 30000) - 0.5, u(30000) - 0.5], 2000,
+                           (1e-4, 1e-4), "A @ v, A 2000x30000 float32", hand=kernels.setup_none,
+                           peers_skip=no_mm, numba="matmul", label="A @ v 2000x30000"))
     tok = np.zeros(1, np.int32)
     no_rng = {"pyopencl": "no random module in pyopencl.array here",
               "dask": "not wired (dask.array.random)"}
