@@ -197,6 +197,17 @@ static int lc_block_partials_header(struct lc_cg *g, struct lc_kcode *c, struct 
     return 0;
 }
 
+/* The chunks of rows of a column reduction in `blocks` blocks of N rows: about 256 rows each,
+ * up to 16, at least 4 items per compute unit, at least 64 rows each. */
+static int64_t lc_block_chunks(const struct lc_cg *g, int64_t N, int64_t blocks)
+{
+    int64_t cu = g->t->compute_units, maxp = N / 64 < 1 ? 1 : N / 64;
+    int64_t P = N / 256 < 1 ? 1 : N / 256 > 16 ? 16 : N / 256;
+    if (blocks * P < 4 * cu)
+        P = (4 * cu + blocks - 1) / blocks;
+    return P > maxp ? maxp : P;
+}
+
 /* The combining launch of a column reduction in blocks (schedule D, the panels): item blk
  * combines its block's (B outputs') partials in chunk order. A launch of its own, not a last
  * item counted in: the M*P partials would each take atomics (plain accesses of two groups of
@@ -358,15 +369,7 @@ static int lc_gen_reduce_colpanel(struct lc_cg *g, struct lc_kcode *c, struct lc
     int64_t M = lc_kept_count(g), N = lc_reduced_count(g);
     int64_t B = (int64_t)V * W;
     int64_t blocks = (M + B - 1) / B;
-    unsigned cu = g->t->compute_units;
-    /* Chunks as schedule D's: about 256 rows each, up to 16, at least 4 items per compute
-     * unit, at least 64 rows each. */
-    int64_t maxp = N / 64 < 1 ? 1 : N / 64;
-    int64_t P = N / 256 < 1 ? 1 : N / 256 > 16 ? 16 : N / 256;
-    if (blocks * P < 4 * (int64_t)cu)
-        P = (4 * (int64_t)cu + blocks - 1) / blocks;
-    if (P > maxp)
-        P = maxp;
+    int64_t P = lc_block_chunks(g, N, blocks);   /* as schedule D's */
     if (lc_block_partials_header(g, c, l, sb, "_part", blocks, P, M, N) < 0)
         return -1;
     lc_sb_printf(sb, "    __global char *scratch = scratch_ + sbase;\n"
@@ -469,13 +472,7 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
     int V = g->t->colblock_vectors;
     int64_t B = (int64_t)V * W;
     int64_t blocks = (M + B - 1) / B;
-    unsigned cu = g->t->compute_units;
-    int64_t maxp = N / 64 < 1 ? 1 : N / 64;
-    int64_t P = N / 256 < 1 ? 1 : N / 256 > 16 ? 16 : N / 256;
-    if (blocks * P < 4 * (int64_t)cu)
-        P = (4 * (int64_t)cu + blocks - 1) / blocks;
-    if (P > maxp)
-        P = maxp;
+    int64_t P = lc_block_chunks(g, N, blocks);
     if (lc_block_partials_header(g, c, l, sb, "_part", blocks, P, M, N) < 0)
         return -1;
     lc_sb_printf(sb, "    __global char *scratch = scratch_ + sbase;\n"
