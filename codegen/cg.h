@@ -181,6 +181,11 @@ void lc_emit_special(struct lc_sb *sb, int dt, const char *v, const char *flag, 
  * `declare`: as a new const variable. */
 void lc_emit_unkey(struct lc_sb *sb, int dt, const char *key, int desc, int declare,
                    const char *ind);
+/* val_ of the sorted value whose key is key_: the key's inverse (lc_emit_unkey), or, for a
+ * float key lc_emit_key folded (NaN, zero) where `have` holds, the value computed again at
+ * index `idx` along the sorted dim (a payload kept for those values). */
+void lc_emit_sort_value(struct lc_cg *g, struct lc_sb *sb, int dt, int desc, const char *have,
+                        const char *idx, const char *ind);
 /* The parameters of a sort kernel: the common ones (outputs, reads, shape: one argument list
  * serves every kernel of the sort), the scratch, then the schedule's own (`rest`, text); the
  * text into sb and the arguments so far into l (either may be NULL). */

@@ -102,6 +102,25 @@ void lc_emit_unkey(struct lc_sb *sb, int dt, const char *key, int desc, int decl
         lc_sb_printf(sb, "%s%s = (%s)w_;\n", ind, to, lc_T(dt));
 }
 
+void lc_emit_sort_value(struct lc_cg *g, struct lc_sb *sb, int dt, int desc, const char *have,
+                        const char *idx, const char *ind)
+{
+    if (lc_dtype_kind(dt) != 'f') {
+        lc_emit_unkey(sb, dt, "key_", desc, 1, ind);
+        return;
+    }
+    struct lc_key K = lc_key_of(dt);
+    char in2[48];
+    snprintf(in2, sizeof in2, "%s    ", ind);
+    lc_sb_printf(sb, "%s%s val_;\n%sif (%s && (key_ == %s || key_ == (%s%s))) {\n"
+                     "%sconst long i%d = %s;\n",
+                 ind, lc_T(dt), ind, have, K.all, desc ? "~" : "", K.sign, in2, g->nd - 1, idx);
+    lc_emit_exprs(g, sb, 0, in2);
+    lc_sb_printf(sb, "%sval_ = v%d;\n%s} else {\n", in2, g->k->outputs[0].expr, ind);
+    lc_emit_unkey(sb, dt, "key_", desc, 0, in2);
+    lc_sb_printf(sb, "%s}\n", ind);
+}
+
 void lc_emit_sort_store(struct lc_cg *g, struct lc_sb *sb, const char *ind)
 {
     const struct lc_kernel *k = g->k;
@@ -272,11 +291,9 @@ static void lc_sort_pay(struct lc_sb *sb, int arg, int isf)
 
 /* LAST's loop body up to val_, the value of the element j_ (key key_) goes out at pos_. */
 static void lc_sort_value(struct lc_cg *g, struct lc_sb *sb, const char *K, int radix, int arg,
-                          int isf, int desc, const char *zkey, const char *ind)
+                          int desc, const char *ind)
 {
-    const struct lc_kernel *k = g->k;
-    int nr = g->nd - 1, vexpr = k->outputs[0].expr, dt = k->exprs[vexpr].dtype;
-    struct lc_key key = lc_key_of(dt);
+    int dt = g->k->exprs[g->k->outputs[0].expr].dtype;
     lc_sb_printf(sb, LC_LOOP_SCALAR "#pragma unroll 1\n%sfor (long j_ = beg; j_ < end; j_++) {\n"
                      "%s    const %s key_ = ksrc[j_];\n"
                      "%s    const int d_ = (int)(key_ >> shift) & %d;\n"
@@ -285,20 +302,10 @@ static void lc_sort_value(struct lc_cg *g, struct lc_sb *sb, const char *K, int 
     snprintf(in, sizeof in, "%s    ", ind);
     if (arg) {
         lc_sb_printf(sb, "%sconst long val_ = vid ? j_ : (long)vsrc[j_];\n", in);
-    } else if (isf) {
-        /* A folded key (NaN, zero) of a row with values it cannot give back: the value
-         * again, computed at the element's index. */
-        char in2[40];
-        snprintf(in2, sizeof in2, "%s    ", in);
-        lc_sb_printf(sb, "%s%s val_;\n%sif (pay_ && (key_ == %s || key_ == %s)) {\n"
-                         "%sconst long i%d = vid ? j_ : (long)vsrc[j_];\n",
-                     in, lc_T(dt), in, key.all, zkey, in2, nr);
-        lc_emit_exprs(g, sb, 0, in2);
-        lc_sb_printf(sb, "%sval_ = v%d;\n%s} else {\n", in2, vexpr, in);
-        lc_emit_unkey(sb, dt, "key_", desc, 0, in2);
-        lc_sb_printf(sb, "%s}\n", in);
     } else {
-        lc_emit_unkey(sb, dt, "key_", desc, 1, in);
+        /* A float's folded key, in a row with values it cannot give back: the value at its
+         * index (pay_: lc_sort_pay). */
+        lc_emit_sort_value(g, sb, dt, desc, "pay_", "vid ? j_ : (long)vsrc[j_]", in);
     }
 }
 
@@ -308,12 +315,12 @@ static void lc_sort_value(struct lc_cg *g, struct lc_sb *sb, const char *K, int 
  * (a float's exponent digit), each to its place (streaming stores cost more than cached ones
  * to a few places: PoCL 3.1, 2^24 float32, top digit: 31 against 22 ms). */
 static void lc_sort_last(struct lc_cg *g, struct lc_sb *sb, const char *K, int radix, int arg,
-                         int isf, int desc, const char *zkey)
+                         int desc)
 {
     const struct lc_kernel *k = g->k;
     int nr = g->nd - 1, L = LC_SORT_LINE;
     if (k->n_outputs != 1 || g->ostr[0][nr] != 1) {
-        lc_sort_value(g, sb, K, radix, arg, isf, desc, zkey, "    ");
+        lc_sort_value(g, sb, K, radix, arg, desc, "    ");
         lc_emit_sort_store(g, sb, "        ");
         lc_sb_printf(sb, "    }\n}\n\n");
         return;
@@ -330,11 +337,11 @@ static void lc_sort_last(struct lc_cg *g, struct lc_sb *sb, const char *K, int r
         else if (g->ostr[0][d] != 0)
             lc_sb_printf(sb, " + i%d * os0_%d", d, d);
     lc_sb_printf(sb, ";\n    if (spread_ <= %d) {\n", LC_SORT_SPREAD);
-    lc_sort_value(g, sb, K, radix, arg, isf, desc, zkey, "        ");
+    lc_sort_value(g, sb, K, radix, arg, desc, "        ");
     lc_sb_printf(sb, "            od_[pos_] = val_;\n        }\n        return;\n    }\n");
     lc_sort_phase(sb, T, "od_", radix);
     lc_sort_lines(sb, T, "wo", radix);
-    lc_sort_value(g, sb, K, radix, arg, isf, desc, zkey, "    ");
+    lc_sort_value(g, sb, K, radix, arg, desc, "    ");
     lc_sb_printf(sb, "        const int r_ = (int)((pos_ + ph_) & %d);\n"
                      "        wo[d_ * %d + r_] = val_;\n", L - 1, L);
     lc_sort_put(g, sb, T, "wo", "od_", NULL, 0, radix);
@@ -376,8 +383,6 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     c->scratch_bytes = off_v1 + vb;
     c->zero_bytes = 0;
     const char *names[5] = {"_first", "_hist", "_scan", "_move", "_last"};
-    char zkey[48];   /* the key of a zero (a float sort folds -0.0 into it) */
-    snprintf(zkey, sizeof zkey, "(%s)%s%s", K, desc ? "~" : "", key.sign);
 
     for (int kk = 0; kk < 5; kk++) {
         lc_sb_printf(sb, "__kernel void @K@%s(", names[kk]);
@@ -440,7 +445,7 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
             lc_sort_move(g, sb, K, V, pay, radix);
             continue;
         }
-        lc_sort_last(g, sb, K, radix, arg, isf, desc, zkey);
+        lc_sort_last(g, sb, K, radix, arg, desc);
     }
 
     /* The launches: count (computing the keys), scan, move; per further digit count, scan,

@@ -135,21 +135,12 @@ static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
     lc_sb_printf(sb, "#pragma unroll 1\n    for (long pos_ = 0; pos_ < N; pos_++) {\n");
     if (arg) {
         lc_sb_printf(sb, "        const long val_ = vid ? pos_ : (long)vsrc[pos_];\n");
-    } else if (isf) {
-        /* A folded key (NaN, zero) of a row with values it cannot give back: the value
-         * again, computed at the element's index. */
-        char zkey[48];
-        snprintf(zkey, sizeof zkey, "(%s)%s%s", K, desc ? "~" : "", key.sign);
-        lc_sb_printf(sb, "        const %s key_ = ksrc[pos_];\n        %s val_;\n"
-                         "        if (pay_ && (key_ == %s || key_ == %s)) {\n"
-                         "            const long i%d = vid ? pos_ : (long)vsrc[pos_];\n",
-                     K, lc_T(dt), key.all, zkey, nr);
-        lc_emit_exprs(g, sb, 0, "            ");
-        lc_sb_printf(sb, "            val_ = v%d;\n        } else {\n", vexpr);
-        lc_emit_unkey(sb, dt, "key_", desc, 0, "            ");
-        lc_sb_printf(sb, "        }\n");
     } else {
-        lc_emit_unkey(sb, dt, "ksrc[pos_]", desc, 1, "        ");
+        /* A float's folded key, in a row with values it cannot give back: the value at its
+         * index. */
+        lc_sb_printf(sb, "        const %s key_ = ksrc[pos_];\n", K);
+        lc_emit_sort_value(g, sb, dt, desc, isf ? "pay_" : "0", "vid ? pos_ : (long)vsrc[pos_]",
+                           "        ");
     }
     lc_emit_sort_store(g, sb, "        ");
     lc_sb_printf(sb, "    }\n}\n\n");

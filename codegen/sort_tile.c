@@ -152,25 +152,6 @@ static void lc_tile_key_expr(struct lc_cg *g, struct lc_sb *sb, int dt, int desc
         lc_sb_printf(sb, "%sif (isnan(%s) || (%s == 0 && signbit(%s))) *fl = 1;\n", ind, v, v, v);
 }
 
-/* val_ of a float sort at pos_'s key: the key's inverse, or, where the key was folded (NaN,
- * zero) and the payload idx_ is there, the value again at its index. */
-static void lc_tile_value(struct lc_cg *g, struct lc_sb *sb, int dt, int desc, int nr,
-                          const char *have_idx)
-{
-    struct lc_key K = lc_key_of(dt);
-    if (lc_dtype_kind(dt) != 'f') {
-        lc_emit_unkey(sb, dt, "key_", desc, 1, "            ");
-        return;
-    }
-    lc_sb_printf(sb, "            %s val_;\n            if (%s && (key_ == %s || key_ == (%s%s))) {\n"
-                     "                const long i%d = idx_;\n",
-                 lc_T(dt), have_idx, K.all, desc ? "~" : "", K.sign, nr);
-    lc_emit_exprs(g, sb, 0, "                ");
-    lc_sb_printf(sb, "                val_ = v%d;\n            } else {\n", g->k->outputs[0].expr);
-    lc_emit_unkey(sb, dt, "key_", desc, 0, "                ");
-    lc_sb_printf(sb, "            }\n");
-}
-
 enum {
     LC_T_LOCAL, LC_T_CFIRST, LC_T_COUNT, LC_T_SRED, LC_T_SSCAN, LC_T_SDOWN,
     LC_T_MFIRST, LC_T_MOVE, LC_T_MLAST, LC_T_MONLY, LC_T_N
@@ -330,7 +311,7 @@ static int lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
     if (arg)
         lc_sb_printf(sb, "            const long val_ = idx_;\n");
     else
-        lc_tile_value(g, sb, dt, desc, nr, "pay");
+        lc_emit_sort_value(g, sb, dt, desc, "pay", "idx_", "            ");
     lc_emit_sort_store(g, sb, "            ");
     lc_sb_printf(sb, "        }\n    }\n}\n\n");
     return 0;

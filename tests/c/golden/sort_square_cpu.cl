@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "sort: LSD radix, 4 passes of 8-bit digits, 16 chunks per row", 12 launches: lc_sort_f32_a81402c9d39c8c59_first lc_sort_f32_a81402c9d39c8c59_scan lc_sort_f32_a81402c9d39c8c59_move lc_sort_f32_a81402c9d39c8c59_hist lc_sort_f32_a81402c9d39c8c59_scan lc_sort_f32_a81402c9d39c8c59_move lc_sort_f32_a81402c9d39c8c59_hist lc_sort_f32_a81402c9d39c8c59_scan lc_sort_f32_a81402c9d39c8c59_move lc_sort_f32_a81402c9d39c8c59_hist lc_sort_f32_a81402c9d39c8c59_scan lc_sort_f32_a81402c9d39c8c59_last */
+/* ---- kernel 0: schedule "sort: LSD radix, 4 passes of 8-bit digits, 16 chunks per row", 12 launches: lc_sort_f32_6b078dad2e2e977c_first lc_sort_f32_6b078dad2e2e977c_scan lc_sort_f32_6b078dad2e2e977c_move lc_sort_f32_6b078dad2e2e977c_hist lc_sort_f32_6b078dad2e2e977c_scan lc_sort_f32_6b078dad2e2e977c_move lc_sort_f32_6b078dad2e2e977c_hist lc_sort_f32_6b078dad2e2e977c_scan lc_sort_f32_6b078dad2e2e977c_move lc_sort_f32_6b078dad2e2e977c_hist lc_sort_f32_6b078dad2e2e977c_scan lc_sort_f32_6b078dad2e2e977c_last */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix, 4 passes of 8-bit digits, 16 chunks per row. */
-__kernel void lc_sort_f32_a81402c9d39c8c59_first(
+__kernel void lc_sort_f32_6b078dad2e2e977c_first(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -46,7 +46,7 @@ __kernel void lc_sort_f32_a81402c9d39c8c59_first(
     fl[g_] = f_;
 }
 
-__kernel void lc_sort_f32_a81402c9d39c8c59_hist(
+__kernel void lc_sort_f32_6b078dad2e2e977c_hist(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -78,7 +78,7 @@ __kernel void lc_sort_f32_a81402c9d39c8c59_hist(
         c[d * P] = h[d];
 }
 
-__kernel void lc_sort_f32_a81402c9d39c8c59_scan(
+__kernel void lc_sort_f32_6b078dad2e2e977c_scan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -98,7 +98,7 @@ __kernel void lc_sort_f32_a81402c9d39c8c59_scan(
     }
 }
 
-__kernel void lc_sort_f32_a81402c9d39c8c59_move(
+__kernel void lc_sort_f32_6b078dad2e2e977c_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -180,7 +180,7 @@ __kernel void lc_sort_f32_a81402c9d39c8c59_move(
     mem_fence(CLK_GLOBAL_MEM_FENCE);
 }
 
-__kernel void lc_sort_f32_a81402c9d39c8c59_last(
+__kernel void lc_sort_f32_6b078dad2e2e977c_last(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -220,7 +220,7 @@ __kernel void lc_sort_f32_a81402c9d39c8c59_last(
             const int d_ = (int)(key_ >> shift) & 255;
             const long pos_ = o[d_]++;
             float val_;
-            if (pay_ && (key_ == 0xffffffffu || key_ == (uint)0x80000000u)) {
+            if (pay_ && (key_ == 0xffffffffu || key_ == (0x80000000u))) {
                 const long i0 = vid ? j_ : (long)vsrc[j_];
                 const float v0 = a0[a0_o + i0]; /* buffer */
                 const float v1 = (v0 * v0); /* multiply */
@@ -247,7 +247,7 @@ __kernel void lc_sort_f32_a81402c9d39c8c59_last(
         const int d_ = (int)(key_ >> shift) & 255;
         const long pos_ = o[d_]++;
         float val_;
-        if (pay_ && (key_ == 0xffffffffu || key_ == (uint)0x80000000u)) {
+        if (pay_ && (key_ == 0xffffffffu || key_ == (0x80000000u))) {
             const long i0 = vid ? j_ : (long)vsrc[j_];
             const float v0 = a0[a0_o + i0]; /* buffer */
             const float v1 = (v0 * v0); /* multiply */
