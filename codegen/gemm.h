@@ -1,5 +1,5 @@
 /* gemm.h: what the product schedules share (gemm.c's tiles and SIMD blocks, gemm_skinny.c's
- * split products of a few rows). */
+ * split products of a few rows on GPUs, gemm_panels.c's column panels of a few rows on CPUs). */
 #ifndef LC_CODEGEN_GEMM_H
 #define LC_CODEGEN_GEMM_H
 
@@ -22,5 +22,10 @@ int lc_gemm_match_m(struct lc_cg *g, struct lc_gemm *m, int64_t min_m);
 int lc_gemm_unit_along(const struct lc_cg *g, const struct lc_gemm *m, int bit, int d);
 /* The epilogue of output (i<dm>, i<dn>) whose sum is `v`, and its stores. */
 void lc_gemm_epilogue(struct lc_cg *g, struct lc_sb *sb, const char *v, const char *ind);
+/* Does the SIMD product m take gemm_panels.c's panels (a few rows, no batch, no post-reductions,
+ * a target with reduce_rows)? */
+int lc_gemm_panels_fit(struct lc_cg *g, const struct lc_gemm *m);
+/* The panels schedule of product m (gemm_panels.c). */
+int lc_gen_gemm_panels(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, struct lc_gemm *m);
 
 #endif
