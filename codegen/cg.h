@@ -261,6 +261,23 @@ void lc_red_load(struct lc_cg *g, struct lc_sb *sb, int s, const char *pre,
 /* Every slot: declare and initialize the states <prefix><s>; fold the prologue at the
  * current indices into s<s>. */
 void lc_init_all(struct lc_cg *g, struct lc_sb *sb, const char *prefix, const char *ind);
+
+/* Column reductions in blocks of outputs x P chunks of rows (reduce_split.c's schedule D,
+ * reduce_colpanel.c's panels): every slot's state stored as this item's partial at scratch
+ * index `at` (atomic: read by another group of the same launch); a kernel's header with the
+ * scratch of a counter per block and the [P][M] partials; the chunks of N rows for `blocks`
+ * blocks; the combining launch, item blk adding its B outputs' partials in chunk order. */
+void lc_store_partials_at(struct lc_cg *g, struct lc_sb *sb, const char *at, const char *ind,
+                          int atomic);
+int lc_block_partials_header(struct lc_cg *g, struct lc_kcode *c, struct lc_launch *l,
+                             struct lc_sb *sb, const char *suffix, int64_t blocks, int64_t P,
+                             int64_t M, int64_t N);
+int64_t lc_block_chunks(const struct lc_cg *g, int64_t N, int64_t blocks);
+int lc_block_combine(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int64_t blocks,
+                     int64_t P, int64_t M, int64_t N, int64_t B);
+/* Column sums sharing a read along the outputs (v @ A) on SIMD targets: reduce_colpanel.c. */
+int lc_reduce_colpanel_fits(struct lc_cg *g);
+int lc_gen_reduce_colpanel(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb);
 void lc_fold_all(struct lc_cg *g, struct lc_sb *sb, const char *idx, const char *ind);
 /* User reduction slot s (USERRED with an identity) as W lanes: declare vector state q at the
  * identity; fold W-lane value v into it lane by lane (lane l of every step into lane l). */
