@@ -139,7 +139,8 @@ static void lc_tile_helpers(struct lc_sb *sb, const char *K, int LI)
 }
 
 /* The key of the element at i<nr> (declared by the caller), computed from the key expression;
- * for a float sort, a NaN or -0.0 sets the flag at *fl. */
+ * for a float sort, -0.0 or a NaN of other bits than np.nan's sets the flag at *fl (a folded
+ * NaN key comes back as np.nan, lc_emit_unkey). */
 static void lc_tile_key_expr(struct lc_cg *g, struct lc_sb *sb, int dt, int desc, int flag,
                              const char *ind)
 {
@@ -148,8 +149,11 @@ static void lc_tile_key_expr(struct lc_cg *g, struct lc_sb *sb, int dt, int desc
     snprintf(v, sizeof v, "v%d", vexpr);
     lc_emit_exprs(g, sb, 0, ind);
     lc_emit_key(sb, dt, v, desc, ind);
-    if (flag)
-        lc_sb_printf(sb, "%sif (isnan(%s) || (%s == 0 && signbit(%s))) *fl = 1;\n", ind, v, v, v);
+    if (flag) {   /* the values its key cannot give back (lc_emit_special) */
+        lc_sb_printf(sb, "%suint sp_ = 0;\n", ind);
+        lc_emit_special(sb, dt, v, "sp_", ind);
+        lc_sb_printf(sb, "%sif (sp_)\n%s    *fl = 1;\n", ind, ind);
+    }
 }
 
 enum {

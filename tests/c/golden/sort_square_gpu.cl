@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_624f27645c844184_cfirst lc_sort_f32_624f27645c844184_sred lc_sort_f32_624f27645c844184_sscan lc_sort_f32_624f27645c844184_sdown lc_sort_f32_624f27645c844184_mfirst lc_sort_f32_624f27645c844184_count lc_sort_f32_624f27645c844184_sred lc_sort_f32_624f27645c844184_sscan lc_sort_f32_624f27645c844184_sdown lc_sort_f32_624f27645c844184_move lc_sort_f32_624f27645c844184_count lc_sort_f32_624f27645c844184_sred lc_sort_f32_624f27645c844184_sscan lc_sort_f32_624f27645c844184_sdown lc_sort_f32_624f27645c844184_move lc_sort_f32_624f27645c844184_count lc_sort_f32_624f27645c844184_sred lc_sort_f32_624f27645c844184_sscan lc_sort_f32_624f27645c844184_sdown lc_sort_f32_624f27645c844184_mlast */
+/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_ebdfeaed0f6f26e9_cfirst lc_sort_f32_ebdfeaed0f6f26e9_sred lc_sort_f32_ebdfeaed0f6f26e9_sscan lc_sort_f32_ebdfeaed0f6f26e9_sdown lc_sort_f32_ebdfeaed0f6f26e9_mfirst lc_sort_f32_ebdfeaed0f6f26e9_count lc_sort_f32_ebdfeaed0f6f26e9_sred lc_sort_f32_ebdfeaed0f6f26e9_sscan lc_sort_f32_ebdfeaed0f6f26e9_sdown lc_sort_f32_ebdfeaed0f6f26e9_move lc_sort_f32_ebdfeaed0f6f26e9_count lc_sort_f32_ebdfeaed0f6f26e9_sred lc_sort_f32_ebdfeaed0f6f26e9_sscan lc_sort_f32_ebdfeaed0f6f26e9_sdown lc_sort_f32_ebdfeaed0f6f26e9_move lc_sort_f32_ebdfeaed0f6f26e9_count lc_sort_f32_ebdfeaed0f6f26e9_sred lc_sort_f32_ebdfeaed0f6f26e9_sscan lc_sort_f32_ebdfeaed0f6f26e9_sdown lc_sort_f32_ebdfeaed0f6f26e9_mlast */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits. */
@@ -127,7 +127,7 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_624f27645c844184_cfirst(
+void lc_sort_f32_ebdfeaed0f6f26e9_cfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -158,7 +158,13 @@ void lc_sort_f32_624f27645c844184_cfirst(
             uint key_ = (b_ & 0x80000000u) ? ~b_ : (b_ | 0x80000000u);
             if ((uint)(b_ << 1) == 0) key_ = 0x80000000u;
             if ((uint)(b_ << 1) > 0xff000000u) key_ = 0xffffffffu;
-            if (isnan(v1) || (v1 == 0 && signbit(v1))) *fl = 1;
+            uint sp_ = 0;
+            {
+                const uint w_ = as_uint(v1);
+                sp_ |= select(0u, 1u, (w_ == 0x80000000u) | (((uint)(w_ << 1) > 0xff000000u) & (w_ != 0x7fc00000u)));
+            }
+            if (sp_)
+                *fl = 1;
             kk_[j] = key_;
         }
     }
@@ -174,7 +180,7 @@ void lc_sort_f32_624f27645c844184_cfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_624f27645c844184_sred(
+void lc_sort_f32_ebdfeaed0f6f26e9_sred(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -202,7 +208,7 @@ void lc_sort_f32_624f27645c844184_sred(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_624f27645c844184_sscan(
+void lc_sort_f32_ebdfeaed0f6f26e9_sscan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -230,7 +236,7 @@ void lc_sort_f32_624f27645c844184_sscan(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_624f27645c844184_sdown(
+void lc_sort_f32_ebdfeaed0f6f26e9_sdown(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -270,7 +276,7 @@ void lc_sort_f32_624f27645c844184_sdown(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_624f27645c844184_mfirst(
+void lc_sort_f32_ebdfeaed0f6f26e9_mfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -338,7 +344,7 @@ void lc_sort_f32_624f27645c844184_mfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_624f27645c844184_count(
+void lc_sort_f32_ebdfeaed0f6f26e9_count(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -377,7 +383,7 @@ void lc_sort_f32_624f27645c844184_count(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_624f27645c844184_move(
+void lc_sort_f32_ebdfeaed0f6f26e9_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -438,7 +444,7 @@ void lc_sort_f32_624f27645c844184_move(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_624f27645c844184_mlast(
+void lc_sort_f32_ebdfeaed0f6f26e9_mlast(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
