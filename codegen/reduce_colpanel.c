@@ -21,6 +21,25 @@
 #define LC_PANEL_BYTES 16384
 #define LC_PANEL_ROWS 4
 
+/* Each slot s's vector of values (w<expr>, cast to its accumulator) added to `dst` (a format
+ * of s). */
+static void lc_colpanel_add(struct lc_cg *g, struct lc_sb *sb, int W, const char *dst,
+                            const char *ind)
+{
+    const struct lc_kernel *k = g->k;
+    for (int s = 0; s < k->n_reds; s++) {
+        const struct lc_reduction *r = &k->reds[s];
+        char v[32], d[32];
+        snprintf(v, sizeof v, "w%d", r->expr);
+        snprintf(d, sizeof d, dst, s);
+        struct lc_sb cv = {0};
+        lc_vcast(&cv, v, k->exprs[r->expr].dtype,
+                 !strcmp(lc_red_acc(g, r), "double") ? LC_FLOAT64 : LC_FLOAT32, W);
+        lc_sb_printf(sb, "%s%s += %s;\n", ind, d, cv.s);
+        lc_sb_free(&cv);
+    }
+}
+
 int lc_reduce_colpanel_fits(struct lc_cg *g)
 {
     const struct lc_kernel *k = g->k;
@@ -82,16 +101,7 @@ int lc_gen_reduce_colpanel(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
         lc_unravel(sb, nk, nd, "r", "                ");
         lc_sb_printf(sb, "                const long i0 = c0 + j * %d;\n", W);
         lc_emit_exprs_vec(g, sb, W, 0, "                ");
-        for (int s = 0; s < k->n_reds; s++) {
-            const struct lc_reduction *r = &k->reds[s];
-            const char *A = lc_red_acc(g, r);
-            char v[32];
-            snprintf(v, sizeof v, "w%d", r->expr);
-            struct lc_sb cv = {0};
-            lc_vcast(&cv, v, k->exprs[r->expr].dtype, !strcmp(A, "double") ? LC_FLOAT64 : LC_FLOAT32, W);
-            lc_sb_printf(sb, "                t%d_ += %s;\n", s, cv.s);
-            lc_sb_free(&cv);
-        }
+        lc_colpanel_add(g, sb, W, "t%d_", "                ");
         lc_sb_printf(sb, "            }\n");
     }
     for (int s = 0; s < k->n_reds; s++)
@@ -104,16 +114,7 @@ int lc_gen_reduce_colpanel(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
     lc_sb_printf(sb, "        for (int j = 0; j < nv; j++) {\n"
                      "            const long i0 = c0 + j * %d;\n", W);
     lc_emit_exprs_vec(g, sb, W, 0, "            ");
-    for (int s = 0; s < k->n_reds; s++) {
-        const struct lc_reduction *r = &k->reds[s];
-        const char *A = lc_red_acc(g, r);
-        char v[32];
-        snprintf(v, sizeof v, "w%d", r->expr);
-        struct lc_sb cv = {0};
-        lc_vcast(&cv, v, k->exprs[r->expr].dtype, !strcmp(A, "double") ? LC_FLOAT64 : LC_FLOAT32, W);
-        lc_sb_printf(sb, "            q%d_a[j] += %s;\n", s, cv.s);
-        lc_sb_free(&cv);
-    }
+    lc_colpanel_add(g, sb, W, "q%d_a[j]", "            ");
     lc_sb_printf(sb, "        }\n"
                      "    }\n"
                      "    for (int j = 0; j < nv; j++) {\n");
