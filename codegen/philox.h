@@ -67,15 +67,49 @@
 
 /* The conversions every path shares (the same operations, so the same bits on a device):
  * a 64-bit word from two, uniforms from 24 bits of a word or 53 bits of a 64-bit word times
- * 2^-24 or 2^-53 (plus = 1u: in (0, 1] for Box-Muller's log), and Box-Muller's radius and angle
- * (the odd value of a pair at t - pi/2). */
+ * 2^-24 or 2^-53 (plus = 1u: in (0, 1] for Box-Muller's log), and Box-Muller's radius. */
 #define LC_PAIR(TO64, lo, hi) (TO64(lo) | TO64(hi) << 32)
 #define LC_U24(TOF, w, plus) (TOF(((w) >> 8) + (plus)) * 5.9604644775390625e-8f)
 #define LC_U53(TOF, b, plus) (TOF(((b) >> 11) + (plus)) * 1.1102230246251565404e-16)
 #define LC_R32(u1) sqrt(-2.0f * log(u1))
-#define LC_T32(TOF, u2, odd) (6.28318530717958648f * (u2) - TOF(odd) * 1.57079632679489662f)
 #define LC_R64(u1) sqrt(-2.0 * log(u1))
-#define LC_T64(TOF, u2, odd) (6.28318530717958647692 * (u2) - TOF(odd) * 1.57079632679489661923)
+
+/* Box-Muller's angle, cos(2 pi u2 - odd pi / 2) for the even (odd = 0) and odd (odd = 1) value
+ * of a pair, without a library cosine: u2's top two bits are the quarter turn q, the rest the
+ * fraction f of it, exactly. In quarter q' = (q - odd) & 3 the cosine is +-sin((pi / 2) x) with
+ * x = f (q' odd) or 1 - f (q' even), negative for q' = 1, 2; x is made from f's integer bits,
+ * so exact, and sin((pi / 2) x) on [0, 1] is its Taylor polynomial in x (to x^13 for float32,
+ * x^21 for float64: the first term left out is under 7e-10 and 1.3e-18), evaluated by plain
+ * products and sums, no fma, so it has the same bits on every device and in C (within 4 ulp
+ * of the sine for float32, 3 for float64). NAME(w, odd) takes u2's word (32 bits, the
+ * fraction its bits 8..29) or 64-bit word (bits 11..61), U its type, scalar or vector. */
+#define LC_SIN_Q32(x, x2)                                                                   \
+    ((x) * (1.5707963267948966f + (x2) * (-0.6459640975062463f + (x2) * (0.07969262624616705f \
+     + (x2) * (-0.004681754135318688f + (x2) * (0.00016044118478735983f                     \
+     + (x2) * (-3.598843235212085e-06f + (x2) * 5.692172921967927e-08f)))))))
+#define LC_SIN_Q64(x, x2)                                                                   \
+    ((x) * (1.5707963267948966 + (x2) * (-0.6459640975062463 + (x2) * (0.07969262624616705   \
+     + (x2) * (-0.004681754135318688 + (x2) * (0.00016044118478735983                       \
+     + (x2) * (-3.598843235212085e-06 + (x2) * (5.692172921967927e-08                       \
+     + (x2) * (-6.688035109811468e-10 + (x2) * (6.0669357311061955e-12                      \
+     + (x2) * (-4.377065467313742e-14 + (x2) * 2.571422892860474e-16)))))))))))
+#define LC_RND_COS32_CODE(NAME, U, F, TOF)                                                  \
+    static inline F NAME(U w, U odd)                                                        \
+    {                                                                                       \
+        const U q_ = (((w) >> 30) - (odd)) & 3u, f_ = ((w) >> 8) & 0x3FFFFFu;               \
+        const U xb_ = (f_ ^ (((q_ & 1u) - 1u) & 0x3FFFFFu)) + ((q_ & 1u) ^ 1u);             \
+        const F x_ = TOF(xb_) * 2.384185791015625e-7f, x2_ = x_ * x_;                       \
+        return (1.0f - TOF((q_ + 1u) & 2u)) * LC_SIN_Q32(x_, x2_);                          \
+    }
+#define LC_RND_COS64_CODE(NAME, U, F, TOF)                                                  \
+    static inline F NAME(U w, U odd)                                                        \
+    {                                                                                       \
+        const U m_ = ((U)1 << 51) - 1u;                                                     \
+        const U q_ = (((w) >> 62) - (odd)) & 3u, f_ = ((w) >> 11) & m_;                     \
+        const U xb_ = (f_ ^ (((q_ & 1u) - 1u) & m_)) + ((q_ & 1u) ^ 1u);                    \
+        const F x_ = TOF(xb_) * 4.44089209850062616169e-16, x2_ = x_ * x_;                  \
+        return (1.0 - TOF((q_ + 1u) & 2u)) * LC_SIN_Q64(x_, x2_);                           \
+    }
 
 /* Raw bits. */
 #define LC_RND_BITS_CODE(SFX, U32, U64, KEY32, KEY64, TO32, TO64, MULHI)                           \
@@ -94,9 +128,10 @@
  * Normal = Box-Muller over the pair of words 0-1 (values 0, 1 of the block) or 2-3 (values
  * 2, 3): u1 = (24 bits of the first + 1) 2^-24 in (0, 1], u2 = 24 bits of the second times
  * 2^-24; the even value is r cos(t), the odd one r cos(t - pi/2) (= r sin t: one cosine per
- * value, the same formula on every path), t = 2 pi u2, r = sqrt(-2 ln u1);
- * |z| <= sqrt(-2 ln 2^-24) = 5.77. */
+ * value, the same formula on every path), t = 2 pi u2 (exact: LC_RND_COS32_CODE),
+ * r = sqrt(-2 ln u1); |z| <= sqrt(-2 ln 2^-24) = 5.77. */
 #define LC_RND_F32_CODE(SFX, U32, U64, KEY32, KEY64, TO32, TO64, MULHI, F32, TOF)                  \
+    LC_RND_COS32_CODE(lc_rnd_cos_f32##SFX, U32, F32, TOF)                                   \
     static inline F32 lc_rnd_uniform_f32##SFX(KEY64 key, U64 n)                             \
     {                                                                                       \
         LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 2, key)                                   \
@@ -107,14 +142,14 @@
         LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 2, key)                                   \
         const U32 hi_ = TO32(n) & 2u, odd_ = TO32(n) & 1u;                                 \
         F32 u1 = LC_U24(TOF, hi_ != 0u ? x2_ : x0_, 1u);                                    \
-        F32 u2 = LC_U24(TOF, hi_ != 0u ? x3_ : x1_, 0u);                                    \
-        return LC_R32(u1) * cos(LC_T32(TOF, u2, odd_));                                     \
+        return LC_R32(u1) * lc_rnd_cos_f32##SFX(hi_ != 0u ? x3_ : x1_, odd_);               \
     }
 
 /* float64: uniform = the top 53 bits of the value's two words times 2^-53. Normal: u1 from
  * words 0-1 as (53 bits + 1) 2^-53, u2 from words 2-3; value 0 of the block is r cos(t), value
- * 1 r cos(t - pi/2), t = 2 pi u2; |z| <= 8.57. */
+ * 1 r cos(t - pi/2), t = 2 pi u2 (exact: LC_RND_COS64_CODE); |z| <= 8.57. */
 #define LC_RND_F64_CODE(SFX, U32, U64, KEY32, KEY64, TO32, TO64, MULHI, F64, TOF)                  \
+    LC_RND_COS64_CODE(lc_rnd_cos_f64##SFX, U64, F64, TOF)                                   \
     static inline F64 lc_rnd_uniform_f64##SFX(KEY64 key, U64 n)                             \
     {                                                                                       \
         LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 1, key)                                   \
@@ -124,8 +159,7 @@
     {                                                                                       \
         LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 1, key)                                   \
         F64 u1 = LC_U53(TOF, LC_PAIR(TO64, x0_, x1_), 1u);                                  \
-        F64 u2 = LC_U53(TOF, LC_PAIR(TO64, x2_, x3_), 0u);                                  \
-        return LC_R64(u1) * cos(LC_T64(TOF, u2, (n) & 1u));                                 \
+        return LC_R64(u1) * lc_rnd_cos_f64##SFX(LC_PAIR(TO64, x2_, x3_), (n) & 1u);         \
     }
 
 /* Four consecutive values n..n+3 from whole blocks (scalar types only): one block for 32-bit
@@ -156,10 +190,9 @@
         if ((n & 3u) != 0u)                                                                 \
             return LC_RND_EACH4(MK4, V4F, lc_rnd_normal_f32, key, n);                       \
         LC_PHILOX(U32, KEY32, TO32, MULHI, n >> 2, key)                                     \
-        F32 r0 = LC_R32(LC_U24(TOF32, x0_, 1u)), u0 = LC_U24(TOF32, x1_, 0u);               \
-        F32 r1 = LC_R32(LC_U24(TOF32, x2_, 1u)), u1 = LC_U24(TOF32, x3_, 0u);               \
-        return MK4(V4F, r0 * cos(LC_T32(TOF32, u0, 0u)), r0 * cos(LC_T32(TOF32, u0, 1u)),   \
-                   r1 * cos(LC_T32(TOF32, u1, 0u)), r1 * cos(LC_T32(TOF32, u1, 1u)));       \
+        F32 r0 = LC_R32(LC_U24(TOF32, x0_, 1u)), r1 = LC_R32(LC_U24(TOF32, x2_, 1u));       \
+        return MK4(V4F, r0 * lc_rnd_cos_f32(x1_, 0u), r0 * lc_rnd_cos_f32(x1_, 1u),          \
+                   r1 * lc_rnd_cos_f32(x3_, 0u), r1 * lc_rnd_cos_f32(x3_, 1u));              \
     }
 #define LC_RND_QUAD64_CODE(U32, U64, KEY32, KEY64, TO32, TO64, MULHI, F64, TOF64, V4L, V4D, MK4) \
     static inline V4L lc_rnd_bits_u64_4(KEY64 key, U64 n)                                   \
@@ -190,9 +223,9 @@
         for (int b_ = 0; b_ < 2; b_++) {                                                    \
             LC_PHILOX(U32, KEY32, TO32, MULHI, (n >> 1) + (U64)b_, key)                     \
             F64 r = LC_R64(LC_U53(TOF64, LC_PAIR(TO64, x0_, x1_), 1u));                     \
-            F64 u2 = LC_U53(TOF64, LC_PAIR(TO64, x2_, x3_), 0u);                            \
-            z_[2 * b_] = r * cos(LC_T64(TOF64, u2, 0u));                                    \
-            z_[2 * b_ + 1] = r * cos(LC_T64(TOF64, u2, 1u));                                \
+            const U64 w2_ = LC_PAIR(TO64, x2_, x3_);                                        \
+            z_[2 * b_] = r * lc_rnd_cos_f64(w2_, 0u);                                       \
+            z_[2 * b_ + 1] = r * lc_rnd_cos_f64(w2_, 1u);                                   \
         }                                                                                   \
         return MK4(V4D, z_[0], z_[1], z_[2], z_[3]);                                        \
     }
@@ -232,7 +265,7 @@
  * its low half, the odd ones in its high half. The words go to their lanes by
  * swizzles, one set per alignment of n (a branch on n, which all eight lanes share), and each
  * lane then takes the scalar formulas above on its words (the uniform's scaling; a normal's
- * r = LC_R32(u1) and cos(LC_T32(u2, odd)), log, sqrt and cos eight lanes wide as before), so
+ * r = LC_R32(u1) and its angle's LC_RND_COS32_CODE, eight lanes wide), so
  * the lanes keep their bits. PK2(b, key) declares E_, O_ of blocks b, b + 1 in ulong4s. */
 #define LC_RND_PHILOX2_CODE(PK2)                                                            \
     static inline uint8 lc_rnd_philox2(ulong key, ulong b)                                  \
@@ -253,6 +286,7 @@
         SHIFTED                                                                             \
     }
 #define LC_RND_LANES8_F32_CODE                                                              \
+    LC_RND_COS32_CODE(lc_rnd_cos_f32_8, uint8, float8, convert_float8)                      \
     static inline float8 lc_rnd_uniform_f32_8(ulong key, ulong n)                           \
     {                                                                                       \
         uint8 w_;                                                                           \
@@ -277,8 +311,7 @@
             odd_ = (m_ & 1u) != 0u ? (uint8)(1, 0, 1, 0, 1, 0, 1, 0)                        \
                                    : (uint8)(0, 1, 0, 1, 0, 1, 0, 1);)                      \
         const float8 u1_ = LC_U24(convert_float8, w1_, 1u);                                 \
-        const float8 u2_ = LC_U24(convert_float8, w2_, 0u);                                 \
-        return LC_R32(u1_) * cos(LC_T32(convert_float8, u2_, odd_));                        \
+        return LC_R32(u1_) * lc_rnd_cos_f32_8(w2_, odd_);                                   \
     }
 /* 64-bit values: value 2b + j is words 0-1 (j even) or 2-3 of block b + j / 2, that is the
  * even word j of the blocks from b as its low half and odd word j as its high half. e_, o_
@@ -298,6 +331,7 @@
         SHIFTED                                                                             \
     }
 #define LC_RND_LANES8_F64_CODE                                                              \
+    LC_RND_COS64_CODE(lc_rnd_cos_f64_8, ulong8, double8, convert_double8)                   \
     static inline double8 lc_rnd_uniform_f64_8(ulong key, ulong n)                          \
     {                                                                                       \
         ulong8 v_;                                                                          \
@@ -317,8 +351,7 @@
             v2_ = LC_W64V(e_.s13355779, o_.s13355779);                                      \
             odd_ = (ulong8)(1, 0, 1, 0, 1, 0, 1, 0);)                                       \
         const double8 u1_ = LC_U53(convert_double8, v1_, 1u);                               \
-        const double8 u2_ = LC_U53(convert_double8, v2_, 0u);                               \
-        return LC_R64(u1_) * cos(LC_T64(convert_double8, u2_, odd_));                       \
+        return LC_R64(u1_) * lc_rnd_cos_f64_8(v2_, odd_);                                   \
     }
 
 #endif

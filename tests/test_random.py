@@ -59,9 +59,10 @@ def ref_uniform(key, c0, n, dtype):
 
 
 def ref_normal(key, c0, n, dtype):
-    """Box-Muller over the words as lazycl documents it, t rounded as the kernels round it
-    (float32 steps for float32) and the rest in float64: the device's log, sqrt and cos may
-    differ from it in their last bits, wrong words by far more."""
+    """Box-Muller over the words as lazycl documents it, in float64: t = 2 pi u2 - odd pi / 2
+    is exact in the kernels (codegen/philox.h's quarter turns and polynomial, within 4 ulp of
+    the cosine), u1 rounded as they round it; the device's log and sqrt may differ from it in
+    their last bits, wrong words by far more."""
     v = np.arange(n, dtype=np.uint64) + np.uint64(c0)
     odd = (v & np.uint64(1)).astype(dtype)
     if np.dtype(dtype) == np.float32:
@@ -70,15 +71,14 @@ def ref_normal(key, c0, n, dtype):
         w1, w2 = w[p, np.arange(n)], w[p + 1, np.arange(n)]
         s = np.float32(2.0 ** -24)
         u1 = ((w1 >> np.uint32(8)) + np.uint32(1)).astype(np.float32) * s
-        u2 = (w2 >> np.uint32(8)).astype(np.float32) * s
-        t = np.float32(6.28318530717958648) * u2 - odd * np.float32(1.57079632679489662)
+        u2 = (w2 >> np.uint32(8)).astype(np.float64) * 2.0 ** -24
     else:
         w = [x.astype(np.uint64) for x in philox_words(key, v >> np.uint64(1))]
         lo, hi = w[0] | w[1] << np.uint64(32), w[2] | w[3] << np.uint64(32)
         u1 = ((lo >> np.uint64(11)) + np.uint64(1)).astype(np.float64) * 2.0 ** -53
         u2 = (hi >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
-        t = 6.28318530717958647692 * u2 - odd * 1.57079632679489661923
-    return np.sqrt(-2 * np.log(u1.astype(np.float64))) * np.cos(t.astype(np.float64))
+    t = 2 * np.pi * u2 - odd.astype(np.float64) * (np.pi / 2)
+    return np.sqrt(-2 * np.log(u1.astype(np.float64))) * np.cos(t)
 
 
 def test_known_answer_through_a_kernel(dev):

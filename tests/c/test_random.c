@@ -7,6 +7,7 @@
 
 #include "codegen/philox.h"
 
+#include <float.h>
 #include <stdint.h>
 #include <tgmath.h>
 
@@ -108,6 +109,20 @@ static void words(uint64_t key, uint64_t c, uint32_t w[4])
 #endif
 }
 
+/* Whether c, Box-Muller's cosine cos(2 pi u2 - odd pi / 2) = cos((pi / 2) y) with y = 4 u2 -
+ * odd (mod 4), is more than 4 units in the last place (eps at 1) from the long double sine of
+ * the exact distance to the nearest zero: cos((pi / 2) y) = sin((pi / 2)(1 - y)) for y <= 2,
+ * -sin((pi / 2)(3 - y)) above (no rounded multiple of pi near a zero). */
+static int cos_far(long double c, long double u2, int odd, long double eps)
+{
+    const long double pi = 3.14159265358979323846264338327950288L;
+    long double y = fmodl(4 * u2 - odd + 4, 4);
+    long double want = y <= 2 ? sinl(pi / 2 * (1 - y)) : -sinl(pi / 2 * (3 - y));
+    int e = 0;
+    frexpl(want, &e);
+    return fabsl(c - want) > 4 * ldexpl(eps, e - 1);
+}
+
 int main(void)
 {
     for (int v = 0; v < 3; v++) {
@@ -144,12 +159,14 @@ int main(void)
             float uf = lc_rnd_uniform_f32(key, n);
             bad_u += uf != (float)(w[j] >> 8) / 16777216.0f;
             range += !(uf >= 0.0f && uf < 1.0f);
-            /* Normals: Box-Muller over words 0-1 (values 0, 1) or 2-3: r cos t, r cos(t - pi/2). */
+            /* Normals: Box-Muller over words 0-1 (values 0, 1) or 2-3: r cos t, r cos(t - pi/2),
+             * the cosine's polynomial checked in cos_far below. */
             int p = j & 2;
-            float f1 = (float)((w[p] >> 8) + 1) / 16777216.0f, f2 = (float)(w[p + 1] >> 8) / 16777216.0f;
-            float a = 6.28318530717958648f * f2 - (float)(j & 1) * 1.57079632679489662f;
-            float zf = sqrt(-2.0f * log(f1)) * cos(a);
+            float f1 = (float)((w[p] >> 8) + 1) / 16777216.0f;
+            float zf = sqrt(-2.0f * log(f1)) * lc_rnd_cos_f32(w[p + 1], (uint32_t)(j & 1));
             bad_n += lc_rnd_normal_f32(key, n) != zf;
+            bad_n += cos_far(lc_rnd_cos_f32(w[p + 1], (uint32_t)(j & 1)),
+                             (long double)(w[p + 1] >> 8) / 16777216.0L, j & 1, FLT_EPSILON);
             range += !(fabs(lc_rnd_normal_f32(key, n)) <= 5.77f);
         }
         for (int j = 0; j < 2; j++) {
@@ -159,9 +176,10 @@ int main(void)
             bad_u += ud != (double)(b >> 11) / 9007199254740992.0;
             range += !(ud >= 0.0 && ud < 1.0);
             double u1 = (double)((lo >> 11) + 1) / 9007199254740992.0;
-            double u2 = (double)(hi >> 11) / 9007199254740992.0;
-            double a = 6.28318530717958647692 * u2 - (double)j * 1.57079632679489661923;
-            bad_n += lc_rnd_normal_f64(key, n) != sqrt(-2.0 * log(u1)) * cos(a);
+            bad_n += lc_rnd_normal_f64(key, n) !=
+                     sqrt(-2.0 * log(u1)) * lc_rnd_cos_f64(hi, (uint64_t)j);
+            bad_n += cos_far(lc_rnd_cos_f64(hi, (uint64_t)j),
+                             (long double)(hi >> 11) / 9007199254740992.0L, j, DBL_EPSILON);
         }
         /* Packed: blocks c.. two, four and eight at once. */
         uint32_t p2[2][4], p4[4][4], p8[8][4], wi[4];
@@ -184,6 +202,18 @@ int main(void)
             bad_q += !SAME4(lc_rnd_normal_f64_4(key, n), lc_rnd_normal_f64, key, n);
         }
     }
+    /* The cosine over every quarter turn and fraction boundary, and a stride through all
+     * 2^24 float32 angles (the 64-bit words: their top 53 bits likewise). */
+    int bad_c = 0;
+    for (uint32_t u = 0; u < (1u << 24); u += (u & 0x3FFFFFu) < 4 || (u & 0x3FFFFFu) > 0x3FFFFBu ? 1 : 61)
+        for (uint32_t odd = 0; odd < 2; odd++) {
+            bad_c += cos_far(lc_rnd_cos_f32(u << 8 | 0xA5, odd), (long double)u / 16777216.0L,
+                             (int)odd, FLT_EPSILON);
+            uint64_t b = (uint64_t)u << 40 | 0x123456789ull << 3;
+            bad_c += cos_far(lc_rnd_cos_f64(b, odd), (long double)(b >> 11) / 9007199254740992.0L,
+                             (int)odd, DBL_EPSILON);
+        }
+    CHECK(bad_c == 0);
     CHECK(bad_q == 0);
     CHECK(bad_p == 0);
     CHECK(bad_bits == 0);
