@@ -78,37 +78,65 @@
  * of a pair, without a library cosine: u2's top two bits are the quarter turn q, the rest the
  * fraction f of it, exactly. In quarter q' = (q - odd) & 3 the cosine is +-sin((pi / 2) x) with
  * x = f (q' odd) or 1 - f (q' even), negative for q' = 1, 2; x is made from f's integer bits,
- * so exact, and sin((pi / 2) x) on [0, 1] is its Taylor polynomial in x (to x^13 for float32,
- * x^21 for float64: the first term left out is under 7e-10 and 1.3e-18), evaluated by plain
- * products and sums, no fma, so it has the same bits on every device and in C (within 4 ulp
- * of the sine for float32, 3 for float64). NAME(w, odd) takes u2's word (32 bits, the
- * fraction its bits 8..29) or 64-bit word (bits 11..61), U its type, scalar or vector. */
-#define LC_SIN_Q32(x, x2)                                                                   \
-    ((x) * (1.5707963267948966f + (x2) * (-0.6459640975062463f + (x2) * (0.07969262624616705f \
-     + (x2) * (-0.004681754135318688f + (x2) * (0.00016044118478735983f                     \
-     + (x2) * (-3.598843235212085e-06f + (x2) * 5.692172921967927e-08f)))))))
-#define LC_SIN_Q64(x, x2)                                                                   \
-    ((x) * (1.5707963267948966 + (x2) * (-0.6459640975062463 + (x2) * (0.07969262624616705   \
-     + (x2) * (-0.004681754135318688 + (x2) * (0.00016044118478735983                       \
-     + (x2) * (-3.598843235212085e-06 + (x2) * (5.692172921967927e-08                       \
-     + (x2) * (-6.688035109811468e-10 + (x2) * (6.0669357311061955e-12                      \
-     + (x2) * (-4.377065467313742e-14 + (x2) * 2.571422892860474e-16)))))))))))
-#define LC_RND_COS32_CODE(NAME, U, F, TOF)                                                  \
+ * so exact, and sin((pi / 2) x) on [0, 1] is a polynomial in x: for float32 one of degree 9
+ * fitted to the least maximum relative error (5.3e-9 before its coefficients are rounded to
+ * float: Lawson's reweighted least squares; the Taylor polynomial needs degree 13), for
+ * float64 the Taylor polynomial to x^21 (the first term left out is under 1.3e-18), by FMA(a,
+ * b, c) = a b + c rounded once (OpenCL's and C's fma: the same bits on every device and in C;
+ * within 3 ulp of the sine; on the H100, with the Taylor polynomial, fma took 0.705 ms for
+ * 2^28 float32 normals, a product and a sum 0.74). No integer is converted to a float (a GPU
+ * converts at a quarter of its float rate): x is 1 + x's bits, less 1, and the sign is a bit.
+ * NAME(w, odd) takes u2's word (32 bits, the fraction its bits 8..29) or 64-bit word (bits
+ * 11..61), U its type, scalar or vector; ASF and ASU reinterpret U's bits as F's and back. */
+#define LC_SIN_Q32(x, x2, FMA)                                                              \
+    ((x) * FMA(x2, FMA(x2, FMA(x2, FMA(x2, 1.514859177e-04f, -4.673768301e-03f),            \
+     7.968968153e-02f), -6.459637284e-01f), 1.570796371e+00f))
+#define LC_SIN_Q64(x, x2, FMA)                                                              \
+    ((x) * FMA(x2, FMA(x2, FMA(x2, FMA(x2, FMA(x2, FMA(x2, FMA(x2, FMA(x2, FMA(x2, FMA(x2,   \
+     2.571422892860474e-16, -4.377065467313742e-14), 6.0669357311061955e-12),               \
+     -6.688035109811468e-10), 5.692172921967927e-08), -3.598843235212085e-06),              \
+     0.00016044118478735983), -0.004681754135318688), 0.07969262624616705),                 \
+     -0.6459640975062463), 1.5707963267948966))
+#define LC_RND_COS32_CODE(NAME, U, F, ASF, ASU, FMA)                                        \
     static inline F NAME(U w, U odd)                                                        \
     {                                                                                       \
         const U q_ = (((w) >> 30) - (odd)) & 3u, f_ = ((w) >> 8) & 0x3FFFFFu;               \
         const U xb_ = (f_ ^ (((q_ & 1u) - 1u) & 0x3FFFFFu)) + ((q_ & 1u) ^ 1u);             \
-        const F x_ = TOF(xb_) * 2.384185791015625e-7f, x2_ = x_ * x_;                       \
-        return (1.0f - TOF((q_ + 1u) & 2u)) * LC_SIN_Q32(x_, x2_);                          \
+        const F x_ = ASF(0x3F800000u + (xb_ << 1)) - 1.0f, x2_ = x_ * x_;                   \
+        return ASF(ASU(LC_SIN_Q32(x_, x2_, FMA)) ^ (((q_ + 1u) & 2u) << 30));               \
     }
-#define LC_RND_COS64_CODE(NAME, U, F, TOF)                                                  \
+#define LC_RND_COS64_CODE(NAME, U, F, ASF, ASU, FMA)                                        \
     static inline F NAME(U w, U odd)                                                        \
     {                                                                                       \
         const U m_ = ((U)1 << 51) - 1u;                                                     \
         const U q_ = (((w) >> 62) - (odd)) & 3u, f_ = ((w) >> 11) & m_;                     \
         const U xb_ = (f_ ^ (((q_ & 1u) - 1u) & m_)) + ((q_ & 1u) ^ 1u);                    \
-        const F x_ = TOF(xb_) * 4.44089209850062616169e-16, x2_ = x_ * x_;                  \
-        return (1.0 - TOF((q_ + 1u) & 2u)) * LC_SIN_Q64(x_, x2_);                           \
+        const F x_ = ASF(((U)0x3FF << 52) + (xb_ << 1)) - 1.0, x2_ = x_ * x_;               \
+        return ASF(ASU(LC_SIN_Q64(x_, x2_, FMA)) ^ (((q_ + 1u) & 2u) << 62));               \
+    }
+
+/* Both values of a pair at once, as NAME(w, 0) and NAME(w, 1) above give them one at a time (the same x,
+ * polynomial and sign, so the same bits), for paths that compute whole pairs (the quads):
+ * (cos t, sin t) is (C, S), (-S, C), (-C, -S), (S, -C) in quarters 0..3, C = sin((pi / 2)(1 - f))
+ * and S = sin((pi / 2) f), one reduction for two values. Scalars only. */
+#define LC_RND_COS2_32_CODE(NAME, U, F, ASF, ASU, FMA)                                      \
+    static inline void NAME(U w, F *even, F *odd)                                           \
+    {                                                                                       \
+        const U q_ = (w) >> 30;                                                             \
+        const F s_ = ASF(0x3F800000u + (((w) >> 7) & 0x7FFFFEu)) - 1.0f, c_ = 1.0f - s_;    \
+        const F ps_ = LC_SIN_Q32(s_, s_ * s_, FMA), pc_ = LC_SIN_Q32(c_, c_ * c_, FMA);     \
+        *even = ASF(ASU((q_ & 1u) != 0u ? ps_ : pc_) ^ (((q_ + 1u) & 2u) << 30));           \
+        *odd = ASF(ASU((q_ & 1u) != 0u ? pc_ : ps_) ^ ((q_ & 2u) << 30));                   \
+    }
+#define LC_RND_COS2_64_CODE(NAME, U, F, ASF, ASU, FMA)                                      \
+    static inline void NAME(U w, F *even, F *odd)                                           \
+    {                                                                                       \
+        const U q_ = (w) >> 62;                                                             \
+        const F s_ = ASF(((U)0x3FF << 52) + (((w) >> 10) & (((U)1 << 52) - 2u))) - 1.0;     \
+        const F c_ = 1.0 - s_;                                                              \
+        const F ps_ = LC_SIN_Q64(s_, s_ * s_, FMA), pc_ = LC_SIN_Q64(c_, c_ * c_, FMA);     \
+        *even = ASF(ASU((q_ & 1u) != 0u ? ps_ : pc_) ^ (((q_ + 1u) & 2u) << 62));           \
+        *odd = ASF(ASU((q_ & 1u) != 0u ? pc_ : ps_) ^ ((q_ & 2u) << 62));                   \
     }
 
 /* Raw bits. */
@@ -128,10 +156,9 @@
  * Normal = Box-Muller over the pair of words 0-1 (values 0, 1 of the block) or 2-3 (values
  * 2, 3): u1 = (24 bits of the first + 1) 2^-24 in (0, 1], u2 = 24 bits of the second times
  * 2^-24; the even value is r cos(t), the odd one r cos(t - pi/2) (= r sin t: one cosine per
- * value, the same formula on every path), t = 2 pi u2 (exact: LC_RND_COS32_CODE),
- * r = sqrt(-2 ln u1); |z| <= sqrt(-2 ln 2^-24) = 5.77. */
+ * value, the same formula on every path), t = 2 pi u2 (exact: LC_RND_COS32_CODE, whose
+ * lc_rnd_cos_f32##SFX comes first), r = sqrt(-2 ln u1); |z| <= sqrt(-2 ln 2^-24) = 5.77. */
 #define LC_RND_F32_CODE(SFX, U32, U64, KEY32, KEY64, TO32, TO64, MULHI, F32, TOF)                  \
-    LC_RND_COS32_CODE(lc_rnd_cos_f32##SFX, U32, F32, TOF)                                   \
     static inline F32 lc_rnd_uniform_f32##SFX(KEY64 key, U64 n)                             \
     {                                                                                       \
         LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 2, key)                                   \
@@ -147,9 +174,9 @@
 
 /* float64: uniform = the top 53 bits of the value's two words times 2^-53. Normal: u1 from
  * words 0-1 as (53 bits + 1) 2^-53, u2 from words 2-3; value 0 of the block is r cos(t), value
- * 1 r cos(t - pi/2), t = 2 pi u2 (exact: LC_RND_COS64_CODE); |z| <= 8.57. */
+ * 1 r cos(t - pi/2), t = 2 pi u2 (exact: LC_RND_COS64_CODE's lc_rnd_cos_f64##SFX, first);
+ * |z| <= 8.57. */
 #define LC_RND_F64_CODE(SFX, U32, U64, KEY32, KEY64, TO32, TO64, MULHI, F64, TOF)                  \
-    LC_RND_COS64_CODE(lc_rnd_cos_f64##SFX, U64, F64, TOF)                                   \
     static inline F64 lc_rnd_uniform_f64##SFX(KEY64 key, U64 n)                             \
     {                                                                                       \
         LC_PHILOX(U32, KEY32, TO32, MULHI, (n) >> 1, key)                                   \
@@ -166,21 +193,23 @@
  * values when n starts one (else value by value), two or three for 64-bit ones. The same
  * formulas as above, so the same bits. MK4(T, a, b, c, d) builds a 4-vector of type T (with
  * members x, y, z, w). */
-/* Values n..n+3 one at a time (a quad that does not start a block). */
+/* Values n..n+3 one at a time (a quad that does not start a block): EACH4(V4, f, key, n), which
+ * may be LC_RND_EACH4 (C) or a call to a helper with the loop kept rolled (OpenCL C,
+ * codegen/random.c: four inlined copies of Philox made the H100's maps 7% slower). */
 #define LC_RND_EACH4(MK4, V4, f, key, n)                                                    \
     MK4(V4, f(key, n), f(key, (n) + 1), f(key, (n) + 2), f(key, (n) + 3))
-#define LC_RND_QUAD32_CODE(U32, U64, KEY32, KEY64, TO32, MULHI, F32, TOF32, V4U, V4F, MK4)  \
+#define LC_RND_QUAD32_CODE(U32, U64, KEY32, KEY64, TO32, MULHI, F32, TOF32, V4U, V4F, MK4, EACH4) \
     static inline V4U lc_rnd_bits_u32_4(KEY64 key, U64 n)                                   \
     {                                                                                       \
         if ((n & 3u) != 0u)                                                                 \
-            return LC_RND_EACH4(MK4, V4U, lc_rnd_bits_u32, key, n);                         \
+            return EACH4(V4U, lc_rnd_bits_u32, key, n);                         \
         LC_PHILOX(U32, KEY32, TO32, MULHI, n >> 2, key)                                     \
         return MK4(V4U, x0_, x1_, x2_, x3_);                                                \
     }                                                                                       \
     static inline V4F lc_rnd_uniform_f32_4(KEY64 key, U64 n)                                \
     {                                                                                       \
         if ((n & 3u) != 0u)                                                                 \
-            return LC_RND_EACH4(MK4, V4F, lc_rnd_uniform_f32, key, n);                      \
+            return EACH4(V4F, lc_rnd_uniform_f32, key, n);                      \
         LC_PHILOX(U32, KEY32, TO32, MULHI, n >> 2, key)                                     \
         return MK4(V4F, LC_U24(TOF32, x0_, 0u), LC_U24(TOF32, x1_, 0u),                    \
                    LC_U24(TOF32, x2_, 0u), LC_U24(TOF32, x3_, 0u));                         \
@@ -188,13 +217,16 @@
     static inline V4F lc_rnd_normal_f32_4(KEY64 key, U64 n)                                 \
     {                                                                                       \
         if ((n & 3u) != 0u)                                                                 \
-            return LC_RND_EACH4(MK4, V4F, lc_rnd_normal_f32, key, n);                       \
+            return EACH4(V4F, lc_rnd_normal_f32, key, n);                       \
         LC_PHILOX(U32, KEY32, TO32, MULHI, n >> 2, key)                                     \
         F32 r0 = LC_R32(LC_U24(TOF32, x0_, 1u)), r1 = LC_R32(LC_U24(TOF32, x2_, 1u));       \
-        return MK4(V4F, r0 * lc_rnd_cos_f32(x1_, 0u), r0 * lc_rnd_cos_f32(x1_, 1u),          \
-                   r1 * lc_rnd_cos_f32(x3_, 0u), r1 * lc_rnd_cos_f32(x3_, 1u));              \
+        F32 c0, s0, c1, s1;                                                                 \
+        lc_rnd_cos2_f32(x1_, &c0, &s0);                                                     \
+        lc_rnd_cos2_f32(x3_, &c1, &s1);                                                     \
+        return MK4(V4F, r0 * c0, r0 * s0, r1 * c1, r1 * s1);                                \
     }
-#define LC_RND_QUAD64_CODE(U32, U64, KEY32, KEY64, TO32, TO64, MULHI, F64, TOF64, V4L, V4D, MK4) \
+#define LC_RND_QUAD64_CODE(U32, U64, KEY32, KEY64, TO32, TO64, MULHI, F64, TOF64, V4L, V4D, MK4, \
+                           EACH4)                                                           \
     static inline V4L lc_rnd_bits_u64_4(KEY64 key, U64 n)                                   \
     {                                                                                       \
         U64 v_[4];                                                                          \
@@ -218,14 +250,15 @@
     static inline V4D lc_rnd_normal_f64_4(KEY64 key, U64 n)                                 \
     {                                                                                       \
         if ((n & 1u) != 0u)                                                                 \
-            return LC_RND_EACH4(MK4, V4D, lc_rnd_normal_f64, key, n);                       \
+            return EACH4(V4D, lc_rnd_normal_f64, key, n);                       \
         F64 z_[4];                                                                          \
         for (int b_ = 0; b_ < 2; b_++) {                                                    \
             LC_PHILOX(U32, KEY32, TO32, MULHI, (n >> 1) + (U64)b_, key)                     \
             F64 r = LC_R64(LC_U53(TOF64, LC_PAIR(TO64, x0_, x1_), 1u));                     \
-            const U64 w2_ = LC_PAIR(TO64, x2_, x3_);                                        \
-            z_[2 * b_] = r * lc_rnd_cos_f64(w2_, 0u);                                       \
-            z_[2 * b_ + 1] = r * lc_rnd_cos_f64(w2_, 1u);                                   \
+            F64 c_, s_;                                                                     \
+            lc_rnd_cos2_f64(LC_PAIR(TO64, x2_, x3_), &c_, &s_);                             \
+            z_[2 * b_] = r * c_;                                                            \
+            z_[2 * b_ + 1] = r * s_;                                                        \
         }                                                                                   \
         return MK4(V4D, z_[0], z_[1], z_[2], z_[3]);                                        \
     }
@@ -286,7 +319,6 @@
         SHIFTED                                                                             \
     }
 #define LC_RND_LANES8_F32_CODE                                                              \
-    LC_RND_COS32_CODE(lc_rnd_cos_f32_8, uint8, float8, convert_float8)                      \
     static inline float8 lc_rnd_uniform_f32_8(ulong key, ulong n)                           \
     {                                                                                       \
         uint8 w_;                                                                           \
@@ -331,7 +363,6 @@
         SHIFTED                                                                             \
     }
 #define LC_RND_LANES8_F64_CODE                                                              \
-    LC_RND_COS64_CODE(lc_rnd_cos_f64_8, ulong8, double8, convert_double8)                   \
     static inline double8 lc_rnd_uniform_f64_8(ulong key, ulong n)                          \
     {                                                                                       \
         ulong8 v_;                                                                          \

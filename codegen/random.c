@@ -21,6 +21,12 @@
 
 /* Scalar OpenCL C. */
 #define LC_MULHI1(a, b) mul_hi((uint)(a), (b))
+#define LC_FMA(a, b, c) fma(a, b, c)
+static const char lc_cos32_cl[] = LC_XSTR(LC_RND_COS32_CODE(lc_rnd_cos_f32, uint, float, as_float,
+    as_uint, LC_FMA) LC_RND_COS2_32_CODE(lc_rnd_cos2_f32, uint, float, as_float, as_uint, LC_FMA)) "\n";
+static const char lc_cos64_cl[] = LC_XSTR(LC_RND_COS64_CODE(lc_rnd_cos_f64, ulong, double, as_double,
+    as_ulong, LC_FMA) LC_RND_COS2_64_CODE(lc_rnd_cos2_f64, ulong, double, as_double, as_ulong,
+    LC_FMA)) "\n";
 static const char lc_bits_cl[] = LC_XSTR(LC_RND_BITS_CODE(, uint, ulong, uint, ulong, (uint),
                                                           (ulong), LC_MULHI1)) "\n";
 static const char lc_f32_cl[] = LC_XSTR(LC_RND_F32_CODE(, uint, ulong, uint, ulong, (uint),
@@ -30,10 +36,22 @@ static const char lc_f64_cl[] = LC_XSTR(LC_RND_F64_CODE(, uint, ulong, uint, ulo
 
 /* Four consecutive values from whole blocks (GPU maps and reductions, four elements an item). */
 #define LC_MK4(T, a, b, c, d) (T)(a, b, c, d)
+#define LC_EACH4(V4, f, key, n) f##_each4(key, n)
 static const char lc_quad32_cl[] = LC_XSTR(LC_RND_QUAD32_CODE(uint, ulong, uint, ulong, (uint),
-    LC_MULHI1, float, (float), uint4, float4, LC_MK4)) "\n";
+    LC_MULHI1, float, (float), uint4, float4, LC_MK4, LC_EACH4)) "\n";
 static const char lc_quad64_cl[] = LC_XSTR(LC_RND_QUAD64_CODE(uint, ulong, uint, ulong, (uint),
-    (ulong), LC_MULHI1, double, (double), ulong4, double4, LC_MK4)) "\n";
+    (ulong), LC_MULHI1, double, (double), ulong4, double4, LC_MK4, LC_EACH4)) "\n";
+
+/* f##_each4: the values n..n+3 of f one at a time, for a quad that does not start a Philox block
+ * (philox.h's EACH4), in a loop kept rolled. */
+static void lc_each4(struct lc_sb *sb, const char *f, const char *T)
+{
+    lc_sb_printf(sb,
+                 "static inline %s4 %s_each4(ulong key, ulong n)\n{\n    %s v_[4];\n"
+                 "#pragma unroll 1\n    for (uint j_ = 0; j_ < 4u; j_++)\n"
+                 "        v_[j_] = %s(key, n + j_);\n"
+                 "    return (%s4)(v_[0], v_[1], v_[2], v_[3]);\n}\n", T, f, T, f, T);
+}
 
 /* Eight lanes (the PoCL SIMD width), from Philox of two blocks at once in a ulong4 (philox.h's
  * LC_PHILOX_PACKED). */
@@ -41,8 +59,10 @@ static const char lc_quad64_cl[] = LC_XSTR(LC_RND_QUAD64_CODE(uint, ulong, uint,
 #define LC_SWAP_4(v) (v).s1032
 #define LC_PK2(b, key) LC_PHILOX_PACKED(ulong4, LC_V2_4, LC_SWAP_4, (ulong4)(0, 0, 1, 1), b, key)
 static const char lc_philox2_cl[] = LC_XSTR(LC_RND_PHILOX2_CODE(LC_PK2)) "\n";
-static const char lc_f32_cl8[] = LC_XSTR(LC_RND_LANES8_F32_CODE) "\n";
-static const char lc_f64_cl8[] = LC_XSTR(LC_RND_LANES8_F64_CODE) "\n";
+static const char lc_f32_cl8[] = LC_XSTR(LC_RND_COS32_CODE(lc_rnd_cos_f32_8, uint8, float8, as_float8,
+    as_uint8, LC_FMA) LC_RND_LANES8_F32_CODE) "\n";
+static const char lc_f64_cl8[] = LC_XSTR(LC_RND_COS64_CODE(lc_rnd_cos_f64_8, ulong8, double8,
+    as_double8, as_ulong8, LC_FMA) LC_RND_LANES8_F64_CODE) "\n";
 
 void lc_random_helpers(const struct lc_cg *g, struct lc_sb *sb)
 {
@@ -66,13 +86,19 @@ void lc_random_helpers(const struct lc_cg *g, struct lc_sb *sb)
     if (g->rnd_lanes && (f32 || f64))
         lc_sb_printf(sb, "%s", lc_philox2_cl);
     if (f32 || q32)
-        lc_sb_printf(sb, "%s%s", lc_f32_cl, g->rnd_lanes ? lc_f32_cl8 : "");
+        lc_sb_printf(sb, "%s%s%s", lc_cos32_cl, lc_f32_cl, g->rnd_lanes ? lc_f32_cl8 : "");
     if (f64)
-        lc_sb_printf(sb, "%s%s", lc_f64_cl, g->rnd_lanes ? lc_f64_cl8 : "");
-    if (q32)
+        lc_sb_printf(sb, "%s%s%s", lc_cos64_cl, lc_f64_cl, g->rnd_lanes ? lc_f64_cl8 : "");
+    if (q32) {
+        lc_each4(sb, "lc_rnd_bits_u32", "uint");
+        lc_each4(sb, "lc_rnd_uniform_f32", "float");
+        lc_each4(sb, "lc_rnd_normal_f32", "float");
         lc_sb_printf(sb, "%s", lc_quad32_cl);
-    if (q64)
+    }
+    if (q64) {
+        lc_each4(sb, "lc_rnd_normal_f64", "double");
         lc_sb_printf(sb, "%s", lc_quad64_cl);
+    }
 }
 
 static const char *lc_random_name(const struct lc_access *x)

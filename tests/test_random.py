@@ -60,7 +60,7 @@ def ref_uniform(key, c0, n, dtype):
 
 def ref_normal(key, c0, n, dtype):
     """Box-Muller over the words as lazycl documents it, in float64: t = 2 pi u2 - odd pi / 2
-    is exact in the kernels (codegen/philox.h's quarter turns and polynomial, within 4 ulp of
+    is exact in the kernels (codegen/philox.h's quarter turns and polynomial, within 3 ulp of
     the cosine), u1 rounded as they round it; the device's log and sqrt may differ from it in
     their last bits, wrong words by far more."""
     v = np.arange(n, dtype=np.uint64) + np.uint64(c0)

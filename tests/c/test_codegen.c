@@ -840,6 +840,18 @@ static void check_user_functions(void)
         free(code);
         lc_node_release(u);
     }
+    /* A GPU map of a random source's quads takes four of them per item, a grid apart, and an
+     * unaligned quad's values come from a rolled loop (codegen/map.c, random.c). */
+    struct lc_node *rn = lc_node_random(NULL, LC_FLOAT32, LC_RANDOM_NORMAL, 7, 0, 1000, &e);
+    struct lc_node *rc = rn ? lc_node_copy(rn, &e) : NULL;
+    CHECK(rc != NULL);
+    char *rcode = rc ? plan_code(&rc, 1, &GPU) : NULL;
+    CHECK(rcode && strstr(rcode, "4 x four elements per item, a grid apart"));
+    CHECK(rcode && strstr(rcode, "lc_rnd_normal_f32_each4(ulong key, ulong n)"));
+    CHECK(rcode && strstr(rcode, "#pragma unroll 1"));
+    free(rcode);
+    lc_node_release(rc);
+    lc_node_release(rn);
     lc_node_release(a);
     lc_node_release(b);
 }
