@@ -96,6 +96,9 @@ struct lc_launch *lc_new_launch(struct lc_kcode *c, const char *suffix);
 size_t lc_round_up(size_t x, size_t m);
 /* On targets with fixed groups, a 1-d launch in groups of wg, its range rounded up (1); else 0. */
 int lc_fixed_groups(const struct lc_target *t, struct lc_launch *l, size_t wg);
+/* One item per work-group (CPUs): each long chunk may go to another core, where a driver left
+ * to choose would pack the few items into one group, run by one thread. */
+void lc_single_item_groups(struct lc_launch *l);
 /* A CPU target's 1-d launch of `total` items, 0 < total <= LC_SMALL_GROUP_MAX: one work-group
  * of the next power of two (at least 8; groups of the largest power of two the device takes
  * where that is more than its work-group limit), so that a driver that specializes each kernel per

@@ -228,6 +228,12 @@ int lc_fixed_groups(const struct lc_target *t, struct lc_launch *l, size_t wg)
     return 1;
 }
 
+void lc_single_item_groups(struct lc_launch *l)
+{
+    l->use_local = 1;
+    l->local[0] = l->local[1] = l->local[2] = 1;
+}
+
 int lc_small_group_check(const struct lc_target *t, int64_t total)
 {
     return !t->fixed_groups && total > 0 && total <= LC_SMALL_GROUP_MAX;

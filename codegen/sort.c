@@ -471,12 +471,8 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                 return -1;
             l->work_dim = 1;
             l->global[0] = (size_t)(kind == LC_SORT_SCAN ? M : M * P);
-            if (!lc_fixed_groups(g->t, l, g->t->scan_work_group)) {
-                /* One item per group on CPUs: every chunk may go to another core (a driver
-                 * packing them into one group would run them all on one). */
-                l->use_local = 1;
-                l->local[0] = l->local[1] = l->local[2] = 1;
-            }
+            if (!lc_fixed_groups(g->t, l, g->t->scan_work_group))
+                lc_single_item_groups(l);
         }
         size_t t = kcur;
         kcur = knext;

@@ -153,11 +153,8 @@ static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
         return -1;
     l->work_dim = 1;
     l->global[0] = (size_t)M;
-    if (!lc_fixed_groups(g->t, l, g->t->scan_work_group)) {
-        /* One item per group: every row may go to another core. */
-        l->use_local = 1;
-        l->local[0] = l->local[1] = l->local[2] = 1;
-    }
+    if (!lc_fixed_groups(g->t, l, g->t->scan_work_group))
+        lc_single_item_groups(l);
     snprintf(c->schedule, sizeof c->schedule,
              "sort: one item per row, LSD radix, %d passes of %d-bit digits", D, DB);
     return 0;

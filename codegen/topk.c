@@ -544,10 +544,8 @@ merge:
             return -1;
         l->work_dim = 1;
         l->global[0] = (size_t)((st == 0 ? M / W : M) * Pst);
-        if (!lc_fixed_groups(g->t, l, wg)) {
-            l->use_local = 1;   /* one item per group on CPUs: every chunk may take a core */
-            l->local[0] = l->local[1] = l->local[2] = 1;
-        }
+        if (!lc_fixed_groups(g->t, l, wg))
+            lc_single_item_groups(l);
     }
     /* Structure only (the source carries it): not k, the chunks or the launches. */
     snprintf(c->schedule, sizeof c->schedule, "select: the k %s of each row chunk, merged%s",
