@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "reduce: blocks of 32 outputs x chunks of rows, 8-wide SIMD, then a launch combines", 2 launches: lc_reduce_f32_3e1dc9d03b433f31_part lc_reduce_f32_3e1dc9d03b433f31_comb */
+/* ---- kernel 0: schedule "reduce: blocks of 32 outputs x chunks of rows, 8-wide SIMD, then a launch combines", 2 launches: lc_reduce_f32_1edfe6af6a2f734f_part lc_reduce_f32_1edfe6af6a2f734f_comb */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 3 fused ops; reduce: blocks of 32 outputs x chunks of rows, 8-wide SIMD, then a launch combines. */
-__kernel void lc_reduce_f32_3e1dc9d03b433f31_part(
+__kernel void lc_reduce_f32_1edfe6af6a2f734f_part(
     __global float *restrict out0,
     __global float *restrict out1,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
@@ -48,22 +48,22 @@ __kernel void lc_reduce_f32_3e1dc9d03b433f31_part(
             {
                 const long i0 = c0 + 0;
                 const float8 w0 = vload8(0, a0 + (a0_o + i0 + i1 * a0_s1)); /* buffer */
-                { const double8 x_ = convert_double8(w0) - q1_k0; q1_b0 += x_; q1_c0 = fma(x_, x_, q1_c0); }
+                { const double8 x_ = convert_double8((w0 - convert_float8(q1_k0))); q1_b0 += x_; q1_c0 = fma(x_, x_, q1_c0); }
             }
             {
                 const long i0 = c0 + 8;
                 const float8 w0 = vload8(0, a0 + (a0_o + i0 + i1 * a0_s1)); /* buffer */
-                { const double8 x_ = convert_double8(w0) - q1_k1; q1_b1 += x_; q1_c1 = fma(x_, x_, q1_c1); }
+                { const double8 x_ = convert_double8((w0 - convert_float8(q1_k1))); q1_b1 += x_; q1_c1 = fma(x_, x_, q1_c1); }
             }
             {
                 const long i0 = c0 + 16;
                 const float8 w0 = vload8(0, a0 + (a0_o + i0 + i1 * a0_s1)); /* buffer */
-                { const double8 x_ = convert_double8(w0) - q1_k2; q1_b2 += x_; q1_c2 = fma(x_, x_, q1_c2); }
+                { const double8 x_ = convert_double8((w0 - convert_float8(q1_k2))); q1_b2 += x_; q1_c2 = fma(x_, x_, q1_c2); }
             }
             {
                 const long i0 = c0 + 24;
                 const float8 w0 = vload8(0, a0 + (a0_o + i0 + i1 * a0_s1)); /* buffer */
-                { const double8 x_ = convert_double8(w0) - q1_k3; q1_b3 += x_; q1_c3 = fma(x_, x_, q1_c3); }
+                { const double8 x_ = convert_double8((w0 - convert_float8(q1_k3))); q1_b3 += x_; q1_c3 = fma(x_, x_, q1_c3); }
             }
         }
         vstore8((double)(r_end - r0) * q1_k0 + q1_b0, 0, (__global double *)(scratch + so0_0) + p * M + c0 + 0);
@@ -116,7 +116,7 @@ __kernel void lc_reduce_f32_3e1dc9d03b433f31_part(
     }
 }
 
-__kernel void lc_reduce_f32_3e1dc9d03b433f31_comb(
+__kernel void lc_reduce_f32_1edfe6af6a2f734f_comb(
     __global float *restrict out0,
     __global float *restrict out1,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
