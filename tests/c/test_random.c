@@ -22,30 +22,18 @@
 #define LC_F32(x) ((float)(x))
 #define LC_F64(x) ((double)(x))
 
-static inline float asf(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-static inline uint32_t asu(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-static inline double asd(uint64_t u)
-{
-    double f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-static inline uint64_t asul(double f)
-{
-    uint64_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
+/* Bit reinterpretations (OpenCL's as_float, as_uint, as_double, as_ulong). */
+#define BITCAST(NAME, TO, FROM)                                                             \
+    static inline TO NAME(FROM v)                                                           \
+    {                                                                                       \
+        TO r;                                                                               \
+        memcpy(&r, &v, sizeof r);                                                           \
+        return r;                                                                           \
+    }
+BITCAST(asf, float, uint32_t)
+BITCAST(asu, uint32_t, float)
+BITCAST(asd, double, uint64_t)
+BITCAST(asul, uint64_t, double)
 #define LC_C_FMA(a, b, c) fma(a, b, c)
 LC_RND_COS32_CODE(lc_rnd_cos_f32, uint32_t, float, asf, asu, LC_C_FMA)
 LC_RND_COS64_CODE(lc_rnd_cos_f64, uint64_t, double, asd, asul, LC_C_FMA)
