@@ -503,13 +503,26 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         lc_topk_any(sb, IT, S, "p_", "                ", cond, sizeof cond);
         lc_sb_printf(sb, "                if (%s == 0)\n                    continue;\n", cond);
         lc_topk_vec_key(sb, &key, FV, KV, vexpr, largest, "                ");
-        /* Only keys not below the last place go through the offer's full test (one in eight
-         * of a random row's tested lanes). */
+        /* Only the lanes whose key is not below the last place are offered (about two of a
+         * random row's 16), found from a mask of their bits: PoCL, top 16 of each row of
+         * 4096^2 float32, 18.0 ms offering every lane, 13.9 so. */
         lc_sb_printf(sb, "                %s kl_[%d];\n                vstore%d(key_, 0, kl_);\n"
-                         "#pragma unroll 1\n                for (int l = 0; l < %d; l++)\n"
-                         "                    if (kl_[l] >= thk)\n"
-                         "                        %s, &thk, &thi, kl_[l], i%d + l, kk);\n",
-                     K, S, S, S, VL ? "lc_tkv_offer(&tkv, &tiv" : "lc_tk_offer(tk, ti", nr);
+                         "                const %s mb%d_ = select((%s)(0), (%s)(", K, S, S, KV, S,
+                     KV, KV);
+        for (int l = 0; l < S; l++)
+            lc_sb_printf(sb, "%s%llu", l ? ", " : "", 1ull << l);
+        lc_sb_printf(sb, "), key_ >= (%s)(thk));\n", KV);
+        char mb[16];
+        snprintf(mb, sizeof mb, "mb%d_", S);
+        lc_topk_any(sb, K, S, mb, "                ", cond, sizeof cond);
+        lc_sb_printf(sb, "                %s m_ = %s;\n"
+                         "#pragma unroll 1\n                while (m_ != 0) {\n"
+                         "                    const int l = %d - (int)clz(m_ & (0 - m_));\n"
+                         "                    m_ &= m_ - 1;\n"
+                         "                    %s, &thk, &thi, kl_[l], i%d + l, kk);\n"
+                         "                }\n",
+                     K, cond, key.bits == 64 ? 63 : 31,
+                     VL ? "lc_tkv_offer(&tkv, &tiv" : "lc_tk_offer(tk, ti", nr);
         lc_topk_thf(sb, &key, FV, F, largest, "                ");
         lc_sb_printf(sb, "            }\n        }\n    }\n"
                          "#pragma unroll 1\n    for (long i%d = b_; i%d < end; i%d++) {\n",
