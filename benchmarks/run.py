@@ -70,7 +70,13 @@ import os
 import sys
 import time
 
-import numpy as np
+# OpenBLAS's worker threads spin for about 2^28 cycles after each call (THREAD_TIMEOUT 28): timed
+# in turns, they took the cores from the next system's run (PoCL, A @ v 2000x30000: lazycl 15.7 ms
+# after NumPy's 8.9, 7.9 with a timeout of 2^4 cycles, where NumPy took 8.35). Set before NumPy
+# loads OpenBLAS; a value already in the environment is kept.
+os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
+
+import numpy as np  # noqa: E402
 
 # JAX would otherwise take 75% of the GPU's memory at import.
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
