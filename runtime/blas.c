@@ -46,11 +46,68 @@ int lc_blas_available(void)
     return lc_sgemm != NULL;
 }
 
+/* CLBlast's transposing copy (TransposeMatrixFast) reads far past the end of its source on
+ * PoCL's CPU device: a 768x768 float32 B in NumPy's memory, with a page that faults after it,
+ * crashed with 16 and 64 KiB of room before that page and ran with 256 KiB (whole tiles of rows;
+ * nothing is written there and the results are right). On a CPU device, where such a read can
+ * reach unmapped pages, an operand with less than LC_BLAS_ROOM_ROWS rows of allocated room after
+ * it (host memory lazycl wraps has none) is first copied into a pooled buffer that has it. */
+#define LC_BLAS_ROOM_ROWS 256
+
+static lc_status lc_blas_gemm_on(lc_queue_t q, const struct lc_blas_gemm *g, lc_buffer_t a,
+                                 lc_buffer_t b, lc_buffer_t c, struct lc_error *e);
+
+static lc_status lc_blas_roomy(lc_queue_t q, lc_buffer_t x, size_t ld, size_t elem,
+                               lc_buffer_t *out, struct lc_error *e)
+{
+    *out = x;
+    if (q->dev->info.type != LC_DEVICE_CPU)
+        return LC_OK;
+    size_t need = x->size + (size_t)LC_BLAS_ROOM_ROWS * ld * elem;
+    if (!x->wraps_host && x->cap >= need)
+        return LC_OK;
+    lc_buffer_t t;
+    LC_TRY(lc_buffer_alloc(q->dev, need, &t, e));
+    lc_status st = lc_buffer_copy(q, x, 0, t, 0, x->size, e);
+    if (st != LC_OK) {
+        lc_buffer_release(t);
+        return st;
+    }
+    *out = t;
+    return LC_OK;
+}
+
 lc_status lc_blas_gemm(lc_queue_t q, const struct lc_blas_gemm *g, lc_buffer_t a, lc_buffer_t b,
                        lc_buffer_t c, struct lc_error *e)
 {
     if (!lc_blas_available())
         return lc_error_set(e, LC_ERR_UNSUPPORTED, "CLBlast (libclblast.so.1) is not installed");
+    /* Operands with room after them (lc_blas_roomy); copies are held until the product ran. */
+    lc_buffer_t held[2];
+    size_t nheld = 0, elem = g->f64 ? 8 : 4;
+    lc_buffer_t ra, rb;
+    LC_TRY(lc_blas_roomy(q, a, g->lda, elem, &ra, e));
+    if (ra != a)
+        held[nheld++] = ra;
+    lc_status rst = lc_blas_roomy(q, b, g->ldb, elem, &rb, e);
+    if (rst != LC_OK) {
+        for (size_t i = 0; i < nheld; i++)
+            lc_buffer_release(held[i]);
+        return rst;
+    }
+    if (rb != b)
+        held[nheld++] = rb;
+    a = ra;
+    b = rb;
+    lc_status hst = lc_blas_gemm_on(q, g, a, b, c, e);
+    struct lc_error ignored = {0};
+    lc_status hold = lc_queue_hold(q, held, nheld, hst == LC_OK ? e : &ignored);
+    return hst != LC_OK ? hst : hold;
+}
+
+static lc_status lc_blas_gemm_on(lc_queue_t q, const struct lc_blas_gemm *g, lc_buffer_t a,
+                                 lc_buffer_t b, lc_buffer_t c, struct lc_error *e)
+{
     int ta = g->trans_a ? LC_CLB_TRANS : LC_CLB_NO_TRANS;
     int tb = g->trans_b ? LC_CLB_TRANS : LC_CLB_NO_TRANS;
     int side;

@@ -58,3 +58,39 @@ def test_matmul_suite_with_clblast():
               os.path.join(HERE, "test_matmul.py"), "-k", "pocl"], {"LAZYCL_GEMM": "clblast"})
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
     assert " passed" in p.stdout.splitlines()[-1], p.stdout[-1000:]
+
+
+GUARDED = r"""
+import ctypes, mmap, sys
+import numpy as np, lazycl as lc
+dev = lc.Device(sys.argv[1])
+n = 768
+libc = ctypes.CDLL("libc.so.6", use_errno=True)
+page = mmap.PAGESIZE
+nbytes = n * n * 4
+total = (nbytes + page - 1) // page * page + page
+m = mmap.mmap(-1, total)
+base = ctypes.addressof((ctypes.c_char * total).from_buffer(m))
+assert libc.mprotect(ctypes.c_void_p(base + total - page), page, 0) == 0   # no access
+start = (total - page - nbytes) // 64 * 64
+b = np.frombuffer(m, dtype=np.float32, count=n * n, offset=start).reshape(n, n)
+rng = np.random.default_rng(3)
+b[:] = rng.random((n, n), dtype=np.float32)
+a = rng.random((n, n), dtype=np.float32)
+got = lc.asarray(a, device=dev) @ lc.asarray(b, device=dev)    # b's memory shared, a page after it
+assert "gemm engine: clblast (LAZYCL_GEMM=clblast)" in lc.explain(got)
+assert np.allclose(np.asarray(got), a @ b, rtol=1e-4, atol=1e-3)
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("dev", ["pocl:cpu", "intel:cpu"])
+def test_clblast_over_shared_memory_at_a_page_end(dev):
+    """CLBlast's transposing copy reads tiles past the end of its source on PoCL (runtime/blas.c):
+    an operand in NumPy's memory, shared, ending a page before one that faults, is given to
+    CLBlast as a copy with room after it, not as is (which crashed the process)."""
+    if not any(d.filter_string.startswith(dev) for d in lazycl.devices()):
+        pytest.skip(f"no {dev} device")
+    p = _run([sys.executable, "-c", GUARDED, dev], {"LAZYCL_GEMM": "clblast"}, timeout=600)
+    assert p.returncode == 0 and p.stdout.strip().endswith("ok"), (p.returncode, p.stdout[-2000:],
+                                                                  p.stderr[-3000:])
