@@ -181,12 +181,6 @@ static int lc_gen_map_vec4_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_s
     return 0;
 }
 
-/* Maps on targets with explicit SIMD (PoCL) of float expressions whose reads are contiguous or constant
- * along the innermost dim: W elements per item in explicit vectors. PoCL
- * vectorizes plain arithmetic across work-items by itself but calls the
- * scalar math library per element; written as float8, exp/log/sin/tanh run
- * from its vector library (measured: exp 9.8 -> 6.8 ms, log 225 -> 16 ms at
- * 2^24 on two cores). */
 /* Whether a map is plain arithmetic: no transcendental math, random source or user function,
  * the work PoCL vectorizes across work-items as well as explicit vectors do. */
 static int lc_map_plain(const struct lc_cg *g)
@@ -203,7 +197,13 @@ static int lc_map_plain(const struct lc_cg *g)
     return 1;
 }
 
-/* Plain arithmetic over 2-3 dims (a row broadcast, strided rows) takes one item per element:
+/* Maps on targets with explicit SIMD (PoCL) of float expressions whose reads are contiguous or constant
+ * along the innermost dim: W elements per item in explicit vectors. PoCL
+ * vectorizes plain arithmetic across work-items by itself but calls the
+ * scalar math library per element; written as float8, exp/log/sin/tanh run
+ * from its vector library (measured: exp 9.8 -> 6.8 ms, log 225 -> 16 ms at
+ * 2^24 on two cores).
+ * Plain arithmetic over 2-3 dims (a row broadcast, strided rows) takes one item per element:
  * there PoCL's own vectorization ran ahead (4096^2, (X - mean) / std: 6.0 ms in float8 items,
  * 4.5 one per element; X * m + Y: 7.2 and 6.7), where over one dim the two are even. */
 static int lc_map_simd(struct lc_cg *g)
