@@ -192,8 +192,7 @@ int lc_gen_gemm_panels(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb,
     }
     lc_sb_printf(sb, "    }\n}\n");
     l->work_dim = 1;
-    l->use_local = 1;
-    l->local[0] = l->local[1] = l->local[2] = 1;
+    lc_single_item_groups(l);
     l->global[0] = (size_t)blocks;
     snprintf(c->schedule, sizeof c->schedule,
              "gemm: all %d rows x panels of up to %d columns per item (%d-wide vectors), %d "

@@ -133,8 +133,7 @@ int lc_gen_reduce_colpanel(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
     lc_store_partials_at(g, sb, "p * M + i0", "        ", 0);
     lc_sb_printf(sb, "    }\n}\n\n");
     l->work_dim = 2;
-    l->use_local = 1;
-    l->local[0] = l->local[1] = l->local[2] = 1;
+    lc_single_item_groups(l);
     l->global[0] = (size_t)blocks;
     l->global[1] = (size_t)P;
     /* Launch 2, as schedule D's: item blk combines its panel's partials in chunk order. */

@@ -226,8 +226,7 @@ int lc_block_combine(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int6
     lc_combine_partials_at(g, sb, "q * M + i0", "        ", 0);
     lc_sb_printf(sb, "    }\n}\n");
     l->work_dim = 1;
-    l->use_local = 1;
-    l->local[0] = l->local[1] = l->local[2] = 1;
+    lc_single_item_groups(l);
     l->global[0] = (size_t)blocks;
     return 0;
 }
@@ -403,23 +402,25 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
                 ;   /* a variance's sums give it */
             else if (r->op == LC_OP_SUM)
                 lc_sb_printf(sb, "                q%d_a%d += %s;\n", s, j, cv.s);
-            else if (r->op == LC_OP_MEANVAR && k->exprs[r->expr].dtype == LC_FLOAT32 &&
-                     !strcmp(A, "double") && W > 1) {
-                /* float32 data: the shift subtracted in float32 (exact where the value is
-                 * within a factor 2 of it, the case the shift is for; else rounded relative
-                 * to the difference), then widened: PoCL, 4096^2 column statistics, 7.4 ms
-                 * with a double subtraction, 6.0 so (hand-written sums without a shift: 5.8). */
+            else if (r->op == LC_OP_MEANVAR) {
+                /* x_ = the value less the shift. float32 data into double: the shift subtracted
+                 * in float32 (exact where the value is within a factor 2 of it, the case the
+                 * shift is for; else rounded relative to the difference), then widened: PoCL,
+                 * 4096^2 column statistics, 7.4 ms with a double subtraction, 6.0 so
+                 * (hand-written sums without a shift: 5.8). fma: one rounding, where the
+                 * product and the sum took two. */
                 struct lc_sb dv = {0};
                 char d[128];
-                snprintf(d, sizeof d, "(%s - convert_float%d(q%d_k%d))", v, W, s, j);
-                lc_vcast(&dv, d, LC_FLOAT32, LC_FLOAT64, W);
+                if (k->exprs[r->expr].dtype == LC_FLOAT32 && !strcmp(A, "double") && W > 1) {
+                    snprintf(d, sizeof d, "(%s - convert_float%d(q%d_k%d))", v, W, s, j);
+                    lc_vcast(&dv, d, LC_FLOAT32, LC_FLOAT64, W);
+                } else {
+                    lc_sb_printf(&dv, "%s - q%d_k%d", cv.s, s, j);
+                }
                 lc_sb_printf(sb, "                { const %s%d x_ = %s; q%d_b%d += x_; q%d_c%d = fma(x_, x_, q%d_c%d); }\n",
                              A, W, dv.s ? dv.s : "", s, j, s, j, s, j);
                 lc_sb_free(&dv);
-            } else if (r->op == LC_OP_MEANVAR)
-                /* fma: one rounding, where the product and the sum took two. */
-                lc_sb_printf(sb, "                { const %s%d x_ = %s - q%d_k%d; q%d_b%d += x_; q%d_c%d = fma(x_, x_, q%d_c%d); }\n",
-                             A, W, cv.s, s, j, s, j, s, j, s, j);
+            }
             else if (r->op == LC_OP_USERRED) {
                 char q[24];
                 snprintf(q, sizeof q, "q%d_a%d", s, j);
@@ -472,8 +473,7 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
     lc_sb_printf(sb, "        }\n"
                      "    }\n}\n\n");
     l->work_dim = 2;
-    l->use_local = 1;
-    l->local[0] = l->local[1] = l->local[2] = 1;
+    lc_single_item_groups(l);
     l->global[0] = (size_t)blocks;
     l->global[1] = (size_t)P;
     /* Launch 2: item blk combines its block's partials in chunk order (lc_block_combine). */

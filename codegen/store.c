@@ -256,8 +256,7 @@ static int lc_private_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     lc_sb_printf(sb, ";\n        }\n    }\n}\n\n");
     l->work_dim = 1;
     l->global[0] = (size_t)G;
-    l->local[0] = l->local[1] = l->local[2] = 1;
-    l->use_local = 1;
+    lc_single_item_groups(l);
 
     /* Launch 2: each place of the span sums its G copies in order into the target. */
     l = lc_new_launch(c, "_merge");
