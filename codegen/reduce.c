@@ -292,6 +292,21 @@ static void lc_scalar_reduce_body(struct lc_cg *g, struct lc_sb *sb, const char 
     lc_store_outputs(g, sb, ind, g->nk);
 }
 
+/* A launch over M outputs and its kernel's header: the common parameters, the output strides
+ * of the nk kept dims, then M. NULL on no memory. */
+static struct lc_launch *lc_reduce_m_head(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb,
+                                          int64_t M)
+{
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l)
+        return NULL;
+    lc_sb_printf(sb, "__kernel void @K@(");
+    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0)
+        return NULL;
+    lc_sb_printf(sb, ", const long M)\n{\n");
+    return lc_add_i64(l, M) < 0 ? NULL : l;
+}
+
 /* Schedule A with lanes across the kept dim (column reductions on SIMD targets, PoCL):
  * each work-item reduces W adjacent outputs at once with vector loads along
  * the kept dim, then runs the epilogue lane by lane. */
@@ -300,14 +315,8 @@ static int lc_gen_reduce_cols(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
     const struct lc_kernel *k = g->k;
     int W = g->t->simd;
     int64_t M = lc_kept_count(g);
-    struct lc_launch *l = lc_new_launch(c, "");
+    struct lc_launch *l = lc_reduce_m_head(g, c, sb, M);
     if (!l)
-        return -1;
-    lc_sb_printf(sb, "__kernel void @K@(");
-    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0)
-        return -1;
-    lc_sb_printf(sb, ", const long M)\n{\n");
-    if (lc_add_i64(l, M) < 0)
         return -1;
     lc_sb_printf(sb, "    const long c0 = get_global_id(0) * %d;\n"
                      "    if (c0 >= M) return;\n"
@@ -397,19 +406,13 @@ static void lc_rows_swap(struct lc_cg *g, struct lc_sb *sb, int r, int W, int in
  * item's outputs past a whole block take the one-output loop. */
 static int lc_gen_reduce_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int R)
 {
-    struct lc_launch *l = lc_new_launch(c, "");
-    if (!l)
-        return -1;
     int nk = g->nk, W = g->t->simd;
     int64_t M = lc_kept_count(g);
+    struct lc_launch *l = lc_reduce_m_head(g, c, sb, M);
+    if (!l)
+        return -1;
     char hi[16], sfx[16];
     snprintf(hi, sizeof hi, "n%d", nk);
-    lc_sb_printf(sb, "__kernel void @K@(");
-    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nk) < 0)
-        return -1;
-    lc_sb_printf(sb, ", const long M)\n{\n");
-    if (lc_add_i64(l, M) < 0)
-        return -1;
     lc_sb_printf(sb, "    const long m0 = get_global_id(0) * %d;\n"
                      "    if (m0 >= M) return;\n"
                      "    if (m0 + %d <= M) {\n", R, R);
@@ -465,18 +468,12 @@ static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
     int R = lc_reduce_rows(g);
     if (R)
         return lc_gen_reduce_rows(g, c, sb, R);
-    struct lc_launch *l = lc_new_launch(c, "");
-    if (!l)
-        return -1;
     int nd = g->nd, nk = g->nk;
     int64_t M = 1;
     for (int d = 0; d < nk; d++)
         M *= g->shape[d];
-    lc_sb_printf(sb, "__kernel void @K@(");
-    if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, nk) < 0)
-        return -1;
-    lc_sb_printf(sb, ", const long M)\n{\n");
-    if (lc_add_i64(l, M) < 0)
+    struct lc_launch *l = lc_reduce_m_head(g, c, sb, M);
+    if (!l)
         return -1;
     lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n");
     if (nk > 0)

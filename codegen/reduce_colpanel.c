@@ -125,19 +125,10 @@ int lc_gen_reduce_colpanel(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
     lc_sb_printf(sb, "    }\n"
                      "    for (long i0 = c0 + nv * %d; i0 < min(M, c0 + %lld); i0++) {\n",
                  W, (long long)B);
-    lc_init_all(g, sb, "s", "        ");
-    lc_sb_printf(sb, "        for (long r = r0; r < r_end; r++) {\n");
-    lc_unravel(sb, nk, nd, "r", "            ");
-    lc_fold_all(g, sb, "r", "            ");
-    lc_sb_printf(sb, "        }\n");
-    lc_store_partials_at(g, sb, "p * M + i0", "        ", 0);
+    lc_block_fold_one(g, sb, "        ");
     lc_sb_printf(sb, "    }\n}\n\n");
-    l->work_dim = 2;
-    lc_single_item_groups(l);
-    l->global[0] = (size_t)blocks;
-    l->global[1] = (size_t)P;
     /* Launch 2, as schedule D's: item blk combines its panel's partials in chunk order. */
-    if (lc_block_combine(g, c, sb, blocks, P, M, N, B) < 0)
+    if (lc_block_combine(g, c, sb, l, blocks, P, M, N, B) < 0)
         return -1;
     snprintf(c->schedule, sizeof c->schedule,
              "reduce: panels of %lld outputs x chunks of rows, %d rows a step, %d-wide SIMD, then a launch combines",

@@ -208,13 +208,33 @@ int64_t lc_block_chunks(const struct lc_cg *g, int64_t N, int64_t blocks)
     return P > maxp ? maxp : P;
 }
 
-/* The combining launch of a column reduction in blocks (schedule D, the panels): item blk
- * combines its block's (B outputs') partials in chunk order. A launch of its own, not a last
- * item counted in: the M*P partials would each take atomics (plain accesses of two groups of
- * one launch race), at a cost comparable with the fold's. */
-int lc_block_combine(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int64_t blocks,
-                     int64_t P, int64_t M, int64_t N, int64_t B)
+/* Output i0 of a column reduction in blocks folded alone over rows [r0, r_end) and stored as
+ * its partial (the outputs past a block's or panel's whole vectors). */
+void lc_block_fold_one(struct lc_cg *g, struct lc_sb *sb, const char *ind)
 {
+    char in2[64];
+    snprintf(in2, sizeof in2, "%s    ", ind);
+    lc_init_all(g, sb, "s", ind);
+    lc_sb_printf(sb, "%sfor (long r = r0; r < r_end; r++) {\n", ind);
+    lc_unravel(sb, g->nk, g->nd, "r", in2);
+    lc_fold_all(g, sb, "r", in2);
+    lc_sb_printf(sb, "%s}\n", ind);
+    lc_store_partials_at(g, sb, "p * M + i0", ind, 0);
+}
+
+/* The fold launch `part` of a column reduction in blocks (schedule D, the panels) set to
+ * blocks x P items, one a group; then the combining launch: item blk combines its block's
+ * (B outputs') partials in chunk order. A launch of its own, not a last item counted in: the
+ * M*P partials would each take atomics (plain accesses of two groups of one launch race), at
+ * a cost comparable with the fold's. */
+int lc_block_combine(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, struct lc_launch *part,
+                     int64_t blocks, int64_t P, int64_t M, int64_t N, int64_t B)
+{
+    part->work_dim = 2;
+    lc_single_item_groups(part);
+    part->global[0] = (size_t)blocks;
+    part->global[1] = (size_t)P;
+    /* (part is no use past here: a new launch may move the launches.) */
     struct lc_launch *l = lc_new_launch(c, "_comb");
     if (!l || lc_block_partials_header(g, c, l, sb, "_comb", blocks, P, M, N) < 0)
         return -1;
@@ -464,20 +484,11 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
     /* Outputs past the last whole block: one at a time. */
     lc_sb_printf(sb, "    } else {\n"
                      "        for (long i0 = c0; i0 < M; i0++) {\n");
-    lc_init_all(g, sb, "s", "            ");
-    lc_sb_printf(sb, "            for (long r = r0; r < r_end; r++) {\n");
-    lc_unravel(sb, nk, nd, "r", "                ");
-    lc_fold_all(g, sb, "r", "                ");
-    lc_sb_printf(sb, "            }\n");
-    lc_store_partials_at(g, sb, "p * M + i0", "            ", 0);
+    lc_block_fold_one(g, sb, "            ");
     lc_sb_printf(sb, "        }\n"
                      "    }\n}\n\n");
-    l->work_dim = 2;
-    lc_single_item_groups(l);
-    l->global[0] = (size_t)blocks;
-    l->global[1] = (size_t)P;
     /* Launch 2: item blk combines its block's partials in chunk order (lc_block_combine). */
-    if (lc_block_combine(g, c, sb, blocks, P, M, N, B) < 0)
+    if (lc_block_combine(g, c, sb, l, blocks, P, M, N, B) < 0)
         return -1;
     snprintf(c->schedule, sizeof c->schedule,
              "reduce: blocks of %lld outputs x chunks of rows, %d-wide SIMD, then a launch combines",
