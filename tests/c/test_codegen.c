@@ -331,6 +331,21 @@ static unsigned check_routing(const char *name, struct lc_node *const *outs, siz
     return kinds;
 }
 
+/* relu(x @ y + bias) as the Python layer builds a matmul: x (M x K) as (M, 1, K) times y's
+ * transpose as (1, N, K), summed over K (axis 2). x is borrowed; y and bias are taken. */
+static struct lc_node *relu_matmul(struct lc_node *x, struct lc_node *y, struct lc_node *bias,
+                                   int64_t M, int64_t K, int64_t N)
+{
+    int64_t perm[2] = {1, 0}, a3[3] = {M, 1, K}, b3[3] = {1, N, K};
+    struct lc_node *xa = lc_node_reshape(x, 3, a3, &err);
+    struct lc_node *yt = lc_node_permute(y, perm, &err);
+    struct lc_node *yb = lc_node_reshape(yt, 3, b3, &err);
+    struct lc_node *p = R(LC_OP_SUM, B(LC_OP_MUL, xa, yb), 4, 0);
+    lc_node_release(yt);
+    lc_node_release(y);
+    return B(LC_OP_MAXIMUM, B(LC_OP_ADD, p, bias), scalar(0.0));
+}
+
 /* The plans, built at a size; `which` picks one. */
 static size_t build(int which, int64_t scale, struct lc_node **outs)
 {
@@ -545,20 +560,13 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
                 the reduction) */
         {
             int64_t sa[2] = {96 * scale, 80 * scale}, sy[2] = {80 * scale, 72 * scale};
-            int64_t sbias[1] = {72 * scale}, perm[2] = {1, 0};
-            int64_t a3[3] = {96 * scale, 1, 80 * scale}, b3[3] = {1, 72 * scale, 80 * scale};
+            int64_t sbias[1] = {72 * scale};
             x = leaf(LC_FLOAT32, 2, sa);
             y = leaf(LC_FLOAT32, 2, sy);
-            struct lc_node *bias = leaf(LC_FLOAT32, 1, sbias);
             struct lc_node *xs = B(LC_OP_MUL, x, scalar(2.0));
-            struct lc_node *xa = lc_node_reshape(xs, 3, a3, &err);
-            struct lc_node *yt = lc_node_permute(y, perm, &err);
-            struct lc_node *yb = lc_node_reshape(yt, 3, b3, &err);
-            struct lc_node *p = R(LC_OP_SUM, B(LC_OP_MUL, xa, yb), 4, 0);
-            outs[0] = B(LC_OP_MAXIMUM, B(LC_OP_ADD, p, bias), scalar(0.0));
+            outs[0] = relu_matmul(xs, y, leaf(LC_FLOAT32, 1, sbias), 96 * scale, 80 * scale,
+                                  72 * scale);
             lc_node_release(xs);
-            lc_node_release(yt);
-            lc_node_release(y);
         }
         return 1;
     case 23: /* a long softmax (CPUs: split sums of exp with blocked maxima) */
@@ -679,19 +687,11 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
                 rows stay 8 at every scale: the schedule takes at most 16) */
         {
             int64_t sa[2] = {8, 300 * scale}, sy[2] = {300 * scale, 100 * scale};
-            int64_t sbias[1] = {100 * scale}, perm[2] = {1, 0};
-            int64_t a3[3] = {8, 1, 300 * scale}, b3[3] = {1, 100 * scale, 300 * scale};
+            int64_t sbias[1] = {100 * scale};
             x = leaf(LC_FLOAT32, 2, sa);
             y = leaf(LC_FLOAT32, 2, sy);
-            struct lc_node *bias = leaf(LC_FLOAT32, 1, sbias);
-            struct lc_node *xa = lc_node_reshape(x, 3, a3, &err);
-            struct lc_node *yt = lc_node_permute(y, perm, &err);
-            struct lc_node *yb = lc_node_reshape(yt, 3, b3, &err);
-            struct lc_node *p = R(LC_OP_SUM, B(LC_OP_MUL, xa, yb), 4, 0);
-            outs[0] = B(LC_OP_MAXIMUM, B(LC_OP_ADD, p, bias), scalar(0.0));
+            outs[0] = relu_matmul(x, y, leaf(LC_FLOAT32, 1, sbias), 8, 300 * scale, 100 * scale);
             lc_node_release(x);
-            lc_node_release(yt);
-            lc_node_release(y);
         }
         return 1;
     default: /* sqrt(sum(relu(x @ y + bias)**2, axis=0)): the column norms of a product's
@@ -699,20 +699,13 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
                 and a combining launch; the product is never written) */
         {
             int64_t sa[2] = {96 * scale, 80 * scale}, sy[2] = {80 * scale, 72 * scale};
-            int64_t sbias[1] = {72 * scale}, perm[2] = {1, 0};
-            int64_t a3[3] = {96 * scale, 1, 80 * scale}, b3[3] = {1, 72 * scale, 80 * scale};
+            int64_t sbias[1] = {72 * scale};
             x = leaf(LC_FLOAT32, 2, sa);
             y = leaf(LC_FLOAT32, 2, sy);
-            struct lc_node *bias = leaf(LC_FLOAT32, 1, sbias);
-            struct lc_node *xa = lc_node_reshape(x, 3, a3, &err);
-            struct lc_node *yt = lc_node_permute(y, perm, &err);
-            struct lc_node *yb = lc_node_reshape(yt, 3, b3, &err);
-            struct lc_node *p = R(LC_OP_SUM, B(LC_OP_MUL, xa, yb), 4, 0);
-            struct lc_node *r = B(LC_OP_MAXIMUM, B(LC_OP_ADD, p, bias), scalar(0.0));
+            struct lc_node *r = relu_matmul(x, y, leaf(LC_FLOAT32, 1, sbias), 96 * scale,
+                                            80 * scale, 72 * scale);
             outs[0] = U(LC_OP_SQRT, R(LC_OP_SUM, B(LC_OP_MUL, ref(r), r), 1, 0));
             lc_node_release(x);
-            lc_node_release(yt);
-            lc_node_release(y);
         }
         return 1;
     }
