@@ -268,14 +268,16 @@ void lc_init_all(struct lc_cg *g, struct lc_sb *sb, const char *prefix, const ch
 /* Column reductions in blocks of outputs x P chunks of rows (reduce_split.c's schedule D,
  * reduce_colpanel.c's panels): every slot's state stored as this item's partial at scratch
  * index `at` (atomic: read by another group of the same launch); a kernel's header with the
- * scratch of a counter per block and the [P][M] partials; the chunks of N rows for `blocks`
- * blocks; the fold launch's shape and the combining launch, item blk adding its B outputs'
- * partials in chunk order. */
+ * scratch of a counter per block and the [P][M] partials (with the fold item's c0, r0 and
+ * r_end: lc_block_part_head); the chunks of N rows for `blocks` blocks; the fold launch's
+ * shape and the combining launch, item blk adding its B outputs' partials in chunk order. */
 void lc_store_partials_at(struct lc_cg *g, struct lc_sb *sb, const char *at, const char *ind,
                           int atomic);
 int lc_block_partials_header(struct lc_cg *g, struct lc_kcode *c, struct lc_launch *l,
                              struct lc_sb *sb, const char *suffix, int64_t blocks, int64_t P,
                              int64_t M, int64_t N);
+int lc_block_part_head(struct lc_cg *g, struct lc_kcode *c, struct lc_launch *l, struct lc_sb *sb,
+                       int64_t blocks, int64_t P, int64_t M, int64_t N, int64_t B);
 int64_t lc_block_chunks(const struct lc_cg *g, int64_t N, int64_t blocks);
 int lc_block_combine(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, struct lc_launch *part,
                      int64_t blocks, int64_t P, int64_t M, int64_t N, int64_t B);

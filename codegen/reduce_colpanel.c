@@ -76,15 +76,9 @@ int lc_gen_reduce_colpanel(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
     int64_t B = (int64_t)V * W;
     int64_t blocks = (M + B - 1) / B;
     int64_t P = lc_block_chunks(g, N, blocks);   /* as schedule D's */
-    if (lc_block_partials_header(g, c, l, sb, "_part", blocks, P, M, N) < 0)
+    if (lc_block_part_head(g, c, l, sb, blocks, P, M, N, B) < 0)
         return -1;
-    lc_sb_printf(sb, "    __global char *scratch = scratch_ + sbase;\n"
-                     "    const long blk = get_global_id(0), p = get_global_id(1);\n"
-                     "    const long c0 = blk * %lld;\n"
-                     "    const long chunk = (N + P - 1) / P;\n"
-                     "    const long r0 = min(N, p * chunk), r_end = min(N, r0 + chunk);\n"
-                     "    const int nv = (int)min((long)%d, (M - c0) / %d);\n",
-                 (long long)B, V, W);
+    lc_sb_printf(sb, "    const int nv = (int)min((long)%d, (M - c0) / %d);\n", V, W);
     for (int s = 0; s < k->n_reds; s++)
         lc_sb_printf(sb, "    %s%d q%d_a[%d];\n", lc_red_acc(g, &k->reds[s]), W, s, V);
     lc_sb_printf(sb, "    for (int j = 0; j < nv; j++) {\n");

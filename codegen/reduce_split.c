@@ -208,6 +208,22 @@ int64_t lc_block_chunks(const struct lc_cg *g, int64_t N, int64_t blocks)
     return P > maxp ? maxp : P;
 }
 
+/* The fold launch's kernel of a column reduction in blocks (schedule D, the panels): its header
+ * and item (blk, p)'s outputs from c0 = blk B and rows [r0, r_end) of chunk p. */
+int lc_block_part_head(struct lc_cg *g, struct lc_kcode *c, struct lc_launch *l, struct lc_sb *sb,
+                       int64_t blocks, int64_t P, int64_t M, int64_t N, int64_t B)
+{
+    if (lc_block_partials_header(g, c, l, sb, "_part", blocks, P, M, N) < 0)
+        return -1;
+    lc_sb_printf(sb, "    __global char *scratch = scratch_ + sbase;\n"
+                     "    const long blk = get_global_id(0), p = get_global_id(1);\n"
+                     "    const long c0 = blk * %lld;\n"
+                     "    const long chunk = (N + P - 1) / P;\n"
+                     "    const long r0 = min(N, p * chunk), r_end = min(N, r0 + chunk);\n",
+                 (long long)B);
+    return 0;
+}
+
 /* Output i0 of a column reduction in blocks folded alone over rows [r0, r_end) and stored as
  * its partial (the outputs past a block's or panel's whole vectors). */
 void lc_block_fold_one(struct lc_cg *g, struct lc_sb *sb, const char *ind)
@@ -354,14 +370,9 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
     int64_t B = (int64_t)V * W;
     int64_t blocks = (M + B - 1) / B;
     int64_t P = lc_block_chunks(g, N, blocks);
-    if (lc_block_partials_header(g, c, l, sb, "_part", blocks, P, M, N) < 0)
+    if (lc_block_part_head(g, c, l, sb, blocks, P, M, N, B) < 0)
         return -1;
-    lc_sb_printf(sb, "    __global char *scratch = scratch_ + sbase;\n"
-                     "    const long blk = get_global_id(0), p = get_global_id(1);\n"
-                     "    const long c0 = blk * %lld;\n"
-                     "    const long chunk = (N + P - 1) / P;\n"
-                     "    const long r0 = min(N, p * chunk), r_end = min(N, r0 + chunk);\n"
-                     "    if (c0 + %lld <= M) {\n", (long long)B, (long long)B);
+    lc_sb_printf(sb, "    if (c0 + %lld <= M) {\n", (long long)B);
     /* Vector states q<s>_<f><j>. */
     for (int s = 0; s < k->n_reds; s++) {
         const struct lc_reduction *r = &k->reds[s];
