@@ -83,8 +83,7 @@ static void lc_gemm_panels_step(struct lc_cg *g, struct lc_sb *sb, const struct 
     }
 }
 
-int lc_gen_gemm_panels(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb,
-                              struct lc_gemm *m)
+int lc_gen_gemm_panels(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, struct lc_gemm *m)
 {
     const struct lc_kernel *k = g->k;
     const struct lc_target *t = g->t;
