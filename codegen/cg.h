@@ -237,6 +237,17 @@ void lc_scan_step(struct lc_helpers *h, struct lc_sb *sb, int op, int dt, const 
 /* LC_EXPR_SCANNED expr i: its prologue value folded into the running state sacc_ (which
  * the schedule declares), then v<i> = that state. */
 void lc_scan_emit_scanned(struct lc_cg *g, struct lc_sb *sb, int i, const char *ind);
+/* The number of rows (every dim but the last). */
+int64_t lc_scan_rows(const struct lc_cg *g);
+/* Few rows, and long: each row is split among several items (or groups). */
+int lc_scan_split(struct lc_cg *g);
+/* Each of the group's L items puts its `acc` in local tot[] and the group scans tot[] in
+ * place (inclusive, item order). */
+void lc_group_inclusive_scan(struct lc_helpers *h, struct lc_sb *sb, int op, int dt,
+                             const char *A, const char *id, size_t L);
+/* The exprs a store's scan folds in (its prologue: the scanned value and what it reads), in
+ * order. */
+void lc_emit_scan_prologue(struct lc_cg *g, struct lc_sb *sb, const char *ind);
 
 /* ---- redstate.c: reduction states ------------------------------------------------- */
 

@@ -37,7 +37,7 @@ struct lc_target_profile {
     /* Measured (4096^2 mean+std): V = 1..8 and P = 8..32 within 10% for chunks of ~256      \
      * rows; one chunk of 4096 rows per block is twice as slow. */                          \
     .colblock_vectors = 4, .colblock_min_rows = 256,                                         \
-    .scan_tile_per_item = 8,                                                                 \
+    .scan_tile_per_item = 8, .scan_lookback_per_item = 16,                                   \
     .store_private_max = (int64_t)1 << 23,                                                   \
     /* 8-bit digits: four passes over 32-bit keys. */                                        \
     .sort_digit_bits = 8,                                                                    \
@@ -88,6 +88,7 @@ static const struct lc_target_profile lc_profiles[] = {
                   .split_min_reduced = 64, .split_strided = 1, .split_per_item = 16,
                   .column_blocks = 1,
                   .shifted_variance = 1, .scan_max_chunks = 16384, .scan_tiles = 1,
+                  .scan_lookback = 1,
                   .store_local_bytes = 32768, .sort_tiles = 1, .topk_coalesce = 1,
                   .gemm_tiles = 1},
         .split_group = 1,
@@ -204,10 +205,12 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
     X(sort_rows)          /* sort_row.c: one item per row, every digit in one launch (CPUs) */ \
     X(sort_radix)         /* sort.c: LSD radix sort along the last dim (sort, argsort) */  \
     X(scan_row)           /* scan.c: one item per row */                                   \
+    X(scan_lookback)      /* scan_lookback.c: integer scans, tiles per work-group, one pass */ \
     X(scan_tiles)         /* scan.c: tiles per work-group, three launches */               \
     X(scan_chunks)        /* scan.c: chunks of each row, three launches */              \
     X(store_scan_rows)    /* scan.c: stores computing a scan or in row order, a row per item */\
     X(store_scan_chunks)  /* scan.c: a store computing its scan, chunks, three launches */ \
+    X(store_scan_lookback) /* scan_lookback.c: a store computing an integer scan, tiles */ \
     X(store_private)      /* store.c: scatter-adds into private copies, then summed */     \
     X(store_local)        /* store_local.c: scatter-adds into a local copy per group */    \
     X(store_items)        /* store.c: one item per element written in place */
@@ -234,7 +237,7 @@ static int lc_takes_post(const struct lc_schedule *s)
 /* The schedules that take stores computing a scan or assigning in row order (fusion.h's
  * store_scan, store_ordered); such a kernel takes one of these (a store computing its scan
  * maybe none: the engine then fuses without them), and they take no other. */
-#define LC_SCAN_STORE_SCHEDULES(X) X(store_scan_rows) X(store_scan_chunks)
+#define LC_SCAN_STORE_SCHEDULES(X) X(store_scan_rows) X(store_scan_chunks) X(store_scan_lookback)
 
 static int lc_takes_scan_store(const struct lc_schedule *s)
 {

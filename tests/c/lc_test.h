@@ -62,6 +62,14 @@ static inline struct lc_node *scalar(double v)
     return lc_node_const(NULL, LC_FLOAT64, s, 0, NULL, LC_NODE_WEAK | LC_NODE_WEAK_FLOAT, &err);
 }
 
+/* A weak Python int. */
+static inline struct lc_node *iscalar(int64_t v)
+{
+    union lc_scalar s;
+    s.i = v;
+    return lc_node_const(NULL, LC_INT64, s, 0, NULL, LC_NODE_WEAK, &err);
+}
+
 /* Builders that take ownership of their node arguments (keeps the tests short). */
 static inline struct lc_node *U(int op, struct lc_node *a)
 {

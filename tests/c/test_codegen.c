@@ -402,7 +402,8 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
         }
         lc_node_release(x);
         return 1;
-    case 7: /* a long 1-d scan (GPU: tiles per work-group, three launches) */
+    case 7: /* a long 1-d scan (GPU: tiles per work-group, three launches, warps scanning by
+               shuffles on NVIDIA; work-groups under 32 items: chunks) */
         {
             int64_t s4[1] = {20000 * scale};
             x = leaf(LC_FLOAT32, 1, s4);
@@ -623,7 +624,7 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
         }
         return 1;
     case 27: /* o[:] = cumsum(x * 2) as float64, long 1-d: the scan in the store (CPUs: chunks,
-                three launches; GPUs: none takes it, the scan is written first) */
+                three launches; GPUs: none takes a float scan, the scan is written first) */
         {
             int64_t s4[1] = {20000 * scale};
             x = leaf(LC_FLOAT32, 1, s4);
@@ -694,6 +695,37 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             lc_node_release(x);
         }
         return 1;
+    case 33: /* a long 1-d cumsum of complex128 (GPU: its accumulator is wider than a tree
+                node's word: tiles, three launches) */
+        {
+            int64_t s4[1] = {20000 * scale};
+            x = leaf(LC_COMPLEX128, 1, s4);
+            outs[0] = lc_node_scan(LC_OP_CUMSUM, x, 0, &err);
+            lc_node_release(x);
+        }
+        return 1;
+    case 34: /* x[x > 0.5] in one store (GPUs' compaction, python/lazycl/_write.py): each kept
+                element written at its running count less one, an int32 scan computed in the
+                store (GPUs: tiles in one pass, a decoupled look-back; CPUs: chunks); the slots
+                are clamped, not checked */
+        {
+            int64_t sx[1] = {20000 * scale}, so[1] = {7000 * scale};
+            x = leaf(LC_FLOAT32, 1, sx);
+            struct lc_node *out = leaf(LC_FLOAT32, 1, so);
+            struct lc_node *m = B(LC_OP_GT, ref(x), scalar(0.5));
+            struct lc_node *one = lc_node_cast(m, LC_INT32, &err);
+            struct lc_node *run = lc_node_scan(LC_OP_CUMSUM, one, 0, &err);
+            struct lc_node *slot = B(LC_OP_SUB, run, iscalar(1));
+            struct lc_node *g = lc_node_gather(out, slot, 0, -1, &err);
+            outs[0] = g ? lc_node_store(g, x, m, 0, &err) : NULL;
+            lc_node_release(g);
+            lc_node_release(slot);
+            lc_node_release(one);
+            lc_node_release(m);
+            lc_node_release(out);
+            lc_node_release(x);
+        }
+        return 1;
     default: /* sqrt(sum(relu(x @ y + bias)**2, axis=0)): the column norms of a product's
                 epilogue as its post-reduction (GPUs, PoCL and generic CPUs: per-block partials
                 and a combining launch; the product is never written) */
@@ -718,7 +750,8 @@ static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", 
                               "scatter_add", "scatter_add_wide", "sort_square", "argsort_rows",
                               "gemm_relu", "long_softmax", "topk_cols", "gemm_colnorm",
                               "compact_rows", "scan_store_long", "scan_store_rows",
-                              "col_sum_std", "gemv_rows", "gemv_cols", "gemm_skinny"};
+                              "col_sum_std", "gemv_rows", "gemv_cols", "gemm_skinny",
+                              "long_scan_c128", "compact_one_pass"};
 
 /* A CPU target's small 1-d map of one item per element (the generic CPU target: PoCL's
  * takes explicit SIMD) runs in whole work-groups the device takes, bounds checked; past

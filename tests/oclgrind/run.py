@@ -135,6 +135,9 @@ def case_scan(lc, np):
     h = _data(np, "float64", (5, 700), 10)
     _same(np, lc.cumprod(lc.asarray(h) * 0.1 + 1, axis=1), np.cumprod(h * 0.1 + 1, axis=1),
           "cumprod", rtol=1e-12)
+    # GPUs scan long integer rows in one pass (a look-back over tiles of 4096): 4-byte states.
+    h = _data(np, "int32", (9000,), 23)
+    _same(np, lc.cummax(lc.asarray(h)), np.maximum.accumulate(h), "cummax int32")
 
 
 def _sorts(lc, np, shape, dtypes, seed, ops=("sort", "argsort", "descending")):
@@ -206,6 +209,9 @@ def case_store(lc, np):
     h = _data(np, "float32", (16 * 256 + 5,), 21)
     x = lc.asarray(h)
     _same(np, x[x > 0], h[h > 0], "chunked compaction")
+    # GPUs compact a long mask in one store computing the running count (a look-back).
+    h = _data(np, "float32", (9000,), 24)
+    _same(np, lc.asarray(h)[lc.asarray(h) > 0], h[h > 0], "one-pass compaction")
     g = _data(np, "float32", (8, 300), 22)
     o = lc.asarray(np.zeros((8, 300), np.float32))
     o[...] = lc.cumsum(lc.asarray(g), axis=1) + 1

@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_f32_a747e958fed7dc89_p1 lc_scan_f32_a747e958fed7dc89_p2 lc_scan_f32_a747e958fed7dc89_p3 */
+/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_f32_68e38d559529e29f_p1 lc_scan_f32_68e38d559529e29f_p2 lc_scan_f32_68e38d559529e29f_p3 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl scan kernel: 1 fused op; scan: tiles of 2048 per work-group, three phases. */
-__kernel void lc_scan_f32_a747e958fed7dc89_p1(
+__kernel void lc_scan_f32_68e38d559529e29f_p1(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -34,7 +34,7 @@ __kernel void lc_scan_f32_a747e958fed7dc89_p1(
     if (lid == 0)
         part[m * P + q] = buf[0];
 }
-__kernel void lc_scan_f32_a747e958fed7dc89_p2(
+__kernel void lc_scan_f32_68e38d559529e29f_p2(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -42,14 +42,46 @@ __kernel void lc_scan_f32_a747e958fed7dc89_p2(
     __global float *part = (__global float *)(part_ + sbase);
     const int lid = get_local_id(0);
     __local float tot[1024];
-    const long m = get_group_id(0);
-    const long run = (P + 1024 - 1) / 1024;
-    const long q0 = min(P, lid * run), q1 = min(P, q0 + run);
-    float acc = -INFINITY;
-    for (long q = q0; q < q1; q++) {
-        const float t_ = part[m * P + q];
-        if (t_ > acc || isnan(t_)) acc = t_;
+    __global float *row = part + get_group_id(0) * P;
+    float carry = -INFINITY;
+    for (long b0 = 0; b0 < P; b0 += 16384) {
+        const long q0 = b0 + lid * 16;
+        float v_[16];
+        float acc = -INFINITY;
+        for (int e = 0; e < 16; e++) {
+            v_[e] = q0 + e < P ? row[q0 + e] : (float)(-INFINITY);
+            if (v_[e] > acc || isnan(v_[e])) acc = v_[e];
+        }
+#if defined(cl_nv_pragma_unroll)
+    {
+        const int lane_ = lid & 31, w_ = lid >> 5;
+        for (int o_ = 1; o_ < 32; o_ <<= 1) {
+            union { float t; uint u[1]; } x_, y_;
+            x_.u[0] = 0;
+            x_.t = acc;
+            asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y_.u[0]) : "r"(x_.u[0]), "r"(o_));
+            if (lane_ >= o_) {
+                float t_ = y_.t;
+                if (acc > t_ || isnan(acc)) t_ = acc;
+                acc = t_;
+            }
+        }
+        if (lane_ == 31)
+            tot[w_] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (w_ > 0) {
+            float t_ = tot[0];
+            for (int i_ = 1; i_ < w_; i_++) {
+                if (tot[i_] > t_ || isnan(tot[i_])) t_ = tot[i_];
+            }
+            if (acc > t_ || isnan(acc)) t_ = acc;
+            acc = t_;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tot[lid] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
+#else
     tot[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int off = 1; off < 1024; off <<= 1) {
@@ -59,14 +91,21 @@ __kernel void lc_scan_f32_a747e958fed7dc89_p2(
         tot[lid] = t_;
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    acc = lid > 0 ? tot[lid - 1] : (float)(-INFINITY);
-    for (long q = q0; q < q1; q++) {
-        const float t_ = part[m * P + q];
-        part[m * P + q] = acc;
-        if (t_ > acc || isnan(t_)) acc = t_;
+#endif
+        float t_ = carry;
+        if (lid > 0) {
+            if (tot[lid - 1] > t_ || isnan(tot[lid - 1])) t_ = tot[lid - 1];
+        }
+        for (int e = 0; e < 16; e++)
+            if (q0 + e < P) {
+                row[q0 + e] = t_;
+                if (v_[e] > t_ || isnan(v_[e])) t_ = v_[e];
+            }
+        if (tot[1023] > carry || isnan(tot[1023])) carry = tot[1023];
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
-__kernel void lc_scan_f32_a747e958fed7dc89_p3(
+__kernel void lc_scan_f32_68e38d559529e29f_p3(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -94,6 +133,36 @@ __kernel void lc_scan_f32_a747e958fed7dc89_p3(
         if (buf[lid * (E_ + 1) + e] > acc || isnan(buf[lid * (E_ + 1) + e])) acc = buf[lid * (E_ + 1) + e];
         buf[lid * (E_ + 1) + e] = acc;
     }
+#if defined(cl_nv_pragma_unroll)
+    {
+        const int lane_ = lid & 31, w_ = lid >> 5;
+        for (int o_ = 1; o_ < 32; o_ <<= 1) {
+            union { float t; uint u[1]; } x_, y_;
+            x_.u[0] = 0;
+            x_.t = acc;
+            asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y_.u[0]) : "r"(x_.u[0]), "r"(o_));
+            if (lane_ >= o_) {
+                float t_ = y_.t;
+                if (acc > t_ || isnan(acc)) t_ = acc;
+                acc = t_;
+            }
+        }
+        if (lane_ == 31)
+            tot[w_] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (w_ > 0) {
+            float t_ = tot[0];
+            for (int i_ = 1; i_ < w_; i_++) {
+                if (tot[i_] > t_ || isnan(tot[i_])) t_ = tot[i_];
+            }
+            if (acc > t_ || isnan(acc)) t_ = acc;
+            acc = t_;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tot[lid] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#else
     tot[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int off = 1; off < 256; off <<= 1) {
@@ -103,6 +172,7 @@ __kernel void lc_scan_f32_a747e958fed7dc89_p3(
         tot[lid] = t_;
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+#endif
     float pre = part[m * P + q];
     if (lid > 0) {
         if (tot[lid - 1] > pre || isnan(tot[lid - 1])) pre = tot[lid - 1];

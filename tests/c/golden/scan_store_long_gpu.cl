@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_f32_2dafa22bd5484215_p1 lc_scan_f32_2dafa22bd5484215_p2 lc_scan_f32_2dafa22bd5484215_p3 */
+/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_f32_5ce06564bbfffbed_p1 lc_scan_f32_5ce06564bbfffbed_p2 lc_scan_f32_5ce06564bbfffbed_p3 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl scan kernel: 2 fused ops; scan: tiles of 2048 per work-group, three phases. */
-__kernel void lc_scan_f32_2dafa22bd5484215_p1(
+__kernel void lc_scan_f32_5ce06564bbfffbed_p1(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
@@ -37,7 +37,7 @@ __kernel void lc_scan_f32_2dafa22bd5484215_p1(
     if (lid == 0)
         part[m * P + q] = buf[0];
 }
-__kernel void lc_scan_f32_2dafa22bd5484215_p2(
+__kernel void lc_scan_f32_5ce06564bbfffbed_p2(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
@@ -46,14 +46,48 @@ __kernel void lc_scan_f32_2dafa22bd5484215_p2(
     __global double *part = (__global double *)(part_ + sbase);
     const int lid = get_local_id(0);
     __local double tot[1024];
-    const long m = get_group_id(0);
-    const long run = (P + 1024 - 1) / 1024;
-    const long q0 = min(P, lid * run), q1 = min(P, q0 + run);
-    double acc = 0;
-    for (long q = q0; q < q1; q++) {
-        const double t_ = part[m * P + q];
-        acc += (double)t_;
+    __global double *row = part + get_group_id(0) * P;
+    double carry = 0;
+    for (long b0 = 0; b0 < P; b0 += 16384) {
+        const long q0 = b0 + lid * 16;
+        double v_[16];
+        double acc = 0;
+        for (int e = 0; e < 16; e++) {
+            v_[e] = q0 + e < P ? row[q0 + e] : (double)(0);
+            acc += (double)v_[e];
+        }
+#if defined(cl_nv_pragma_unroll)
+    {
+        const int lane_ = lid & 31, w_ = lid >> 5;
+        for (int o_ = 1; o_ < 32; o_ <<= 1) {
+            union { double t; uint u[2]; } x_, y_;
+            x_.u[0] = 0;
+            x_.u[1] = 0;
+            x_.t = acc;
+            asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y_.u[0]) : "r"(x_.u[0]), "r"(o_));
+            asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y_.u[1]) : "r"(x_.u[1]), "r"(o_));
+            if (lane_ >= o_) {
+                double t_ = y_.t;
+                t_ += (double)acc;
+                acc = t_;
+            }
+        }
+        if (lane_ == 31)
+            tot[w_] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (w_ > 0) {
+            double t_ = tot[0];
+            for (int i_ = 1; i_ < w_; i_++) {
+                t_ += (double)tot[i_];
+            }
+            t_ += (double)acc;
+            acc = t_;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tot[lid] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
+#else
     tot[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int off = 1; off < 1024; off <<= 1) {
@@ -63,14 +97,21 @@ __kernel void lc_scan_f32_2dafa22bd5484215_p2(
         tot[lid] = t_;
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    acc = lid > 0 ? tot[lid - 1] : (double)(0);
-    for (long q = q0; q < q1; q++) {
-        const double t_ = part[m * P + q];
-        part[m * P + q] = acc;
-        acc += (double)t_;
+#endif
+        double t_ = carry;
+        if (lid > 0) {
+            t_ += (double)tot[lid - 1];
+        }
+        for (int e = 0; e < 16; e++)
+            if (q0 + e < P) {
+                row[q0 + e] = t_;
+                t_ += (double)v_[e];
+            }
+        carry += (double)tot[1023];
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
-__kernel void lc_scan_f32_2dafa22bd5484215_p3(
+__kernel void lc_scan_f32_5ce06564bbfffbed_p3(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
@@ -101,6 +142,38 @@ __kernel void lc_scan_f32_2dafa22bd5484215_p3(
         acc += (double)buf[lid * (E_ + 1) + e];
         buf[lid * (E_ + 1) + e] = acc;
     }
+#if defined(cl_nv_pragma_unroll)
+    {
+        const int lane_ = lid & 31, w_ = lid >> 5;
+        for (int o_ = 1; o_ < 32; o_ <<= 1) {
+            union { double t; uint u[2]; } x_, y_;
+            x_.u[0] = 0;
+            x_.u[1] = 0;
+            x_.t = acc;
+            asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y_.u[0]) : "r"(x_.u[0]), "r"(o_));
+            asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y_.u[1]) : "r"(x_.u[1]), "r"(o_));
+            if (lane_ >= o_) {
+                double t_ = y_.t;
+                t_ += (double)acc;
+                acc = t_;
+            }
+        }
+        if (lane_ == 31)
+            tot[w_] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (w_ > 0) {
+            double t_ = tot[0];
+            for (int i_ = 1; i_ < w_; i_++) {
+                t_ += (double)tot[i_];
+            }
+            t_ += (double)acc;
+            acc = t_;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tot[lid] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#else
     tot[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int off = 1; off < 256; off <<= 1) {
@@ -110,6 +183,7 @@ __kernel void lc_scan_f32_2dafa22bd5484215_p3(
         tot[lid] = t_;
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+#endif
     double pre = part[m * P + q];
     if (lid > 0) {
         pre += (double)tot[lid - 1];

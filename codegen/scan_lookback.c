@@ -1,0 +1,316 @@
+/* scan_lookback.c: integer scans of few long rows in one pass on GPUs (scan_lookback
+ * targets), and stores that compute such a scan (a compaction's running count) in the same
+ * pass: a decoupled look-back.
+ *
+ * Each work-group takes a ticket (an atomic counter in zeroed scratch), which names its tile
+ * of L*E elements: tiles start in ticket order, so a group waits only for groups that have
+ * started before it and are resident, and nothing assumes more of the driver. A group reads
+ * its tile once and scans it in local memory; its first item publishes the tile's total as
+ * an aggregate, then looks back over the tiles before it, 32 at a time (one item each), until
+ * it meets one that has published its inclusive prefix, folds what it passed, and publishes
+ * its own inclusive prefix. Every published word is final when it is seen, so a group waits
+ * only for groups before it to reach their aggregate.
+ *
+ * How far a group looks back depends on timing, so the fold's association does too: the
+ * schedule takes integer sums, products, maxima and minima only (exact and associative in
+ * wrapping arithmetic, the same bits whatever the association). Floats take the three-phase
+ * tiles (scan.c), whose association is fixed.
+ *
+ * Each tile's state is one 8-byte word per 4 bytes of the accumulator, read and written by
+ * atomics (OpenCL 1.2 orders plain accesses of different groups by nothing): its status in
+ * the high half (0 nothing yet, 1 aggregate, 2 inclusive prefix), 4 bytes of the value in the
+ * low half. A reader takes a value of two words only when both show the same status: a word
+ * is never half written, and a status never goes back. Scratch: the ticket (8 bytes), then
+ * the words of M rows of P tiles, all zeroed.
+ */
+#include "codegen/cg.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Bytes of the accumulator type A (0: wider than two words, or unknown). */
+static int lc_lb_bytes(const char *A)
+{
+    static const char *const four[] = {"int", "uint", "short", "ushort", "char", "uchar"};
+    static const char *const eight[] = {"long", "ulong"};
+    for (size_t i = 0; i < sizeof four / sizeof *four; i++)
+        if (!strcmp(A, four[i]))
+            return 4;
+    for (size_t i = 0; i < sizeof eight / sizeof *eight; i++)
+        if (!strcmp(A, eight[i]))
+            return 8;
+    return 0;
+}
+
+/* The scan's op and result dtype: a scan kernel's, or the scan a store computes. */
+static void lc_lb_op(const struct lc_cg *g, int *op, int *dt)
+{
+    const struct lc_kernel *k = g->k;
+    *op = k->scan_op;
+    *dt = k->kind == LC_KERNEL_STORE ? k->exprs[k->store_scan].dtype : k->outputs[0].dtype;
+}
+
+static int lc_lb_fits(struct lc_cg *g)
+{
+    int op, dt;
+    lc_lb_op(g, &op, &dt);
+    char kind = lc_dtype_kind(dt);
+    return g->t->scan_lookback && lc_scan_split(g) && g->t->work_group >= 32 &&
+           (kind == 'i' || kind == 'u' || kind == 'b') && lc_lb_bytes(lc_scan_acc(g, op, dt)) > 0;
+}
+
+/* The helpers that put and get a tile's state (before the kernel): NW words of 8 bytes. */
+static void lc_lb_helpers(struct lc_sb *sb, const char *A, int nw)
+{
+    lc_sb_printf(sb, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+                     "static inline void lc_lb_put(volatile __global ulong *w, const %s v, "
+                     "const uint st) {\n"
+                     "    union { %s t; uint u[%d]; } u_;\n", A, A, nw);
+    for (int k = 0; k < nw; k++)
+        lc_sb_printf(sb, "    u_.u[%d] = 0;\n", k);
+    lc_sb_printf(sb, "    u_.t = v;\n");
+    for (int k = 0; k < nw; k++)
+        lc_sb_printf(sb, "    atom_xchg(w + %d, ((ulong)st << 32) | u_.u[%d]);\n", k, k);
+    lc_sb_printf(sb, "}\n"
+                     "/* The state's status (0 until every word shows the same one), its value in *v. */\n"
+                     "static inline uint lc_lb_get(volatile __global ulong *w, %s *v) {\n"
+                     "    union { %s t; uint u[%d]; } u_;\n"
+                     "    const ulong a = atom_add(w, (ulong)0);\n"
+                     "    u_.u[0] = (uint)a;\n", A, A, nw);
+    if (nw == 2)
+        lc_sb_printf(sb, "    const ulong b = atom_add(w + 1, (ulong)0);\n"
+                         "    if ((a >> 32) != (b >> 32))\n"
+                         "        return 0;\n"
+                         "    u_.u[1] = (uint)b;\n");
+    lc_sb_printf(sb, "    *v = u_.t;\n"
+                     "    return (uint)(a >> 32);\n"
+                     "}\n");
+}
+
+/* The kernel's head: parameters, the states' pointer, local memory and the ticket, then m
+ * (unravelled into i0.. i<nr-1>), q and the tile's first index `base`. */
+static struct lc_launch *lc_lb_head(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb,
+                                    int strides, const char *A, int nw, int64_t M, int64_t P,
+                                    int64_t TS)
+{
+    union lc_scalar none = {0};
+    int nr = g->nd - 1;
+    size_t L = g->t->work_group;
+    lc_lb_helpers(sb, A, nw);
+    struct lc_launch *l = lc_new_launch(c, "");
+    if (!l)
+        return NULL;
+    lc_sb_printf(sb, "__kernel void @K@(");
+    if (lc_common_params(g, l, sb) < 0 || (strides && lc_output_stride_params(g, l, sb, g->nd) < 0))
+        return NULL;
+    lc_sb_printf(sb, ", const long M, __global char *part_, const long sbase, const long P)\n{\n");
+    if (lc_add_i64(l, M) < 0 || lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+        lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 || lc_add_i64(l, P) < 0)
+        return NULL;
+    lc_sb_printf(sb, "    __global char *sc_ = part_ + sbase;\n"
+                     "    __local %s buf[%lld];\n"
+                     "    __local %s tot[%zu];\n"
+                     "    __local %s lbv_[32];\n"
+                     "    __local uint lbs_[32];\n"
+                     "    __local %s lbpre_;\n"
+                     "    __local long lbt_;\n"
+                     "    __local int lbgo_;\n"
+                     "    const int lid = get_local_id(0);\n"
+                     "    if (lid == 0)\n"
+                     "        lbt_ = atomic_inc((volatile __global uint *)sc_);\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    const long m = lbt_ / P, q = lbt_ %% P;\n"
+                     "    volatile __global ulong *lb_w = (volatile __global ulong *)(sc_ + 8) + m * P * %d;\n",
+                 A, (long long)(TS + TS / 8), A, L, A, A, nw);
+    if (nr > 0)
+        lc_unravel(sb, 0, nr, "m", "    ");
+    lc_sb_printf(sb, "    const long base = q * %lld;\n", (long long)TS);
+    c->scratch_bytes = c->zero_bytes = 8 + (size_t)M * (size_t)P * 8 * (size_t)nw;
+    l->work_dim = 1;
+    l->use_local = 1;
+    l->local[0] = L;
+    l->local[1] = l->local[2] = 1;
+    l->global[0] = (size_t)(M * P) * L;
+    return l;
+}
+
+/* After the group's inclusive scan of its items' totals (tot[]): the tile's aggregate
+ * published, the look-back, the inclusive prefix published, then `pre` = the fold of every
+ * tile before this one and of the items before this one (each item's copy). */
+static void lc_lb_prefix(struct lc_cg *g, struct lc_sb *sb, int op, int dt, const char *A,
+                         const char *id, int nw)
+{
+    size_t L = g->t->work_group;
+    lc_sb_printf(sb, "    if (lid == 0) {\n"
+                     "        lc_lb_put(lb_w + q * %d, tot[%zu], q == 0 ? 2u : 1u);\n"
+                     "        lbpre_ = (%s)(%s);\n"
+                     "        lbgo_ = q > 0;\n"
+                     "    }\n"
+                     "    long j_ = q - 1;\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    while (lbgo_) {\n"
+                     "        if (lid < 32) {\n"
+                     "            const long t_ = j_ - lid;\n"
+                     "            %s v_ = (%s)(%s);\n"
+                     "            uint s_ = 2;\n"
+                     "            if (t_ >= 0)\n"
+                     "                while ((s_ = lc_lb_get(lb_w + t_ * %d, &v_)) == 0)\n"
+                     "                    ;\n"
+                     "            lbv_[lid] = v_;\n"
+                     "            lbs_[lid] = s_;\n"
+                     "        }\n"
+                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "        if (lid == 0) {\n"
+                     /* Lane k holds tile j_ - k: fold from the nearest inclusive prefix (or the
+                      * window's farthest tile) toward q, in tile order. */
+                     "            int k_ = 0;\n"
+                     "            while (k_ < 31 && lbs_[k_] != 2)\n"
+                     "                k_++;\n"
+                     "            %s f_ = lbv_[k_];\n"
+                     "            for (int i_ = k_ - 1; i_ >= 0; i_--) {\n",
+                 nw, L - 1, A, id, A, A, id, nw, A);
+    lc_scan_step(&g->h, sb, op, dt, "f_", "lbv_[i_]", A, "                ");
+    lc_sb_printf(sb, "            }\n");
+    lc_scan_step(&g->h, sb, op, dt, "f_", "lbpre_", A, "            ");
+    char last[32];
+    snprintf(last, sizeof last, "tot[%zu]", L - 1);
+    lc_sb_printf(sb, "            lbpre_ = f_;\n"
+                     "            lbgo_ = lbs_[k_] != 2;\n"
+                     "        }\n"
+                     "        j_ -= 32;\n"
+                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    }\n"
+                     "    %s pre = lbpre_;\n"
+                     "    if (lid == 0 && q > 0) {\n"
+                     "        %s t_ = pre;\n", A, A);
+    lc_scan_step(&g->h, sb, op, dt, "t_", last, A, "        ");
+    lc_sb_printf(sb, "        lc_lb_put(lb_w + q * %d, t_, 2u);\n"
+                     "    }\n"
+                     "    if (lid > 0) {\n", nw);
+    lc_scan_step(&g->h, sb, op, dt, "pre", "tot[lid - 1]", A, "        ");
+    lc_sb_printf(sb, "    }\n");
+}
+
+/* The tile's values into local buf[] (index k at k + k / 8, fewer bank conflicts where items
+ * read E adjacent values), read coalesced; `prologue` emits only what the scanned value
+ * `v` needs. */
+static void lc_lb_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v,
+                       const char *A, const char *id, int E)
+{
+    int nr = g->nd - 1;
+    size_t L = g->t->work_group;
+    lc_sb_printf(sb, "    for (int j = 0; j < %d; j++) {\n"
+                     "        const long i%d = base + j * %zu + lid;\n"
+                     "        %s x_ = (%s)(%s);\n"
+                     "        if (i%d < n%d) {\n", E, nr, L, A, A, id, nr, nr);
+    if (prologue)
+        lc_emit_scan_prologue(g, sb, "            ");
+    else
+        lc_emit_exprs(g, sb, 0, "            ");
+    lc_sb_printf(sb, "            x_ = (%s)%s;\n"
+                     "        }\n"
+                     "        buf[j * %zu + lid + (lid >> 3)] = x_;\n"
+                     "    }\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n", A, v, L + L / 8);
+}
+
+/* A scan: each item scans its E values in place, the group its items' totals, then with the
+ * tiles before it the outputs are stored, coalesced. */
+static int lc_gen_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    int nr = g->nd - 1, op = k->scan_op, dt = k->outputs[0].dtype;
+    const char *A = lc_scan_acc(g, op, dt), *T = lc_T(dt), *id = lc_scan_identity(op, dt);
+    int nw = lc_lb_bytes(A) / 4, E = g->t->scan_lookback_per_item;
+    size_t L = g->t->work_group;
+    int64_t M = lc_scan_rows(g), N = g->shape[nr], TS = (int64_t)L * E, P = (N + TS - 1) / TS;
+    if (!lc_lb_head(g, c, sb, 1, A, nw, M, P, TS))
+        return -1;
+    char v[16];
+    snprintf(v, sizeof v, "v%d", k->outputs[0].expr);
+    lc_lb_load(g, sb, 0, v, A, id, E);
+    lc_sb_printf(sb, "    const int E_ = %d;\n"
+                     "    %s acc = (%s)(%s);\n"
+                     "    for (int e = 0; e < %d; e++) {\n"
+                     "        const int ke_ = lid * E_ + e;\n", E, A, A, id, E);
+    lc_scan_step(&g->h, sb, op, dt, "acc", "buf[ke_ + (ke_ >> 3)]", A, "        ");
+    lc_sb_printf(sb, "        buf[ke_ + (ke_ >> 3)] = acc;\n"
+                     "    }\n");
+    lc_group_inclusive_scan(&g->h, sb, op, dt, A, id, L);
+    lc_lb_prefix(g, sb, op, dt, A, id, nw);
+    lc_sb_printf(sb, "    for (int e = 0; e < %d; e++) {\n"
+                     "        const int ke_ = lid * E_ + e;\n"
+                     "        %s t_ = pre;\n", E, A);
+    lc_scan_step(&g->h, sb, op, dt, "t_", "buf[ke_ + (ke_ >> 3)]", A, "        ");
+    lc_sb_printf(sb, "        buf[ke_ + (ke_ >> 3)] = t_;\n"
+                     "    }\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    for (int j = 0; j < %d; j++) {\n"
+                     "        const long i%d = base + j * %zu + lid;\n"
+                     "        if (i%d < n%d) {\n"
+                     "            const %s %s = (%s)buf[j * %zu + lid + (lid >> 3)];\n",
+                 E, nr, L, nr, nr, T, v, T, L + L / 8);
+    lc_store_outputs(g, sb, "            ", g->nd);
+    lc_sb_printf(sb, "        }\n    }\n}\n");
+    snprintf(c->schedule, sizeof c->schedule,
+             "scan: tiles of %lld per work-group in one pass, a decoupled look-back", (long long)TS);
+    return 0;
+}
+
+/* A store computing its scan: the tile's scanned values (the scan's prologue only) into local
+ * memory, each item's exclusive running states in their place, then each element's store
+ * (its exprs again, the scan's state from local memory). */
+static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
+{
+    const struct lc_kernel *k = g->k;
+    int nr = g->nd - 1, op, dt;
+    lc_lb_op(g, &op, &dt);
+    const char *A = lc_scan_acc(g, op, dt), *id = lc_scan_identity(op, dt);
+    int nw = lc_lb_bytes(A) / 4, E = g->t->scan_lookback_per_item;
+    size_t L = g->t->work_group;
+    int64_t M = lc_scan_rows(g), N = g->shape[nr], TS = (int64_t)L * E, P = (N + TS - 1) / TS;
+    if (!lc_lb_head(g, c, sb, 0, A, nw, M, P, TS))
+        return -1;
+    char v[16];
+    snprintf(v, sizeof v, "v%d", k->exprs[k->store_scan].in[0]);
+    lc_lb_load(g, sb, 1, v, A, id, E);
+    lc_sb_printf(sb, "    const int E_ = %d;\n"
+                     "    %s acc = (%s)(%s);\n"
+                     "    for (int e = 0; e < %d; e++) {\n"
+                     "        const int ke_ = lid * E_ + e;\n", E, A, A, id, E);
+    lc_scan_step(&g->h, sb, op, dt, "acc", "buf[ke_ + (ke_ >> 3)]", A, "        ");
+    lc_sb_printf(sb, "    }\n");
+    lc_group_inclusive_scan(&g->h, sb, op, dt, A, id, L);
+    lc_lb_prefix(g, sb, op, dt, A, id, nw);
+    lc_sb_printf(sb, "    for (int e = 0; e < %d; e++) {\n"
+                     "        const int ke_ = lid * E_ + e;\n"
+                     "        const %s x_ = buf[ke_ + (ke_ >> 3)];\n"
+                     "        buf[ke_ + (ke_ >> 3)] = pre;\n", E, A);
+    lc_scan_step(&g->h, sb, op, dt, "pre", "x_", A, "        ");
+    lc_sb_printf(sb, "    }\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    for (int j = 0; j < %d; j++) {\n"
+                     "        const long i%d = base + j * %zu + lid;\n"
+                     "        if (i%d < n%d) {\n"
+                     "            %s sacc_ = buf[j * %zu + lid + (lid >> 3)];\n",
+                 E, nr, L, nr, nr, A, L + L / 8);
+    lc_emit_exprs(g, sb, 0, "            ");
+    lc_store_emit(g, sb, "            ");
+    lc_sb_printf(sb, "        }\n    }\n}\n");
+    snprintf(c->schedule, sizeof c->schedule,
+             "store with its scan: tiles of %lld per work-group in one pass, a decoupled look-back",
+             (long long)TS);
+    return 0;
+}
+
+/* Stores in row order take none (chunks of a row run side by side). */
+static int lc_store_scan_lookback_fits(struct lc_cg *g)
+{
+    return g->k->store_scan >= 0 && !g->k->store_ordered && lc_lb_fits(g);
+}
+
+const struct lc_schedule lc_sched_scan_lookback = {LC_KERNEL_SCAN, "scan", lc_lb_fits,
+                                                   lc_gen_scan_lookback};
+const struct lc_schedule lc_sched_store_scan_lookback = {LC_KERNEL_STORE, "store",
+                                                         lc_store_scan_lookback_fits,
+                                                         lc_gen_store_scan_lookback};
