@@ -15,7 +15,7 @@ LAYERS = [
     # 1. the extension, the shared helpers, the host fallback
     "_lazycl", "_util", "_fallback",
     # 2. modules over the extension alone
-    "_index", "_write", "_tiling", "_join", "_histogram", "_dlpack", "_info", "_host",
+    "_index", "_compact", "_write", "_tiling", "_join", "_histogram", "_dlpack", "_info", "_host",
     "_profile", "_pytocl", "_kernelapi",
     # 3. the core: creation, views, reductions, sorts, scans
     "_creation", "_views", "_complex", "_reductions", "_sort", "_scans",

@@ -254,3 +254,84 @@ def test_diff_of_cumsum_roundtrip():
     a = np.arange(1, 100, dtype=np.int64)
     c = lazycl.cumsum(lazycl.asarray(a))
     check(lazycl.diff(c), np.diff(np.cumsum(a)))
+
+
+# ---- long rows in one pass (GPUs' integer scans: codegen/scan_lookback.c) ----------------
+# Tiles of 4096 (256 items x 16) take tickets and look back 32 tiles at a time for an inclusive
+# prefix. The sizes cross tile and window boundaries: the split threshold (two tiles), a tile and
+# one, 32 tiles (a window) and one either side, 66 tiles and one, and an odd count.
+
+_ONE_PASS = [8192, 4096 * 5 + 1, 4096 * 32 - 1, 4096 * 32, 4096 * 32 + 1, 4096 * 66 + 1,
+             4096 * 333 + 7]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64, np.uint8,
+                                   np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
+def test_one_pass_cumsum(dev, dtype):
+    """cumsum of long rows: on GPU targets integers in one launch (a look-back: exact), floats
+    in three (tiles: a fixed association), the same bits every run."""
+    if np.dtype(dtype).itemsize == 8 and np.dtype(dtype).kind == "f" and not dev.fp64:
+        pytest.skip("no fp64")
+    for n in _ONE_PASS:
+        h = data(dtype, (n,), seed=n)
+        if np.dtype(dtype).kind == "c":
+            h = h + 1j * data(np.float32, (n,), seed=n + 1)
+        x = lazycl.asarray(h, device=dev).compute()
+        lazycl.cumsum(x).compute()
+        lazycl.reset_stats()
+        got = lazycl.cumsum(x).compute()
+        if dev.schedule == "gpu":
+            assert lazycl.stats()["launches"] == (3 if np.dtype(dtype).kind in "fc" else 1)
+        wide = h.astype(np.complex128 if np.dtype(dtype).kind == "c" else np.float64)
+        want = np.cumsum(h)
+        if want.dtype.kind in "fc":
+            # Within NumPy's own error (complex64 sums in float32 on some targets, as NumPy).
+            exact = np.cumsum(wide)
+            tol = max(1e-5, 2 * np.max(np.abs(want - exact) / np.abs(exact)))
+            np.testing.assert_allclose(np.asarray(got), exact, rtol=tol)
+            assert np.asarray(got).dtype == want.dtype
+        else:
+            check(got, want)
+        again = np.asarray(lazycl.cumsum(x))
+        assert np.asarray(got).tobytes() == again.tobytes()
+
+
+@pytest.mark.parametrize("fn", ["cummax", "cummin", "cumprod"])
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.uint32, np.int64, np.float32],
+                         ids=lambda d: np.dtype(d).name)
+def test_one_pass_other_ops(dev, fn, dtype):
+    """cummax/cummin (floats with NaN and -0.0: the first NaN carries on), cumprod (wrapping
+    integers; floats near one)."""
+    for n in _ONE_PASS:
+        rng = np.random.default_rng(n)
+        if fn == "cumprod" and np.dtype(dtype).kind == "f":
+            r = rng.random(n)        # a random walk of the log that stays in range
+            h = np.where(r < 0.001, 1.5, np.where(r > 0.999, 1 / 1.5, 1.0)).astype(dtype)
+        elif fn == "cumprod":
+            h = np.where(rng.random(n) < 0.01, 3, 1).astype(dtype)      # wraps
+        elif np.dtype(dtype).kind == "f":
+            h = rng.standard_normal(n).astype(dtype)
+            h[rng.integers(0, n, 3)] = -0.0
+            h[n - n // 7] = np.nan
+        else:
+            h = rng.integers(np.iinfo(dtype).min, np.iinfo(dtype).max, n, dtype=dtype,
+                             endpoint=True)
+        x = lazycl.asarray(h, device=dev)
+        got = getattr(lazycl, fn)(x)
+        if fn == "cumprod" and np.dtype(dtype).kind == "f":
+            # Against float64: NumPy's float32 product drifts (2.6e-5 here), lazycl's is double.
+            check(got, np.cumprod(h.astype(np.float64)).astype(dtype), rtol=1e-5)
+        else:
+            check(got, ref(fn, h, None), rtol=1e-5)
+        assert np.asarray(got).tobytes() == np.asarray(getattr(lazycl, fn)(x)).tobytes()
+
+
+@pytest.mark.parametrize("shape", [(3, 2048 * 9 + 5), (2, 5, 9000), (20001, 2)], ids=str)
+def test_one_pass_rows(dev, shape):
+    """A few long rows: one tree per row (the tickets run through every row's tiles in
+    turn)."""
+    h = data(np.int32, shape, seed=7)
+    x = lazycl.asarray(h, device=dev)
+    for axis in range(len(shape)):
+        check(lazycl.cumsum(x, axis=axis), np.cumsum(h, axis=axis))
+        check(lazycl.cummax(x * 2 + 1, axis=axis), np_cummax(h * 2 + 1, axis))

@@ -573,8 +573,9 @@ def test_chunked_compaction_views(dev):
                                        [np.float32, np.int64]), ids=lambda d: np.dtype(d).name)
 def test_scan_written_by_a_store(dev, op, dtype):
     """A scan that only a store reads, at the places it writes, is computed in the store's
-    kernel (fusion.h's LC_FUSE_SCAN_STORE): a row per item, or on CPUs chunks of a long row (three
-    launches); where no schedule takes it (a GPU's few long rows) the scan is written first."""
+    kernel (fusion.h's LC_FUSE_SCAN_STORE): a row per item, or a long row's chunks (CPUs, three
+    launches) or, for integer scans, tiles in one pass (GPUs); where no schedule takes it (a GPU's
+    few long rows of a float scan) the scan is written first."""
     if np.dtype(dtype) == np.float64 and not dev.fp64:
         pytest.skip("no fp64")
     for shape, axis in [((10,), 0), ((20000,), 0), ((64, 500), 1), ((500, 7), 0),
@@ -619,11 +620,12 @@ def test_scan_written_by_a_store_kernels(dev):
 
 def test_chunked_compaction_kernels(dev):
     """x[x > 0.5] on CPUs: one launch counts the chunks, one stores them (the running count
-    computed in the store, nothing but the result written); with a tail, one more of each."""
-    if dev.schedule == "gpu":
-        pytest.skip("GPUs compact with a written scan and a predicated store")
+    computed in the store, nothing but the result written); with a tail, one more of each. On
+    GPUs one launch counts, one store computes the running count in its pass (tiles) and
+    writes."""
+    gpu = dev.schedule == "gpu"
     P = _chunks(dev)
-    for n, launches in [(P * 1000, 2), (P * 1000 + 7, 4)]:
+    for n, launches in [(P * 1000, 2), (P * 1000 + 7, 2 if gpu else 4)]:
         h = np.random.default_rng(n).random(n).astype(np.float32)
         x = lz(h, dev)
         x.compute()
@@ -634,7 +636,8 @@ def test_chunked_compaction_kernels(dev):
         s = lazycl.stats()
         assert s["launches"] == launches
         # The result, and per part (the chunks, the tail) its counts and their copies on the
-        # device (first slots, counts): nothing the size of the mask.
+        # device (first slots, counts), or on GPUs the count and the tiles' tree: nothing the
+        # size of the mask.
         assert s["buffers_allocated"] + s["pool_hits"] <= 1 + 3 * (launches // 2)
         same(r, (h * 2 + 1)[h > 0.5])
 
@@ -642,9 +645,8 @@ def test_chunked_compaction_kernels(dev):
 def test_chunked_compaction_inexact_masks(dev):
     """The chunk count and the store each compute the mask by different code: a mask whose
     value could differ in the last bit between the two (transcendental math, normal random
-    numbers) is computed once first, so the result's length and its elements agree."""
-    if dev.schedule == "gpu":
-        pytest.skip("GPUs compact with a written scan and a predicated store")
+    numbers) is computed once first, so the result's length and its elements agree (GPUs: the
+    count and the one-pass store)."""
     n = _chunks(dev) * 1000
     h = np.random.default_rng(5).standard_normal(n).astype(np.float32)
     x = lz(h, dev).compute()

@@ -14,7 +14,8 @@ The package is in layers; a module imports only modules of the layers below its 
 (tests/test_layers.py checks it; docs/layout.md draws the map):
 
  1. _lazycl (the extension), _util (shared helpers), _fallback (the host fallback)
- 2. _index, _write, _tiling, _join, _histogram, _dlpack, _info, _host, _profile, _pytocl
+ 2. _index, _compact, _write, _tiling, _join, _histogram, _dlpack, _info, _host, _profile,
+    _pytocl
  3. _creation, _views, _complex, _reductions, _sort, _scans (the core; their elementwise
     steps call the extension's ops)
  4. _ufuncs (the ufunc type and the ufuncs of graph/ops.def), _elementwise

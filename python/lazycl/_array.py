@@ -12,8 +12,8 @@ import sys
 import numpy as np
 
 from . import (
-    _complex, _creation, _dispatch, _dlpack, _elementwise, _lazycl as _c, _linalg, _mathfns,
-    _reductions, _scans, _sort, _util as _u, _views, _write,
+    _compact, _complex, _creation, _dispatch, _dlpack, _elementwise, _lazycl as _c, _linalg,
+    _mathfns, _reductions, _scans, _sort, _util as _u, _views, _write,
 )
 
 __all__ = ["Array"]
@@ -211,7 +211,7 @@ class Array(_c.ArrayBase):
         _write.put(self, indices, values, mode)
 
     def nonzero(self):
-        return _write.nonzero(self)
+        return _compact.nonzero(self)
 
     def sort(self, axis=-1, kind=None, order=None):
         _sort.sort_inplace(self, axis, kind, order)

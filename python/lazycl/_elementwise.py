@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from . import _complex, _ufuncs, _write
+from . import _compact, _complex, _ufuncs
 from . import _lazycl as _c
 from ._ufuncs import (
     absolute, add, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, equal,
@@ -21,7 +21,7 @@ def where(condition, x=None, y=None, /):
     """x where condition holds, else y (broadcast; NumPy's promotion); with the condition
     alone, the indices of its non-zero elements (numpy.nonzero)."""
     if x is None and y is None:
-        return _write.nonzero(condition)
+        return _compact.nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     return _c.where(condition, x, y)

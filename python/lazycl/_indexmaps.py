@@ -9,8 +9,8 @@ import operator
 import numpy as np
 
 from . import (
-    _creation, _elementwise as _ew, _lazycl as _c, _reductions as _red, _ufuncs as _uf, _util as _u,
-    _views, _write,
+    _compact, _creation, _elementwise as _ew, _lazycl as _c, _reductions as _red, _ufuncs as _uf,
+    _util as _u, _views,
 )
 from ._util import norm_axis as _norm_axis_named
 
@@ -179,12 +179,12 @@ def tri(N, M=None, k=0, dtype=float, *, like=None, device=None):
 def tril_indices(n, k=0, m=None):
     """The (rows, cols) of the lower triangle of an n x m matrix, in C order, as
     numpy.tril_indices (int64; the nonzero of tri's mask)."""
-    return tuple(_write.nonzero(tri(n, m, k, dtype=bool)))
+    return tuple(_compact.nonzero(tri(n, m, k, dtype=bool)))
 
 
 def triu_indices(n, k=0, m=None):
     """The (rows, cols) of the upper triangle (from the k-th diagonal on), in C order."""
-    return tuple(_write.nonzero(_uf.logical_not(tri(n, m, k - 1, dtype=bool))))
+    return tuple(_compact.nonzero(_uf.logical_not(tri(n, m, k - 1, dtype=bool))))
 
 
 def _two_d_shape(arr):

@@ -14,7 +14,8 @@ import warnings
 import numpy as np
 
 from . import (
-    _creation, _elementwise as _ew, _lazycl as _c, _reductions as _red, _ufuncs as _uf, _write,
+    _compact, _creation, _elementwise as _ew, _lazycl as _c, _reductions as _red, _ufuncs as _uf,
+    _write,
 )
 from ._index import take_along_axis
 from ._join import stack
@@ -154,7 +155,7 @@ def _select_past(x, k, largest, t, isf):
         m = (x >= tt) if largest else (x <= tt)
         if largest and isf:
             m = m | _uf.isnan(x)
-    nz = _write.nonzero(m)[0]
+    nz = _compact.nonzero(m)[0]
     c = nz.shape[0]
     if c < k:
         return None

@@ -3,7 +3,7 @@ unique_counts, unique_inverse, unique_values), searchsorted, digitize, isin, int
 union1d, setdiff1d and lexsort.
 
 Everything is built from the stable sort (_sort.py, NaN last), gathers, elementwise ops, the
-scan and the compaction of x[mask] (_write._compact); no data goes to the host, only a count
+scan and the compaction of x[mask] (_compact._compact); no data goes to the host, only a count
 that sizes a result (read by the compaction) and, for digitize and a device `sorter`, a few
 scalars that decide an error.
 
@@ -30,7 +30,7 @@ import collections
 import numpy as np
 
 from . import _lazycl as _c
-from . import _write
+from . import _compact
 from ._join import concatenate
 from ._sort import argsort as _argsort, sort as _sort
 from ._util import (
@@ -125,8 +125,8 @@ def _unique1d(flat, ret_index, ret_inverse, ret_counts, equal_nan, inv_shape):
         _c.compute(s)
     flags = _run_flags(s, equal_nan)
     if not (ret_index or ret_inverse or ret_counts):
-        return (_write._compact(s, flags),)
-    starts = _write._compact(_iota(n, q), flags)
+        return (_compact._compact(s, flags),)
+    starts = _compact._compact(_iota(n, q), flags)
     m = starts.shape[0]
     out = [_take(s, starts)]
     if ret_index:
@@ -387,8 +387,8 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
         _c.compute(aux)
     mask = _b("equal", aux[1:], aux[:-1])
     if not return_indices:
-        return _write._compact(aux[:-1], mask)
-    pos = _write._compact(_iota(n - 1, q), mask)
+        return _compact._compact(aux[:-1], mask)
+    pos = _compact._compact(_iota(n - 1, q), mask)
     i1 = _take(order, pos)
     i2 = _b("subtract", _take(order, _b("add", pos, 1)), a1.shape[0])
     if not assume_unique:
@@ -411,7 +411,7 @@ def setdiff1d(ar1, ar2, assume_unique=False):
     a1 = _flat(a1) if assume_unique else unique(a1)
     if a1.shape[0] == 0:
         return _c._full(0, (0,), np.dtype(a1.dtype).name, a1.queue)
-    return _write._compact(a1, _isin_flat(a1, a2, True))
+    return _compact._compact(a1, _isin_flat(a1, a2, True))
 
 
 # ---- lexsort --------------------------------------------------------------------------------

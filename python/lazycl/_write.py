@@ -1,7 +1,6 @@
 """Writes into lazycl arrays with NumPy's semantics: x[key] = v, the in-place operators, fill,
 copyto, put, putmask, place, put_along_axis, fill_diagonal, np.add.at and its siblings, bincount,
-out= (assign_out); and the reads whose shape depends on the data (x[mask], nonzero, argwhere,
-flatnonzero, compress, extract), which write a compaction.
+out= (assign_out); reads of masks and 0-d masks (x[mask] itself is _compact.py's).
 
 Every write is one store kernel (graph/store.c, codegen/store.c) that computes its value inside
 it and writes the places named by the key into the array's buffer, in place. python/py_write.c
@@ -13,7 +12,8 @@ import operator
 import numpy as np
 
 from . import _index, _lazycl as _c
-from ._util import is_array as _is_array, norm_axis as _norm_axis
+from ._compact import _positions, _slots, masked, nonzero
+from ._util import is_array as _is_array
 
 def _as_index_dtype(a):
     return np.dtype(a.dtype).kind in "iu"
@@ -91,24 +91,6 @@ def _mask(x, m, q):
                              f"of axis is {x.shape[d]} but size of corresponding boolean axis "
                              f"is {m.shape[d]}")
     return m
-
-
-def _positions(m):
-    """The flat mask's inclusive count (computed; int32 where it fits, half the bytes of int64)
-    and the number of Trues."""
-    flat = _c.reshape(m, (-1,))
-    if not flat.shape[0]:
-        return flat, 0
-    cs = _c._scan("cumsum", _c.astype(flat, "int32" if flat.shape[0] < 2**31 else "int64"), 0)
-    _c.compute(cs)
-    return cs, int(np.asarray(cs[-1]))
-
-
-def _slots(cs, shape):
-    """The slot of each True (its running count - 1, clamped to 0 where the count is 0), shaped
-    as `shape`."""
-    pos = _c.reshape(_c._binary("subtract", cs, 1), shape)
-    return _c.where(_c._binary("less", pos, 0), 0, pos)
 
 
 def _key_items(key):
@@ -575,208 +557,6 @@ def _count(x, vals, n, acc, counts, guard):
     return _c.astype(out, "int64") if counts else out
 
 
-# ---- data-dependent shapes -----------------------------------------------------------
-
-# On CPUs a compaction over the whole (flat) mask runs as the hand-written one does: the mask in
-# P chunks (rows of a (P, c) view, and a tail of fewer than P elements), each chunk's count in
-# one pass (a reduction over the rows), the counts read to the host (the result's length, each
-# chunk's first slot), then one pass in which an item per chunk walks it in order and writes
-# every element at the current slot (the chunk's first plus the Trues before it), which the next
-# kept element overwrites, up to the chunk's last kept one: a store in row order
-# (LC_STORE_IN_ORDER) whose running count is a scan that only the store reads, computed in the
-# store's kernel (fusion.h's LC_FUSE_SCAN_STORE) and never written. The mask is computed twice,
-# the source read once, and nothing but the result is written; no branch on the mask.
-_CHUNK_MIN = 256      # elements per chunk below which the plain scan and store serve
-_IN_ORDER = -1        # graph.h's LC_STORE_IN_ORDER
-
-
-class _Chunks:
-    """The counts of a flat mask's chunks (computed): `carry` the first slot of each chunk and
-    of the tail, `n` the number of Trues; `P` chunks of `c` elements, then the tail."""
-
-    def __init__(self, flat, P):
-        N = flat.shape[0]
-        self.P, self.c = P, N // P
-        head = self.P * self.c
-        cnt = [_c._reduce("sum", _c.astype(_c.reshape(flat[:head], (P, self.c)), "int32"), (1,))]
-        if head < N:
-            cnt.append(_c._reduce("sum", _c.astype(flat[head:], "int32"), (0,)))
-        _c.compute(*cnt)
-        counts = np.concatenate([np.asarray(a, dtype=np.int64).reshape(-1) for a in cnt])
-        self.carry = np.concatenate(([0], np.cumsum(counts)))
-        self.n = int(self.carry[-1])
-
-
-def _chunks(m, src_device):
-    """_Chunks of m's flat mask on CPU targets when its chunks are long enough, else None."""
-    N = m.size
-    if src_device.schedule == "gpu" or not N:
-        return None
-    P = max(16, 2 * int(src_device.compute_units))
-    if N < P * _CHUNK_MIN:
-        return None
-    # The count and the store each compute the mask, by different code (a SIMD reduction, a
-    # loop per chunk): where those could differ in the last bit (transcendental math, normal
-    # random numbers, user functions), the mask is computed once and both read it.
-    if not _c._exact(m):
-        _c.compute(m)
-    return _Chunks(_c.reshape(m, (-1,)), P)
-
-
-def _compact_chunks(src, m, ch):
-    """src[m] for a mask of src's shape, over m's chunks `ch` (see _Chunks)."""
-    n, P, c = ch.n, ch.P, ch.c
-    dt = np.dtype(src.dtype)
-    out = _c._empty(src, (n,), dt.name)
-    if n == 0:
-        return out
-    slots = _c.reshape(out, (n, 1))
-    fm, fs = _c.reshape(m, (-1,)), _c.reshape(src, (-1,))
-    head = P * c
-    counts = np.diff(ch.carry)
-    parts = [(fm[:head], fs[:head], (P, c), slice(0, P))]
-    if head < fm.shape[0]:
-        parts.append((fm[head:], fs[head:], (1, fm.shape[0] - head), slice(P, P + 1)))
-    for pm, ps, shape, rows in parts:
-        pm, ps = _c.reshape(pm, shape), _c.reshape(ps, shape)
-        col = (shape[0], 1)
-        first = _c.asarray(ch.carry[rows].astype(np.int64).reshape(col), None, src.queue)
-        cnt = _c.asarray(counts[rows].astype(np.int64).reshape(col), None, src.queue)
-        one = _c.astype(pm, "int64")
-        # The Trues before each element: the running count (held by nothing but this
-        # expression: a scan held elsewhere would be written and kept, engine/keep.c) less
-        # its own.
-        before = _c._binary("subtract", _c._scan("cumsum", one, 1), one)
-        # In range by construction: the gather clamps the slot (-1), never checks it.
-        target = _c._gather(slots, _c._binary("add", first, before), 0, -1)
-        _c._store(out, target, ps, _c._binary("less", before, cnt), _IN_ORDER, 1)
-    return out
-
-
-def _compact(src, m, ch=None):
-    """The elements of src (leading dims: m's) where m holds, in order. On CPUs, with a mask of
-    src's shape, over the mask's chunks (_Chunks, given or counted here; see above). Otherwise
-    a scan of the mask, then one store that writes each kept element at its running count (src
-    computed inside it).
-
-    On CPUs that store has no branch: the output has one spare row, where every element the mask
-    drops is written (a branch on a random mask cost 7x the whole store on PoCL); the result is
-    the other rows. The dropped elements all write zero there, not their own values, so the spare
-    row holds the same bits whichever write lands last (Oclgrind reports such uniform writes only
-    on request; different values would be a race). On GPUs, where a branch costs little and one
-    spare address would serialize the writes, the store is predicated."""
-    rest = tuple(src.shape[m.ndim:])
-    if not rest and (ch is not None or (ch := _chunks(m, src.device)) is not None):
-        return _compact_chunks(src, m, ch)
-    cs, n = _positions(m)
-    if n == 0 or 0 in rest:
-        return _c._full(0, (n,) + rest, src.dtype, src.queue)
-    spare = src.device.schedule != "gpu"
-    rows = n + 1 if spare else n
-    out = _c._empty(src, (rows,) + rest, np.dtype(src.dtype).name)
-    shape = tuple(src.shape)
-    mshape = tuple(m.shape) + (1,) * len(rest)
-    pos = _slots(cs, mshape)
-    if spare:
-        pos = _c.where(_c.reshape(m, mshape), pos, n)
-    idx = _c.broadcast_to(pos, shape) if tuple(pos.shape) != shape else pos
-    t = _c._gather(_c.reshape(out, (rows,) + (1,) * (m.ndim - 1) + rest), idx, 0, 0)
-    pred = None
-    if not spare:
-        pred = _c.reshape(m, mshape)
-        if tuple(pred.shape) != shape:
-            pred = _c.broadcast_to(pred, shape)
-    if spare:
-        src = _c.where(_c.reshape(m, mshape), src, _c._full(0, (), src.dtype, src.queue))
-    _c._store(out, t, src, pred, 0, 1)
-    return out[:n] if spare else out
-
-
-def masked(x, m):
-    """x[m] for a boolean mask over x's leading dims."""
-    return _compact(x, m)
-
-
-def nonzero(a):
-    a = a if _is_array(a) else _c.asarray(np.asarray(a), None, None)
-    if a.ndim == 0:
-        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar)"
-                         ".nonzero() instead. If the context of this error is of the form "
-                         "`arr[nonzero(cond)]`, just use `arr[cond]`.")
-    m = _c.astype(a, "bool") if np.dtype(a.dtype) != np.bool_ else a
-    shape = tuple(a.shape)
-    ch = _chunks(m, a.device)                # counted once for every coordinate
-    out = []
-    for d in range(a.ndim):
-        coord = _c.broadcast_to(_c.reshape(_c._iota(0, 1, shape[d], "int64", a.queue),
-                                           (shape[d],) + (1,) * (a.ndim - d - 1)), shape)
-        out.append(_compact(coord, m, ch))
-    return tuple(out)
-
-
-def argwhere(a):
-    a = a if _is_array(a) else _c.asarray(np.asarray(a), None, None)
-    if a.ndim == 0:
-        m = _c.astype(a, "bool")
-        return _c.reshape(_compact(_c._full(0, (1,), "int64", a.queue), _c.reshape(m, (1,))),
-                          (-1, 0))
-    return _stack_cols(nonzero(a))
-
-
-def _stack_cols(cols):
-    n = cols[0].shape[0]
-    out = _c._full(0, (n, len(cols)), "int64", cols[0].queue)
-    if n == 0:
-        return out
-    _c._writable(out)
-    for d, c in enumerate(cols):
-        _c._store(out, out[:, d], c, None, 0, 1)
-    return out
-
-
-def flatnonzero(a):
-    a = a if _is_array(a) else _c.asarray(np.asarray(a), None, None)
-    return nonzero(_c.reshape(a, (-1,)))[0]
-
-
-def extract(condition, arr):
-    arr = arr if _is_array(arr) else _c.asarray(np.asarray(arr), None, None)
-    c = condition if _is_array(condition) else _c.asarray(np.asarray(condition), None, arr.queue)
-    c = _c.reshape(_c.astype(c, "bool") if np.dtype(c.dtype) != np.bool_ else c, (-1,))
-    a = _c.reshape(arr, (-1,))
-    if c.shape[0] != a.shape[0]:
-        raise ValueError(f"extract: condition and arr must have the same size")
-    return masked(a, c)
-
-
-def compress(condition, a, axis=None):
-    a = a if _is_array(a) else _c.asarray(np.asarray(a), None, None)
-    c = np.asarray(condition) if not _is_array(condition) else condition
-    if c.ndim != 1:
-        raise ValueError("condition must be a 1-d array")
-    if axis is None:
-        a = _c.reshape(a, (-1,))
-        axis = 0
-    axis = _norm_axis(axis, a.ndim)
-    n = a.shape[axis]
-    k = c.shape[0]
-    if k > n:
-        raise IndexError(f"index {n} is out of bounds for axis {axis} with size {n}")
-    cm = c if _is_array(c) else _c.asarray(c.astype(bool), None, a.queue)
-    cm = _c.astype(cm, "bool") if np.dtype(cm.dtype) != np.bool_ else cm
-    if k < n:
-        cm = _c.where(_c._binary("less", _c._iota(0, 1, n, "int64", a.queue), k),
-                      _index.getitem(cm, (_c.where(_c._binary("less", _c._iota(0, 1, n, "int64",
-                                                                               a.queue), k),
-                                                   _c._iota(0, 1, n, "int64", a.queue), 0),)),
-                      False)
-    moved = _c.permute_dims(a, [axis] + [d for d in range(a.ndim) if d != axis])
-    r = masked(moved, cm)
-    back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, a.ndim))
-    return _c.permute_dims(r, back)
-
-
 __all__ = [
-    "copyto", "put", "putmask", "place", "put_along_axis", "fill_diagonal", "nonzero", "argwhere",
-    "flatnonzero", "extract", "compress", "bincount",
+    "copyto", "put", "putmask", "place", "put_along_axis", "fill_diagonal", "bincount",
 ]
