@@ -12,9 +12,12 @@
  * only for groups before it to reach their aggregate.
  *
  * How far a group looks back depends on timing, so the fold's association does too: the
- * schedule takes integer sums, products, maxima and minima only (exact and associative in
- * wrapping arithmetic, the same bits whatever the association). Floats take the three-phase
- * tiles (scan.c), whose association is fixed.
+ * schedule takes only scans whose result does not depend on it. Integer sums, products,
+ * maxima and minima are exact in wrapping arithmetic. A float maximum (minimum) is the last
+ * NaN if there is one, else the first of the largest (smallest) values, whatever the
+ * grouping: ties such as -0.0 and 0.0 keep the earlier one. Float sums and products round
+ * differently in each association: they take the three-phase tiles (scan.c), whose
+ * association is fixed.
  *
  * Each tile's state is one 8-byte word per 4 bytes of the accumulator, read and written by
  * atomics (OpenCL 1.2 orders plain accesses of different groups by nothing): its status in
@@ -31,8 +34,8 @@
 /* Bytes of the accumulator type A (0: wider than two words, or unknown). */
 static int lc_lb_bytes(const char *A)
 {
-    static const char *const four[] = {"int", "uint", "short", "ushort", "char", "uchar"};
-    static const char *const eight[] = {"long", "ulong"};
+    static const char *const four[] = {"int", "uint", "short", "ushort", "char", "uchar", "float"};
+    static const char *const eight[] = {"long", "ulong", "double"};
     for (size_t i = 0; i < sizeof four / sizeof *four; i++)
         if (!strcmp(A, four[i]))
             return 4;
@@ -55,8 +58,10 @@ static int lc_lb_fits(struct lc_cg *g)
     int op, dt;
     lc_lb_op(g, &op, &dt);
     char kind = lc_dtype_kind(dt);
-    return g->t->scan_lookback && lc_scan_split(g) && g->t->work_group >= 32 &&
-           (kind == 'i' || kind == 'u' || kind == 'b') && lc_lb_bytes(lc_scan_acc(g, op, dt)) > 0;
+    int exact = kind == 'i' || kind == 'u' || kind == 'b' ||
+                (kind == 'f' && (op == LC_OP_CUMMAX || op == LC_OP_CUMMIN));
+    return g->t->scan_lookback && lc_scan_split(g) && g->t->work_group >= 32 && exact &&
+           lc_lb_bytes(lc_scan_acc(g, op, dt)) > 0;
 }
 
 /* The helpers that put and get a tile's state (before the kernel): NW words of 8 bytes. */

@@ -484,7 +484,8 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             outs[0] = B(LC_OP_ADD, t, scalar(1.0));
         }
         return 1;
-    case 16: /* a long 1-d cummax (PoCL: chunks without SIMD) */
+    case 16: /* a long 1-d cummax (PoCL: chunks without SIMD; GPUs: one pass, a look-back: a float
+                maximum does not depend on the association) */
         {
             int64_t s4[1] = {20000 * scale};
             x = leaf(LC_FLOAT32, 1, s4);

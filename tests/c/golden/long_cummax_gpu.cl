@@ -1,126 +1,45 @@
-/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_f32_68e38d559529e29f_p1 lc_scan_f32_68e38d559529e29f_p2 lc_scan_f32_68e38d559529e29f_p3 */
+/* ---- kernel 0: schedule "scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_scan_f32_da0199a9f3f32c03 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
-/* lazycl scan kernel: 1 fused op; scan: tiles of 2048 per work-group, three phases. */
-__kernel void lc_scan_f32_68e38d559529e29f_p1(
-    __global float *restrict out0,
-    __global const float *restrict a0, const long a0_o,
-    const long n0, const long M, __global char *part_, const long sbase, const long P)
-{
-    __global float *part = (__global float *)(part_ + sbase);
-    const int lid = get_local_id(0);
-    __local float buf[256];
-    const long grp = get_group_id(0);
-    const long m = grp / P, q = grp % P;
-    const long base = q * 2048;
-    float acc = -INFINITY;
-    for (int j = 0; j < 8; j++) {
-        const long i0 = base + j * 256 + lid;
-        if (i0 < n0) {
-            const float v0 = a0[a0_o + i0]; /* buffer */
-            if (v0 > acc || isnan(v0)) acc = v0;
-        }
-    }
-    buf[lid] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int h = 256 / 2; h > 0; h >>= 1) {
-        if (lid < h) {
-            float t_ = buf[lid];
-            if (buf[lid + h] > t_ || isnan(buf[lid + h])) t_ = buf[lid + h];
-            buf[lid] = t_;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0)
-        part[m * P + q] = buf[0];
+/* lazycl scan kernel: 1 fused op; scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+static inline void lc_lb_put(volatile __global ulong *w, const float v, const uint st) {
+    union { float t; uint u[1]; } u_;
+    u_.u[0] = 0;
+    u_.t = v;
+    atom_xchg(w + 0, ((ulong)st << 32) | u_.u[0]);
 }
-__kernel void lc_scan_f32_68e38d559529e29f_p2(
-    __global float *restrict out0,
-    __global const float *restrict a0, const long a0_o,
-    const long n0, const long M, __global char *part_, const long sbase, const long P)
-{
-    __global float *part = (__global float *)(part_ + sbase);
-    const int lid = get_local_id(0);
-    __local float tot[1024];
-    __global float *row = part + get_group_id(0) * P;
-    float carry = -INFINITY;
-    for (long b0 = 0; b0 < P; b0 += 16384) {
-        const long q0 = b0 + lid * 16;
-        float v_[16];
-        float acc = -INFINITY;
-        for (int e = 0; e < 16; e++) {
-            v_[e] = q0 + e < P ? row[q0 + e] : (float)(-INFINITY);
-            if (v_[e] > acc || isnan(v_[e])) acc = v_[e];
-        }
-#if defined(cl_nv_pragma_unroll)
-    {
-        const int lane_ = lid & 31, w_ = lid >> 5;
-        for (int o_ = 1; o_ < 32; o_ <<= 1) {
-            union { float t; uint u[1]; } x_, y_;
-            x_.u[0] = 0;
-            x_.t = acc;
-            asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y_.u[0]) : "r"(x_.u[0]), "r"(o_));
-            if (lane_ >= o_) {
-                float t_ = y_.t;
-                if (acc > t_ || isnan(acc)) t_ = acc;
-                acc = t_;
-            }
-        }
-        if (lane_ == 31)
-            tot[w_] = acc;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (w_ > 0) {
-            float t_ = tot[0];
-            for (int i_ = 1; i_ < w_; i_++) {
-                if (tot[i_] > t_ || isnan(tot[i_])) t_ = tot[i_];
-            }
-            if (acc > t_ || isnan(acc)) t_ = acc;
-            acc = t_;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        tot[lid] = acc;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-#else
-    tot[lid] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int off = 1; off < 1024; off <<= 1) {
-        float t_ = lid >= off ? tot[lid - off] : (float)(-INFINITY);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (tot[lid] > t_ || isnan(tot[lid])) t_ = tot[lid];
-        tot[lid] = t_;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-#endif
-        float t_ = carry;
-        if (lid > 0) {
-            if (tot[lid - 1] > t_ || isnan(tot[lid - 1])) t_ = tot[lid - 1];
-        }
-        for (int e = 0; e < 16; e++)
-            if (q0 + e < P) {
-                row[q0 + e] = t_;
-                if (v_[e] > t_ || isnan(v_[e])) t_ = v_[e];
-            }
-        if (tot[1023] > carry || isnan(tot[1023])) carry = tot[1023];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+/* The state's status (0 until every word shows the same one), its value in *v. */
+static inline uint lc_lb_get(volatile __global ulong *w, float *v) {
+    union { float t; uint u[1]; } u_;
+    const ulong a = atom_add(w, (ulong)0);
+    u_.u[0] = (uint)a;
+    *v = u_.t;
+    return (uint)(a >> 32);
 }
-__kernel void lc_scan_f32_68e38d559529e29f_p3(
+__kernel void lc_scan_f32_da0199a9f3f32c03(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
 {
-    __global float *part = (__global float *)(part_ + sbase);
-    const int lid = get_local_id(0);
-    __local float buf[2304];
-    const long grp = get_group_id(0);
-    const long m = grp / P, q = grp % P;
-    const long base = q * 2048;
+    __global char *sc_ = part_ + sbase;
+    __local float buf[4608];
     __local float tot[256];
-    const int E_ = 8;
-    for (int j = 0; j < 8; j++) {
+    __local float lbv_[32];
+    __local uint lbs_[32];
+    __local float lbpre_;
+    __local long lbt_;
+    __local int lbgo_;
+    const int lid = get_local_id(0);
+    if (lid == 0)
+        lbt_ = atomic_inc((volatile __global uint *)sc_);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const long m = lbt_ / P, q = lbt_ % P;
+    volatile __global ulong *lb_w = (volatile __global ulong *)(sc_ + 8) + m * P * 1;
+    const long base = q * 4096;
+    for (int j = 0; j < 16; j++) {
         const long i0 = base + j * 256 + lid;
-        float x_ = -INFINITY;
+        float x_ = (float)(-INFINITY);
         if (i0 < n0) {
             const float v0 = a0[a0_o + i0]; /* buffer */
             x_ = (float)v0;
@@ -128,10 +47,12 @@ __kernel void lc_scan_f32_68e38d559529e29f_p3(
         buf[j * 288 + lid + (lid >> 3)] = x_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    float acc = -INFINITY;
-    for (int e = 0; e < 8; e++) {
-        if (buf[lid * (E_ + 1) + e] > acc || isnan(buf[lid * (E_ + 1) + e])) acc = buf[lid * (E_ + 1) + e];
-        buf[lid * (E_ + 1) + e] = acc;
+    const int E_ = 16;
+    float acc = (float)(-INFINITY);
+    for (int e = 0; e < 16; e++) {
+        const int ke_ = lid * E_ + e;
+        if (buf[ke_ + (ke_ >> 3)] > acc || isnan(buf[ke_ + (ke_ >> 3)])) acc = buf[ke_ + (ke_ >> 3)];
+        buf[ke_ + (ke_ >> 3)] = acc;
     }
 #if defined(cl_nv_pragma_unroll)
     {
@@ -173,17 +94,57 @@ __kernel void lc_scan_f32_68e38d559529e29f_p3(
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 #endif
-    float pre = part[m * P + q];
+    if (lid == 0) {
+        lc_lb_put(lb_w + q * 1, tot[255], q == 0 ? 2u : 1u);
+        lbpre_ = (float)(-INFINITY);
+        lbgo_ = q > 0;
+    }
+    long j_ = q - 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    while (lbgo_) {
+        if (lid < 32) {
+            const long t_ = j_ - lid;
+            float v_ = (float)(-INFINITY);
+            uint s_ = 2;
+            if (t_ >= 0)
+                while ((s_ = lc_lb_get(lb_w + t_ * 1, &v_)) == 0)
+                    ;
+            lbv_[lid] = v_;
+            lbs_[lid] = s_;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            int k_ = 0;
+            while (k_ < 31 && lbs_[k_] != 2)
+                k_++;
+            float f_ = lbv_[k_];
+            for (int i_ = k_ - 1; i_ >= 0; i_--) {
+                if (lbv_[i_] > f_ || isnan(lbv_[i_])) f_ = lbv_[i_];
+            }
+            if (lbpre_ > f_ || isnan(lbpre_)) f_ = lbpre_;
+            lbpre_ = f_;
+            lbgo_ = lbs_[k_] != 2;
+        }
+        j_ -= 32;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    float pre = lbpre_;
+    if (lid == 0 && q > 0) {
+        float t_ = pre;
+        if (tot[255] > t_ || isnan(tot[255])) t_ = tot[255];
+        lc_lb_put(lb_w + q * 1, t_, 2u);
+    }
     if (lid > 0) {
         if (tot[lid - 1] > pre || isnan(tot[lid - 1])) pre = tot[lid - 1];
     }
-    for (int e = 0; e < 8; e++) {
+    for (int e = 0; e < 16; e++) {
+        const int ke_ = lid * E_ + e;
         float t_ = pre;
-        if (buf[lid * (E_ + 1) + e] > t_ || isnan(buf[lid * (E_ + 1) + e])) t_ = buf[lid * (E_ + 1) + e];
-        buf[lid * (E_ + 1) + e] = t_;
+        if (buf[ke_ + (ke_ >> 3)] > t_ || isnan(buf[ke_ + (ke_ >> 3)])) t_ = buf[ke_ + (ke_ >> 3)];
+        buf[ke_ + (ke_ >> 3)] = t_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int j = 0; j < 8; j++) {
+    for (int j = 0; j < 16; j++) {
         const long i0 = base + j * 256 + lid;
         if (i0 < n0) {
             const float v0 = (float)buf[j * 288 + lid + (lid >> 3)];
