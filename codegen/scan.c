@@ -255,24 +255,24 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
         l->local[1] = l->local[2] = 1;
         if (ph == 1) {
             /* One group per row (as wide as the device allows, up to 1024) walks
-             * its tile totals in blocks of 16 per item: each item folds its 16
+             * its tile totals in blocks of 4 per item: each item folds its 4
              * adjacent totals, the group scans the items' folds, each item writes
              * its exclusive carries, and the block's total goes on. Adjacent items
              * read adjacent words (H100, 2^17 totals: a run of P / L per item took
              * 0.255 ms, the reads of one item far from its neighbours'; blocks of 4
-             * per item 0.141, each block waiting for its loads). */
+             * per item 0.141, of 16 0.215). */
             size_t L = g->t->scan_carry_group;
             l->local[0] = L;
             lc_sb_printf(sb, "    __local %s tot[%zu];\n"
                              "    __global %s *row = part + get_group_id(0) * P;\n"
                              "    %s carry = %s;\n"
                              "    for (long b0 = 0; b0 < P; b0 += %zu) {\n"
-                             "        const long q0 = b0 + lid * 16;\n"
-                             "        %s v_[16];\n"
+                             "        const long q0 = b0 + lid * 4;\n"
+                             "        %s v_[4];\n"
                              "        %s acc = %s;\n"
-                             "        for (int e = 0; e < 16; e++) {\n"
+                             "        for (int e = 0; e < 4; e++) {\n"
                              "            v_[e] = q0 + e < P ? row[q0 + e] : (%s)(%s);\n",
-                         A, L, A, A, id, 16 * L, A, A, id, A, id);
+                         A, L, A, A, id, 4 * L, A, A, id, A, id);
             lc_scan_step(&g->h, sb, op, dt, "acc", "v_[e]", A, "            ");
             lc_sb_printf(sb, "        }\n");
             lc_group_inclusive_scan(&g->h, sb, op, dt, A, id, L);
@@ -280,7 +280,7 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
                              "        if (lid > 0) {\n", A);
             lc_scan_step(&g->h, sb, op, dt, "t_", "tot[lid - 1]", A, "            ");
             lc_sb_printf(sb, "        }\n"
-                             "        for (int e = 0; e < 16; e++)\n"
+                             "        for (int e = 0; e < 4; e++)\n"
                              "            if (q0 + e < P) {\n"
                              "                row[q0 + e] = t_;\n");
             lc_scan_step(&g->h, sb, op, dt, "t_", "v_[e]", A, "                ");
