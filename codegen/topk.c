@@ -156,10 +156,42 @@ static void lc_topk_shared_setup(struct lc_sb *sb, size_t wg, const char *ret)
                      "    const long mb_ = (long)(get_group_id(0) * get_local_size(0)) / P;\n"
                      "    for (int r_ = (int)get_local_id(0); r_ < %zu; r_ += (int)get_local_size(0))\n"
                      "        thr_[r_] = 0u;\n"
-                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "    if (%s) return;\n"
-                     "    volatile __local uint *rthr_ = thr_ + (m - mb_);\n"
-                     "    uint bnd_ = 0u, seen_ = 0u;\n", wg + 1, wg + 1, ret);
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n", wg + 1, wg + 1);
+    if (ret)
+        lc_sb_printf(sb, "    if (%s) return;\n", ret);
+    lc_sb_printf(sb, "    volatile __local uint *rthr_ = thr_ + (m - mb_);\n"
+                     "    uint bnd_ = 0u, seen_ = 0u;\n");
+}
+
+/* The first pass's pools (shared bound, LC_TK_SHARED): after an item's steps 1, 2, 4, 8, ...
+ * every item of the group puts its best key in local memory, and the item whose key is the
+ * KK-th best among those of its row's items raises the row's bound to it: KK items each hold
+ * an element at least that good, so no element below it is among the KK best. A random row's
+ * bound is then about the KK-th best of everything the group has read (each item's own KK-th
+ * best is that of its own elements only), and few elements are offered after the first steps.
+ * Every item of the group runs the same steps (live_: it has a chunk), so the barriers are
+ * uniform; rows of fewer than KK chunks pool nothing. */
+static void lc_topk_pool(struct lc_sb *sb, const char *ind)
+{
+    lc_sb_printf(sb,
+                 "%sif ((s_ & (s_ + 1)) == 0 && P >= KK) {\n"
+                 "%s    pool_[lid_] = live_ ? (uint)tk[0] : 0u;\n"
+                 "%s    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                 "%s    if (live_) {\n"
+                 "%s        const uint mine_ = pool_[lid_];\n"
+                 "%s        int above_ = 0;\n"
+                 "%s        for (int j_ = jlo_; j_ < jhi_; j_++) {\n"
+                 "%s            const uint o_ = pool_[j_];\n"
+                 "%s            above_ += o_ > mine_ || (o_ == mine_ && j_ < lid_);\n"
+                 "%s        }\n"
+                 "%s        if (above_ == KK - 1 && mine_ > bnd_)\n"
+                 "%s            atomic_max(rthr_, mine_);\n"
+                 "%s    }\n"
+                 "%s    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                 "%s    if (live_)\n"
+                 "%s        bnd_ = max(bnd_, atomic_or(rthr_, 0u));\n"
+                 "%s}\n",
+                 ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind);
 }
 
 /* Offer (key, i) to the list, past the shared bound (shared) or not. Every access to the bound
@@ -431,10 +463,20 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         lc_sb_printf(sb, "    const long m = g_ / P, q = g_ %% P;\n");
     else
         lc_sb_printf(sb, "    const long q = g_ / M, m = g_ %% M;\n");
-    if (mode & LC_TK_SHARED)
-        lc_topk_shared_setup(sb, wg, "m >= M || q >= P");
-    else
+    if (mode & LC_TK_SHARED) {
+        /* Every item stays to the end of the steps (lc_topk_pool's barriers). */
+        lc_topk_shared_setup(sb, wg, NULL);
+        lc_sb_printf(sb, "    const int live_ = !(m >= M || q >= P);\n"
+                         "    const int lid_ = (int)get_local_id(0);\n"
+                         "    __local uint pool_[%zu];\n"
+                         "    const long gb_ = (long)(get_group_id(0) * get_local_size(0));\n"
+                         "    /* The group's items of row m: [jlo_, jhi_). */\n"
+                         "    const int jlo_ = (int)max(0L, m * P - gb_);\n"
+                         "    const int jhi_ = (int)min((long)get_local_size(0), (m + 1) * P - gb_);\n",
+                     wg);
+    } else {
         lc_sb_printf(sb, "    if (m >= M || q >= P) return;\n");
+    }
     if (nr > 0)
         lc_unravel(sb, 0, nr, "m", "    ");
     lc_topk_list(sb, K, mode);
@@ -447,12 +489,20 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     if (inter) {
         /* LC_TK_BATCH elements P apart per step, their keys first (independent loads in
          * flight: one at a time left the memory system idle), then offered. */
-        lc_sb_printf(sb, "#pragma unroll 1\n    for (long b_ = q; b_ < n%d; b_ += %d * P) {\n"
-                         "        %s kb_[%d];\n#pragma unroll\n"
+        if (mode & LC_TK_SHARED)
+            lc_sb_printf(sb, "    const long st_ = (n%d + %d * P - 1) / (%d * P);\n"
+                             "#pragma unroll 1\n    for (long s_ = 0; s_ < st_; s_++) {\n"
+                             "      const long b_ = q + s_ * %d * P;\n"
+                             "      if (live_ && b_ < n%d) {\n",
+                         nr, LC_TK_BATCH, LC_TK_BATCH, LC_TK_BATCH, nr);
+        else
+            lc_sb_printf(sb, "#pragma unroll 1\n    for (long b_ = q; b_ < n%d; b_ += %d * P) {\n",
+                         nr, LC_TK_BATCH);
+        lc_sb_printf(sb, "        %s kb_[%d];\n#pragma unroll\n"
                          "        for (int u_ = 0; u_ < %d; u_++) {\n"
                          "            const long i%d = b_ + u_ * P;\n            kb_[u_] = 0;\n"
                          "            if (i%d < n%d) {\n",
-                     nr, LC_TK_BATCH, K, LC_TK_BATCH, LC_TK_BATCH, nr, nr, nr);
+                     K, LC_TK_BATCH, LC_TK_BATCH, nr, nr, nr);
         lc_emit_exprs(g, sb, 0, "                ");
         lc_emit_key(sb, dt, v, 0, "                ");
         if (!largest)
@@ -462,7 +512,14 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                          "            const long i%d = b_ + u_ * P;\n            if (i%d < n%d) {\n",
                      LC_TK_BATCH, nr, nr, nr);
         lc_topk_offer(sb, mode, K, "kb_[u_]", iv, "                ");
-        lc_sb_printf(sb, "            }\n        }\n    }\n");
+        lc_sb_printf(sb, "            }\n        }\n");
+        if (mode & LC_TK_SHARED) {
+            lc_sb_printf(sb, "      }\n");
+            lc_topk_pool(sb, "      ");
+        }
+        lc_sb_printf(sb, "    }\n");
+        if (mode & LC_TK_SHARED)
+            lc_sb_printf(sb, "    if (!live_) return;\n");
     } else if (S > 1) {
         /* Chunks of whole steps (but the last) of LC_TK_VECS vectors of S, then the rest one
          * by one. The steps test values: thf_ is the value of the last place's key (NaN while
