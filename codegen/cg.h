@@ -245,6 +245,9 @@ int lc_scan_split(struct lc_cg *g);
  * place (inclusive, item order). */
 void lc_group_inclusive_scan(struct lc_helpers *h, struct lc_sb *sb, int op, int dt,
                              const char *A, const char *id, size_t L);
+/* A tile scan's last step: after a barrier, the outputs of the group's L*E elements (its
+ * value v<out> read from local buf[], index k at k + k / 8, at base + k), coalesced. */
+void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char *v);
 /* The exprs a store's scan folds in (its prologue: the scanned value and what it reads), in
  * order. */
 void lc_emit_scan_prologue(struct lc_cg *g, struct lc_sb *sb, const char *ind);

@@ -212,6 +212,21 @@ void lc_group_inclusive_scan(struct lc_helpers *h, struct lc_sb *sb, int op, int
         lc_sb_printf(sb, "#endif\n");
 }
 
+void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char *v)
+{
+    int nr = g->nd - 1;
+    size_t L = g->t->work_group;
+    const char *T = lc_T(g->k->outputs[0].dtype);
+    lc_sb_printf(sb, "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    for (int j = 0; j < %d; j++) {\n"
+                     "        const long i%d = base + j * %zu + lid;\n"
+                     "        if (i%d < n%d) {\n"
+                     "            const %s %s = (%s)buf[j * %zu + lid + (lid >> 3)];\n",
+                 E, nr, L, nr, nr, T, v, T, L + L / 8);
+    lc_store_outputs(g, sb, "            ", g->nd);
+    lc_sb_printf(sb, "        }\n    }\n}\n");
+}
+
 /* Scans of long rows on scan_tiles targets (GPUs): tiles of L*E elements per work-group, in three
  * launches that assume no progress between groups: (1) each tile's total
  * (coalesced loads, a tree in local memory); (2) one group per row scans its
@@ -223,7 +238,7 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
     const struct lc_kernel *k = g->k;
     int64_t M = lc_scan_rows(g), N = g->shape[g->nd - 1];
     int nd = g->nd, nr = nd - 1, op = k->scan_op, dt = k->outputs[0].dtype;
-    const char *A = lc_scan_acc(g, op, dt), *T = lc_T(dt), *id = lc_scan_identity(op, dt);
+    const char *A = lc_scan_acc(g, op, dt), *id = lc_scan_identity(op, dt);
     int vexpr = k->outputs[0].expr;
     size_t L = g->t->work_group;
     int E = g->t->scan_tile_per_item;
@@ -346,15 +361,8 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
                              "        %s t_ = pre;\n", E, A);
             lc_scan_step(&g->h, sb, op, dt, "t_", "buf[lid * (E_ + 1) + e]", A, "        ");
             lc_sb_printf(sb, "        buf[lid * (E_ + 1) + e] = t_;\n"
-                             "    }\n"
-                             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                             "    for (int j = 0; j < %d; j++) {\n"
-                             "        const long i%d = base + j * %zu + lid;\n"
-                             "        if (i%d < n%d) {\n"
-                             "            const %s %s = (%s)buf[j * %zu + lid + (lid >> 3)];\n",
-                         E, nr, L, nr, nr, T, v, T, L + L / 8);
-            lc_store_outputs(g, sb, "            ", nd);
-            lc_sb_printf(sb, "        }\n    }\n}\n");
+                             "    }\n");
+            lc_tile_write_outputs(g, sb, E, v);
         }
         l->global[0] = (size_t)(M * P) * L;
     }

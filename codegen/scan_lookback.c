@@ -219,46 +219,56 @@ static void lc_lb_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const ch
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n", A, v, L + L / 8);
 }
 
+/* What a scan and a store computing one share: the head, the tile's values loaded, each item's
+ * fold of its E values (a scan's running values in place, `inplace`), the group's scan of the
+ * items' folds, the look-back: `pre` is each item's exclusive prefix. *E the items' values. */
+static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int inplace,
+                      const char *v, int *E)
+{
+    int nr = g->nd - 1, op, dt;
+    lc_lb_op(g, &op, &dt);
+    const char *A = lc_scan_acc(g, op, dt), *id = lc_scan_identity(op, dt);
+    int nw = lc_lb_bytes(A) / 4;
+    *E = g->t->scan_lookback_per_item;
+    size_t L = g->t->work_group;
+    int64_t M = lc_scan_rows(g), N = g->shape[nr], TS = (int64_t)L * *E, P = (N + TS - 1) / TS;
+    if (!lc_lb_head(g, c, sb, inplace, A, nw, M, P, TS))
+        return -1;
+    lc_lb_load(g, sb, !inplace, v, A, id, *E);
+    lc_sb_printf(sb, "    const int E_ = %d;\n"
+                     "    %s acc = (%s)(%s);\n"
+                     "    for (int e = 0; e < %d; e++) {\n"
+                     "        const int ke_ = lid * E_ + e;\n", *E, A, A, id, *E);
+    lc_scan_step(&g->h, sb, op, dt, "acc", "buf[ke_ + (ke_ >> 3)]", A, "        ");
+    if (inplace)
+        lc_sb_printf(sb, "        buf[ke_ + (ke_ >> 3)] = acc;\n");
+    lc_sb_printf(sb, "    }\n");
+    lc_group_inclusive_scan(&g->h, sb, op, dt, A, id, L);
+    lc_lb_prefix(g, sb, op, dt, A, id, nw);
+    snprintf(c->schedule, sizeof c->schedule, "%s: tiles of %lld per work-group in one pass, a "
+             "decoupled look-back", inplace ? "scan" : "store with its scan", (long long)TS);
+    return 0;
+}
+
 /* A scan: each item scans its E values in place, the group its items' totals, then with the
  * tiles before it the outputs are stored, coalesced. */
 static int lc_gen_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
     const struct lc_kernel *k = g->k;
-    int nr = g->nd - 1, op = k->scan_op, dt = k->outputs[0].dtype;
-    const char *A = lc_scan_acc(g, op, dt), *T = lc_T(dt), *id = lc_scan_identity(op, dt);
-    int nw = lc_lb_bytes(A) / 4, E = g->t->scan_lookback_per_item;
-    size_t L = g->t->work_group;
-    int64_t M = lc_scan_rows(g), N = g->shape[nr], TS = (int64_t)L * E, P = (N + TS - 1) / TS;
-    if (!lc_lb_head(g, c, sb, 1, A, nw, M, P, TS))
-        return -1;
+    const char *A = lc_scan_acc(g, k->scan_op, k->outputs[0].dtype);
     char v[16];
     snprintf(v, sizeof v, "v%d", k->outputs[0].expr);
-    lc_lb_load(g, sb, 0, v, A, id, E);
-    lc_sb_printf(sb, "    const int E_ = %d;\n"
-                     "    %s acc = (%s)(%s);\n"
-                     "    for (int e = 0; e < %d; e++) {\n"
-                     "        const int ke_ = lid * E_ + e;\n", E, A, A, id, E);
-    lc_scan_step(&g->h, sb, op, dt, "acc", "buf[ke_ + (ke_ >> 3)]", A, "        ");
-    lc_sb_printf(sb, "        buf[ke_ + (ke_ >> 3)] = acc;\n"
-                     "    }\n");
-    lc_group_inclusive_scan(&g->h, sb, op, dt, A, id, L);
-    lc_lb_prefix(g, sb, op, dt, A, id, nw);
+    int E;
+    if (lc_lb_tile(g, c, sb, 1, v, &E) < 0)
+        return -1;
     lc_sb_printf(sb, "    for (int e = 0; e < %d; e++) {\n"
                      "        const int ke_ = lid * E_ + e;\n"
                      "        %s t_ = pre;\n", E, A);
-    lc_scan_step(&g->h, sb, op, dt, "t_", "buf[ke_ + (ke_ >> 3)]", A, "        ");
+    lc_scan_step(&g->h, sb, k->scan_op, k->outputs[0].dtype, "t_", "buf[ke_ + (ke_ >> 3)]", A,
+                 "        ");
     lc_sb_printf(sb, "        buf[ke_ + (ke_ >> 3)] = t_;\n"
-                     "    }\n"
-                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "    for (int j = 0; j < %d; j++) {\n"
-                     "        const long i%d = base + j * %zu + lid;\n"
-                     "        if (i%d < n%d) {\n"
-                     "            const %s %s = (%s)buf[j * %zu + lid + (lid >> 3)];\n",
-                 E, nr, L, nr, nr, T, v, T, L + L / 8);
-    lc_store_outputs(g, sb, "            ", g->nd);
-    lc_sb_printf(sb, "        }\n    }\n}\n");
-    snprintf(c->schedule, sizeof c->schedule,
-             "scan: tiles of %lld per work-group in one pass, a decoupled look-back", (long long)TS);
+                     "    }\n");
+    lc_tile_write_outputs(g, sb, E, v);
     return 0;
 }
 
@@ -270,23 +280,13 @@ static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struc
     const struct lc_kernel *k = g->k;
     int nr = g->nd - 1, op, dt;
     lc_lb_op(g, &op, &dt);
-    const char *A = lc_scan_acc(g, op, dt), *id = lc_scan_identity(op, dt);
-    int nw = lc_lb_bytes(A) / 4, E = g->t->scan_lookback_per_item;
+    const char *A = lc_scan_acc(g, op, dt);
     size_t L = g->t->work_group;
-    int64_t M = lc_scan_rows(g), N = g->shape[nr], TS = (int64_t)L * E, P = (N + TS - 1) / TS;
-    if (!lc_lb_head(g, c, sb, 0, A, nw, M, P, TS))
-        return -1;
     char v[16];
     snprintf(v, sizeof v, "v%d", k->exprs[k->store_scan].in[0]);
-    lc_lb_load(g, sb, 1, v, A, id, E);
-    lc_sb_printf(sb, "    const int E_ = %d;\n"
-                     "    %s acc = (%s)(%s);\n"
-                     "    for (int e = 0; e < %d; e++) {\n"
-                     "        const int ke_ = lid * E_ + e;\n", E, A, A, id, E);
-    lc_scan_step(&g->h, sb, op, dt, "acc", "buf[ke_ + (ke_ >> 3)]", A, "        ");
-    lc_sb_printf(sb, "    }\n");
-    lc_group_inclusive_scan(&g->h, sb, op, dt, A, id, L);
-    lc_lb_prefix(g, sb, op, dt, A, id, nw);
+    int E;
+    if (lc_lb_tile(g, c, sb, 0, v, &E) < 0)
+        return -1;
     lc_sb_printf(sb, "    for (int e = 0; e < %d; e++) {\n"
                      "        const int ke_ = lid * E_ + e;\n"
                      "        const %s x_ = buf[ke_ + (ke_ >> 3)];\n"
@@ -302,9 +302,6 @@ static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struc
     lc_emit_exprs(g, sb, 0, "            ");
     lc_store_emit(g, sb, "            ");
     lc_sb_printf(sb, "        }\n    }\n}\n");
-    snprintf(c->schedule, sizeof c->schedule,
-             "store with its scan: tiles of %lld per work-group in one pass, a decoupled look-back",
-             (long long)TS);
     return 0;
 }
 
