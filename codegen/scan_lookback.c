@@ -1,10 +1,12 @@
-/* scan_lookback.c: integer scans of few long rows in one pass on GPUs (scan_lookback
- * targets), and stores that compute such a scan (a compaction's running count) in the same
- * pass: a decoupled look-back.
+/* scan_lookback.c: scans of few long rows whose result does not depend on the association
+ * (integers; float maxima and minima), in one pass on GPUs (scan_lookback targets), and stores
+ * that compute such a scan (a compaction's running count) in the same pass: a decoupled
+ * look-back.
  *
  * Each work-group takes a ticket (an atomic counter in zeroed scratch), which names its tile
- * of L*E elements: tiles start in ticket order, so a group waits only for groups that have
- * started before it and are resident, and nothing assumes more of the driver. A group reads
+ * of L*E elements (E = 16 for 4-byte states, 8 for 8-byte ones): tiles start in ticket order,
+ * so a group waits only for groups that have started before it and are resident, and nothing
+ * assumes more of the driver. A group reads
  * its tile once and scans it in local memory; its first item publishes the tile's total as
  * an aggregate, then looks back over the tiles before it, 32 at a time (one item each), until
  * it meets one that has published its inclusive prefix, folds what it passed, and publishes
@@ -229,7 +231,9 @@ static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int
     lc_lb_op(g, &op, &dt);
     const char *A = lc_scan_acc(g, op, dt), *id = lc_scan_identity(op, dt);
     int nw = lc_lb_bytes(A) / 4;
-    *E = g->t->scan_lookback_per_item;
+    /* 8-byte states take half the elements per item: the tile's local memory stays at 18 KiB
+     * either way (the three-phase tiles' footprint for doubles). */
+    *E = g->t->scan_lookback_per_item / nw;
     size_t L = g->t->work_group;
     int64_t M = lc_scan_rows(g), N = g->shape[nr], TS = (int64_t)L * *E, P = (N + TS - 1) / TS;
     if (!lc_lb_head(g, c, sb, inplace, A, nw, M, P, TS))
