@@ -155,7 +155,7 @@ static int lc_acc_bytes(const char *A)
  * takes two per step (H100, the last phase of a 2^28 float32 cumsum: 0.916 ms with the tree,
  * 0.803 with warps). Floats associate differently from the tree, the same way every run. */
 static void lc_warp_inclusive_scan(struct lc_helpers *h, struct lc_sb *sb, int op, int dt,
-                                   const char *A, const char *id, int words)
+                                   const char *A, int words)
 {
     lc_sb_printf(sb, "#if defined(cl_nv_pragma_unroll)\n"
                      "    {\n"
@@ -190,7 +190,6 @@ static void lc_warp_inclusive_scan(struct lc_helpers *h, struct lc_sb *sb, int o
                      "        barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "    }\n"
                      "#else\n");
-    (void)id;
 }
 
 void lc_group_inclusive_scan(struct lc_helpers *h, struct lc_sb *sb, int op, int dt,
@@ -198,7 +197,7 @@ void lc_group_inclusive_scan(struct lc_helpers *h, struct lc_sb *sb, int op, int
 {
     int bytes = lc_acc_bytes(A);
     if (bytes && L % 32 == 0)
-        lc_warp_inclusive_scan(h, sb, op, dt, A, id, (bytes + 3) / 4);
+        lc_warp_inclusive_scan(h, sb, op, dt, A, (bytes + 3) / 4);
     lc_sb_printf(sb, "    tot[lid] = acc;\n"
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "    for (int off = 1; off < %zu; off <<= 1) {\n"
