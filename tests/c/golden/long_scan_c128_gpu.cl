@@ -1,9 +1,9 @@
-/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_c128_0eeef7b4e243c8c3_p1 lc_scan_c128_0eeef7b4e243c8c3_p2 lc_scan_c128_0eeef7b4e243c8c3_p3 */
+/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_c128_95e646ba51e784d6_p1 lc_scan_c128_95e646ba51e784d6_p2 lc_scan_c128_95e646ba51e784d6_p3 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl: build from source */
 /* lazycl scan kernel: 1 fused op; scan: tiles of 2048 per work-group, three phases. */
-__kernel void lc_scan_c128_0eeef7b4e243c8c3_p1(
+__kernel void lc_scan_c128_95e646ba51e784d6_p1(
     __global double2 *restrict out0,
     __global const double2 *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -35,7 +35,7 @@ __kernel void lc_scan_c128_0eeef7b4e243c8c3_p1(
     if (lid == 0)
         part[m * P + q] = buf[0];
 }
-__kernel void lc_scan_c128_0eeef7b4e243c8c3_p2(
+__kernel void lc_scan_c128_95e646ba51e784d6_p2(
     __global double2 *restrict out0,
     __global const double2 *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -45,12 +45,15 @@ __kernel void lc_scan_c128_0eeef7b4e243c8c3_p2(
     __local double2 tot[1024];
     __global double2 *row = part + get_group_id(0) * P;
     double2 carry = 0;
+    double2 v_[4], nx_[4];
+    for (int e = 0; e < 4; e++)
+        v_[e] = lid * 4 + e < P ? row[lid * 4 + e] : (double2)(0);
     for (long b0 = 0; b0 < P; b0 += 4096) {
         const long q0 = b0 + lid * 4;
-        double2 v_[4];
+        for (int e = 0; e < 4; e++)
+            nx_[e] = q0 + 4096 + e < P ? row[q0 + 4096 + e] : (double2)(0);
         double2 acc = 0;
         for (int e = 0; e < 4; e++) {
-            v_[e] = q0 + e < P ? row[q0 + e] : (double2)(0);
             acc += (double2)v_[e];
         }
 #if defined(cl_nv_pragma_unroll)
@@ -109,10 +112,12 @@ __kernel void lc_scan_c128_0eeef7b4e243c8c3_p2(
                 t_ += (double2)v_[e];
             }
         carry += (double2)tot[1023];
+        for (int e = 0; e < 4; e++)
+            v_[e] = nx_[e];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
-__kernel void lc_scan_c128_0eeef7b4e243c8c3_p3(
+__kernel void lc_scan_c128_95e646ba51e784d6_p3(
     __global double2 *restrict out0,
     __global const double2 *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)

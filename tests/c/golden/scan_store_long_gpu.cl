@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_f32_a8c0ca4c8e923ea0_p1 lc_scan_f32_a8c0ca4c8e923ea0_p2 lc_scan_f32_a8c0ca4c8e923ea0_p3 */
+/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_f32_a351b54c09ed1e27_p1 lc_scan_f32_a351b54c09ed1e27_p2 lc_scan_f32_a351b54c09ed1e27_p3 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl scan kernel: 2 fused ops; scan: tiles of 2048 per work-group, three phases. */
-__kernel void lc_scan_f32_a8c0ca4c8e923ea0_p1(
+__kernel void lc_scan_f32_a351b54c09ed1e27_p1(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
@@ -37,7 +37,7 @@ __kernel void lc_scan_f32_a8c0ca4c8e923ea0_p1(
     if (lid == 0)
         part[m * P + q] = buf[0];
 }
-__kernel void lc_scan_f32_a8c0ca4c8e923ea0_p2(
+__kernel void lc_scan_f32_a351b54c09ed1e27_p2(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
@@ -48,12 +48,15 @@ __kernel void lc_scan_f32_a8c0ca4c8e923ea0_p2(
     __local double tot[1024];
     __global double *row = part + get_group_id(0) * P;
     double carry = 0;
+    double v_[4], nx_[4];
+    for (int e = 0; e < 4; e++)
+        v_[e] = lid * 4 + e < P ? row[lid * 4 + e] : (double)(0);
     for (long b0 = 0; b0 < P; b0 += 4096) {
         const long q0 = b0 + lid * 4;
-        double v_[4];
+        for (int e = 0; e < 4; e++)
+            nx_[e] = q0 + 4096 + e < P ? row[q0 + 4096 + e] : (double)(0);
         double acc = 0;
         for (int e = 0; e < 4; e++) {
-            v_[e] = q0 + e < P ? row[q0 + e] : (double)(0);
             acc += (double)v_[e];
         }
 #if defined(cl_nv_pragma_unroll)
@@ -108,10 +111,12 @@ __kernel void lc_scan_f32_a8c0ca4c8e923ea0_p2(
                 t_ += (double)v_[e];
             }
         carry += (double)tot[1023];
+        for (int e = 0; e < 4; e++)
+            v_[e] = nx_[e];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
-__kernel void lc_scan_f32_a8c0ca4c8e923ea0_p3(
+__kernel void lc_scan_f32_a351b54c09ed1e27_p3(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
