@@ -245,6 +245,14 @@ int lc_scan_split(struct lc_cg *g);
  * place (inclusive, item order). */
 void lc_group_inclusive_scan(struct lc_helpers *h, struct lc_sb *sb, int op, int dt,
                              const char *A, const char *id, size_t L);
+/* Bytes of an OpenCL C scalar or vector type of the scans' accumulators (0: unknown). */
+int lc_acc_bytes(const char *A);
+/* A tile scan's first step: the tile's values (index k at k + k / 8, fewer bank conflicts where
+ * items read E adjacent values; k from base, E per item) into local buf[] as A, read coalesced,
+ * then a barrier; v<..> is the value, `prologue`: only what it needs is emitted (a store's scan,
+ * lc_emit_scan_prologue), else every expr. */
+void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v, const char *A,
+                  const char *id, int E);
 /* A tile scan's last step: after a barrier, the outputs of the group's L*E elements (its
  * value v<out> read from local buf[], index k at k + k / 8, at base + k), coalesced. */
 void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char *v);

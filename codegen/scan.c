@@ -136,8 +136,7 @@ static void lc_vec_scan_loop(struct lc_cg *g, struct lc_sb *sb, int write, int v
     (void)T;
 }
 
-/* Bytes of an OpenCL C scalar or vector type of the scans' accumulators (0: unknown). */
-static int lc_acc_bytes(const char *A)
+int lc_acc_bytes(const char *A)
 {
     static const struct { const char *name; int bytes; } types[] = {
         {"char", 1}, {"uchar", 1}, {"bool", 1}, {"short", 2}, {"ushort", 2}, {"half", 2},
@@ -209,6 +208,26 @@ void lc_group_inclusive_scan(struct lc_helpers *h, struct lc_sb *sb, int op, int
                      "    }\n");
     if (bytes && L % 32 == 0)
         lc_sb_printf(sb, "#endif\n");
+}
+
+void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v, const char *A,
+                  const char *id, int E)
+{
+    int nr = g->nd - 1;
+    size_t L = g->t->work_group;
+    lc_sb_printf(sb, "    for (int j = 0; j < %d; j++) {\n"
+                     "        const long i%d = base + j * %zu + lid;\n"
+                     "        %s x_ = (%s)(%s);\n"
+                     "        if (i%d < n%d) {\n", E, nr, L, A, A, id, nr, nr);
+    if (prologue)
+        lc_emit_scan_prologue(g, sb, "            ");
+    else
+        lc_emit_exprs(g, sb, 0, "            ");
+    lc_sb_printf(sb, "            x_ = (%s)%s;\n"
+                     "        }\n"
+                     "        buf[j * %zu + lid + (lid >> 3)] = x_;\n"
+                     "    }\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n", A, v, L + L / 8);
 }
 
 void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char *v)
@@ -343,19 +362,10 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
                              "        part[m * P + q] = buf[0];\n}\n");
         } else {
             lc_sb_printf(sb, "    __local %s tot[%zu];\n"
-                             "    const int E_ = %d;\n"
-                             "    for (int j = 0; j < %d; j++) {\n"
-                             "        const long i%d = base + j * %zu + lid;\n"
-                             "        %s x_ = %s;\n"
-                             "        if (i%d < n%d) {\n", A, L, E, E, nr, L, A, id, nr, nr);
-            lc_emit_exprs(g, sb, 0, "            ");
-            lc_sb_printf(sb, "            x_ = (%s)%s;\n"
-                             "        }\n"
-                             "        buf[j * %zu + lid + (lid >> 3)] = x_;\n"
-                             "    }\n"
-                             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                             "    %s acc = %s;\n"
-                             "    for (int e = 0; e < %d; e++) {\n", A, v, L + L / 8, A, id, E);
+                             "    const int E_ = %d;\n", A, L, E);
+            lc_tile_load(g, sb, 0, v, A, id, E);
+            lc_sb_printf(sb, "    %s acc = %s;\n"
+                             "    for (int e = 0; e < %d; e++) {\n", A, id, E);
             lc_scan_step(&g->h, sb, op, dt, "acc", "buf[lid * (E_ + 1) + e]", A, "        ");
             lc_sb_printf(sb, "        buf[lid * (E_ + 1) + e] = acc;\n"
                              "    }\n");

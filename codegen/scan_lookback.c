@@ -33,20 +33,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Bytes of the accumulator type A (0: wider than two words, or unknown). */
-static int lc_lb_bytes(const char *A)
-{
-    static const char *const four[] = {"int", "uint", "short", "ushort", "char", "uchar", "float"};
-    static const char *const eight[] = {"long", "ulong", "double"};
-    for (size_t i = 0; i < sizeof four / sizeof *four; i++)
-        if (!strcmp(A, four[i]))
-            return 4;
-    for (size_t i = 0; i < sizeof eight / sizeof *eight; i++)
-        if (!strcmp(A, eight[i]))
-            return 8;
-    return 0;
-}
-
 /* The scan's op and result dtype: a scan kernel's, or the scan a store computes. */
 static void lc_lb_op(const struct lc_cg *g, int *op, int *dt)
 {
@@ -62,8 +48,9 @@ static int lc_lb_fits(struct lc_cg *g)
     char kind = lc_dtype_kind(dt);
     int exact = kind == 'i' || kind == 'u' || kind == 'b' ||
                 (kind == 'f' && (op == LC_OP_CUMMAX || op == LC_OP_CUMMIN));
+    int bytes = lc_acc_bytes(lc_scan_acc(g, op, dt));
     return g->t->scan_lookback && lc_scan_split(g) && g->t->work_group >= 32 && exact &&
-           lc_lb_bytes(lc_scan_acc(g, op, dt)) > 0;
+           bytes > 0 && bytes <= 8;
 }
 
 /* The helpers that put and get a tile's state (before the kernel): NW words of 8 bytes. */
@@ -198,29 +185,6 @@ static void lc_lb_prefix(struct lc_cg *g, struct lc_sb *sb, int op, int dt, cons
     lc_sb_printf(sb, "    }\n");
 }
 
-/* The tile's values into local buf[] (index k at k + k / 8, fewer bank conflicts where items
- * read E adjacent values), read coalesced; `prologue` emits only what the scanned value
- * `v` needs. */
-static void lc_lb_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v,
-                       const char *A, const char *id, int E)
-{
-    int nr = g->nd - 1;
-    size_t L = g->t->work_group;
-    lc_sb_printf(sb, "    for (int j = 0; j < %d; j++) {\n"
-                     "        const long i%d = base + j * %zu + lid;\n"
-                     "        %s x_ = (%s)(%s);\n"
-                     "        if (i%d < n%d) {\n", E, nr, L, A, A, id, nr, nr);
-    if (prologue)
-        lc_emit_scan_prologue(g, sb, "            ");
-    else
-        lc_emit_exprs(g, sb, 0, "            ");
-    lc_sb_printf(sb, "            x_ = (%s)%s;\n"
-                     "        }\n"
-                     "        buf[j * %zu + lid + (lid >> 3)] = x_;\n"
-                     "    }\n"
-                     "    barrier(CLK_LOCAL_MEM_FENCE);\n", A, v, L + L / 8);
-}
-
 /* What a scan and a store computing one share: the head, the tile's values loaded, each item's
  * fold of its E values (a scan's running values in place, `inplace`), the group's scan of the
  * items' folds, the look-back: `pre` is each item's exclusive prefix. *E the items' values. */
@@ -230,7 +194,7 @@ static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int
     int nr = g->nd - 1, op, dt;
     lc_lb_op(g, &op, &dt);
     const char *A = lc_scan_acc(g, op, dt), *id = lc_scan_identity(op, dt);
-    int nw = lc_lb_bytes(A) / 4;
+    int nw = (lc_acc_bytes(A) + 3) / 4;   /* 4-byte words: 1 or 2 */
     /* 8-byte states take half the elements per item: the tile's local memory stays at 18 KiB
      * either way (the three-phase tiles' footprint for doubles). */
     *E = g->t->scan_lookback_per_item / nw;
@@ -238,7 +202,7 @@ static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int
     int64_t M = lc_scan_rows(g), N = g->shape[nr], TS = (int64_t)L * *E, P = (N + TS - 1) / TS;
     if (!lc_lb_head(g, c, sb, inplace, A, nw, M, P, TS))
         return -1;
-    lc_lb_load(g, sb, !inplace, v, A, id, *E);
+    lc_tile_load(g, sb, !inplace, v, A, id, *E);
     lc_sb_printf(sb, "    const int E_ = %d;\n"
                      "    %s acc = (%s)(%s);\n"
                      "    for (int e = 0; e < %d; e++) {\n"

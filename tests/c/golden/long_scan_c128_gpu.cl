@@ -1,9 +1,9 @@
-/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_c128_95e646ba51e784d6_p1 lc_scan_c128_95e646ba51e784d6_p2 lc_scan_c128_95e646ba51e784d6_p3 */
+/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_c128_c48b0b8a077ffdb0_p1 lc_scan_c128_c48b0b8a077ffdb0_p2 lc_scan_c128_c48b0b8a077ffdb0_p3 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl: build from source */
 /* lazycl scan kernel: 1 fused op; scan: tiles of 2048 per work-group, three phases. */
-__kernel void lc_scan_c128_95e646ba51e784d6_p1(
+__kernel void lc_scan_c128_c48b0b8a077ffdb0_p1(
     __global double2 *restrict out0,
     __global const double2 *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -35,7 +35,7 @@ __kernel void lc_scan_c128_95e646ba51e784d6_p1(
     if (lid == 0)
         part[m * P + q] = buf[0];
 }
-__kernel void lc_scan_c128_95e646ba51e784d6_p2(
+__kernel void lc_scan_c128_c48b0b8a077ffdb0_p2(
     __global double2 *restrict out0,
     __global const double2 *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -117,7 +117,7 @@ __kernel void lc_scan_c128_95e646ba51e784d6_p2(
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
-__kernel void lc_scan_c128_95e646ba51e784d6_p3(
+__kernel void lc_scan_c128_c48b0b8a077ffdb0_p3(
     __global double2 *restrict out0,
     __global const double2 *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -132,7 +132,7 @@ __kernel void lc_scan_c128_95e646ba51e784d6_p3(
     const int E_ = 8;
     for (int j = 0; j < 8; j++) {
         const long i0 = base + j * 256 + lid;
-        double2 x_ = 0;
+        double2 x_ = (double2)(0);
         if (i0 < n0) {
             const double2 v0 = a0[a0_o + i0]; /* buffer */
             x_ = (double2)v0;

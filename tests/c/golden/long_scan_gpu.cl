@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_f32_e6b742edabf04b80_p1 lc_scan_f32_e6b742edabf04b80_p2 lc_scan_f32_e6b742edabf04b80_p3 */
+/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_f32_570e2e885fb497f5_p1 lc_scan_f32_570e2e885fb497f5_p2 lc_scan_f32_570e2e885fb497f5_p3 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl scan kernel: 1 fused op; scan: tiles of 2048 per work-group, three phases. */
-__kernel void lc_scan_f32_e6b742edabf04b80_p1(
+__kernel void lc_scan_f32_570e2e885fb497f5_p1(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -34,7 +34,7 @@ __kernel void lc_scan_f32_e6b742edabf04b80_p1(
     if (lid == 0)
         part[m * P + q] = buf[0];
 }
-__kernel void lc_scan_f32_e6b742edabf04b80_p2(
+__kernel void lc_scan_f32_570e2e885fb497f5_p2(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -112,7 +112,7 @@ __kernel void lc_scan_f32_e6b742edabf04b80_p2(
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
-__kernel void lc_scan_f32_e6b742edabf04b80_p3(
+__kernel void lc_scan_f32_570e2e885fb497f5_p3(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -127,7 +127,7 @@ __kernel void lc_scan_f32_e6b742edabf04b80_p3(
     const int E_ = 8;
     for (int j = 0; j < 8; j++) {
         const long i0 = base + j * 256 + lid;
-        double x_ = 0;
+        double x_ = (double)(0);
         if (i0 < n0) {
             const float v0 = a0[a0_o + i0]; /* buffer */
             x_ = (double)v0;

@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_f32_a351b54c09ed1e27_p1 lc_scan_f32_a351b54c09ed1e27_p2 lc_scan_f32_a351b54c09ed1e27_p3 */
+/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_f32_0fb0f2bd34182fbd_p1 lc_scan_f32_0fb0f2bd34182fbd_p2 lc_scan_f32_0fb0f2bd34182fbd_p3 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl scan kernel: 2 fused ops; scan: tiles of 2048 per work-group, three phases. */
-__kernel void lc_scan_f32_a351b54c09ed1e27_p1(
+__kernel void lc_scan_f32_0fb0f2bd34182fbd_p1(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
@@ -37,7 +37,7 @@ __kernel void lc_scan_f32_a351b54c09ed1e27_p1(
     if (lid == 0)
         part[m * P + q] = buf[0];
 }
-__kernel void lc_scan_f32_a351b54c09ed1e27_p2(
+__kernel void lc_scan_f32_0fb0f2bd34182fbd_p2(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
@@ -116,7 +116,7 @@ __kernel void lc_scan_f32_a351b54c09ed1e27_p2(
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
-__kernel void lc_scan_f32_a351b54c09ed1e27_p3(
+__kernel void lc_scan_f32_0fb0f2bd34182fbd_p3(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
@@ -132,7 +132,7 @@ __kernel void lc_scan_f32_a351b54c09ed1e27_p3(
     const int E_ = 8;
     for (int j = 0; j < 8; j++) {
         const long i0 = base + j * 256 + lid;
-        double x_ = 0;
+        double x_ = (double)(0);
         if (i0 < n0) {
             const float v0 = a0[a0_o + i0]; /* buffer */
             const float v1 = a1_v; /* full */
