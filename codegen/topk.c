@@ -170,7 +170,21 @@ static void lc_topk_shared_setup(struct lc_sb *sb, size_t wg, const char *ret)
  * bound is then about the KK-th best of everything the group has read (each item's own KK-th
  * best is that of its own elements only), and few elements are offered after the first steps.
  * Every item of the group runs the same steps (live_: it has a chunk), so the barriers are
- * uniform; rows of fewer than KK chunks pool nothing. */
+ * uniform; rows of fewer than KK chunks pool nothing. lc_topk_pool_setup declares what the
+ * pools use (after lc_topk_shared_setup without a return); `idle`: an item has no chunk. */
+static void lc_topk_pool_setup(struct lc_sb *sb, size_t wg, const char *idle)
+{
+    /* Every item stays to the end of the steps (the pools' barriers); live_: it has a chunk. */
+    lc_sb_printf(sb, "    const int live_ = !(%s);\n"
+                     "    const int lid_ = (int)get_local_id(0);\n"
+                     "    __local uint pool_[%zu];\n"
+                     "    const long gb_ = (long)(get_group_id(0) * get_local_size(0));\n"
+                     "    /* The group's items of row m: [jlo_, jhi_). */\n"
+                     "    const int jlo_ = (int)max(0L, m * P - gb_);\n"
+                     "    const int jhi_ = (int)min((long)get_local_size(0), (m + 1) * P - gb_);\n",
+                 idle, wg);
+}
+
 static void lc_topk_pool(struct lc_sb *sb, const char *ind)
 {
     lc_sb_printf(sb,
@@ -464,16 +478,8 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     else
         lc_sb_printf(sb, "    const long q = g_ / M, m = g_ %% M;\n");
     if (mode & LC_TK_SHARED) {
-        /* Every item stays to the end of the steps (lc_topk_pool's barriers). */
         lc_topk_shared_setup(sb, wg, NULL);
-        lc_sb_printf(sb, "    const int live_ = !(m >= M || q >= P);\n"
-                         "    const int lid_ = (int)get_local_id(0);\n"
-                         "    __local uint pool_[%zu];\n"
-                         "    const long gb_ = (long)(get_group_id(0) * get_local_size(0));\n"
-                         "    /* The group's items of row m: [jlo_, jhi_). */\n"
-                         "    const int jlo_ = (int)max(0L, m * P - gb_);\n"
-                         "    const int jhi_ = (int)min((long)get_local_size(0), (m + 1) * P - gb_);\n",
-                     wg);
+        lc_topk_pool_setup(sb, wg, "m >= M || q >= P");
     } else {
         lc_sb_printf(sb, "    if (m >= M || q >= P) return;\n");
     }
