@@ -8,13 +8,18 @@ from . import _index, _lazycl as _c
 from ._util import is_array as _is_array, norm_axis as _norm_axis
 
 
+def _counts(flat):
+    """A flat mask as the integers its running count is summed in: int32 where every count fits
+    (half the bytes of int64), else int64."""
+    return _c.astype(flat, "int32" if flat.shape[0] < 2**31 else "int64")
+
+
 def _positions(m):
-    """The flat mask's inclusive count (computed; int32 where it fits, half the bytes of int64)
-    and the number of Trues."""
+    """The flat mask's inclusive count (computed; _counts' dtype) and the number of Trues."""
     flat = _c.reshape(m, (-1,))
     if not flat.shape[0]:
         return flat, 0
-    cs = _c._scan("cumsum", _c.astype(flat, "int32" if flat.shape[0] < 2**31 else "int64"), 0)
+    cs = _c._scan("cumsum", _counts(flat), 0)
     _c.compute(cs)
     return cs, int(np.asarray(cs[-1]))
 
@@ -60,8 +65,8 @@ class _Chunks:
 
 # On GPUs a compaction over a long flat mask counts the Trues (a reduction, read to the host:
 # the result's length), then runs one store that computes the running count in its own pass
-# (codegen/scan_lookback.c: tiles whose prefixes come from a tree of tile totals) and writes
-# each kept element at it: the source and the mask are read twice, nothing but the result is
+# (codegen/scan_lookback.c: tiles, each looking back for the count before it) and writes each
+# kept element at it: the source and the mask are read twice, nothing but the result is
 # written. Shorter masks (no such schedule) take the scan and the store.
 _ONE_PASS_MIN = 8192
 
@@ -70,8 +75,7 @@ class _Count:
     """The number of Trues `n` of a flat mask (computed)."""
 
     def __init__(self, flat):
-        acc = "int32" if flat.shape[0] < 2**31 else "int64"
-        self.n = int(np.asarray(_c._reduce("sum", _c.astype(flat, acc), (0,))))
+        self.n = int(np.asarray(_c._reduce("sum", _counts(flat), (0,))))
 
 
 def _chunks(m, src_device):
@@ -99,8 +103,7 @@ def _compact_one_pass(src, m, n):
     if n == 0:
         return out
     fm, fs = _c.reshape(m, (-1,)), _c.reshape(src, (-1,))
-    one = _c.astype(fm, "int32" if fm.shape[0] < 2**31 else "int64")
-    slot = _c._binary("subtract", _c._scan("cumsum", one, 0), 1)
+    slot = _c._binary("subtract", _c._scan("cumsum", _counts(fm), 0), 1)
     # In range where the mask holds (the count is the scan's last value); the gather clamps the
     # others' slot (-1 before the first True), never checks it, and the store skips them.
     _c._store(out, _c._gather(out, slot, 0, -1), fs, fm, 0, 1)
