@@ -83,23 +83,21 @@ lc_status lc_blas_gemm(lc_queue_t q, const struct lc_blas_gemm *g, lc_buffer_t a
     if (!lc_blas_available())
         return lc_error_set(e, LC_ERR_UNSUPPORTED, "CLBlast (libclblast.so.1) is not installed");
     /* Operands with room after them (lc_blas_roomy); copies are held until the product ran. */
-    lc_buffer_t held[2];
-    size_t nheld = 0, elem = g->f64 ? 8 : 4;
-    lc_buffer_t ra, rb;
-    LC_TRY(lc_blas_roomy(q, a, g->lda, elem, &ra, e));
-    if (ra != a)
-        held[nheld++] = ra;
-    lc_status rst = lc_blas_roomy(q, b, g->ldb, elem, &rb, e);
-    if (rst != LC_OK) {
-        for (size_t i = 0; i < nheld; i++)
-            lc_buffer_release(held[i]);
-        return rst;
+    const lc_buffer_t given[2] = {a, b};
+    lc_buffer_t ops[2], held[2];
+    const size_t ld[2] = {g->lda, g->ldb}, elem = g->f64 ? 8 : 4;
+    size_t nheld = 0;
+    for (int i = 0; i < 2; i++) {
+        lc_status rst = lc_blas_roomy(q, given[i], ld[i], elem, &ops[i], e);
+        if (rst != LC_OK) {
+            for (size_t j = 0; j < nheld; j++)
+                lc_buffer_release(held[j]);
+            return rst;
+        }
+        if (ops[i] != given[i])
+            held[nheld++] = ops[i];
     }
-    if (rb != b)
-        held[nheld++] = rb;
-    a = ra;
-    b = rb;
-    lc_status hst = lc_blas_gemm_on(q, g, a, b, c, e);
+    lc_status hst = lc_blas_gemm_on(q, g, ops[0], ops[1], c, e);
     struct lc_error ignored = {0};
     lc_status hold = lc_queue_hold(q, held, nheld, hst == LC_OK ? e : &ignored);
     return hst != LC_OK ? hst : hold;
