@@ -9,7 +9,7 @@
  * declare, fold, combine, finalize, spill to scratch), atomic.c and
  * random.c. The schedules live one family per file: map.c, reduce.c and
  * reduce_split.c, gemm.c (with gemm_post.c), scan.c, sort.c (with
- * sort_row.c and sort_tile.c), topk.c, store.c and store_local.c. Every
+ * sort_row.c, sort_net.c and sort_tile.c), topk.c, store.c and store_local.c. Every
  * function here writes OpenCL C into a struct lc_sb (sb.c), whose oom flag
  * the caller checks once at the end.
  */
@@ -195,6 +195,26 @@ void lc_emit_sort_value(struct lc_cg *g, struct lc_sb *sb, int dt, int desc, con
 int lc_sort_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb, const char *rest);
 /* out<o>[row address i0.. + pos_ * last stride] = val_, for every output. */
 void lc_emit_sort_store(struct lc_cg *g, struct lc_sb *sb, const char *ind);
+
+/* ---- sort_net.c: rows of keys sorted in vector registers --------------------------------- */
+
+/* Lanes per vector of keys of key_bits bits, and keys per block (rows are padded to it). */
+int lc_sort_net_lanes(int key_bits);
+int64_t lc_sort_net_block(int key_bits);
+/* The helpers @K@_net_block and `__global K *@K@_net_sort(__global K *a, __global K *b,
+ * long np)`: np keys at a (a multiple of the block) sorted ascending, b room for as many;
+ * returns a or b, whichever holds them. Not stable. */
+void lc_emit_sort_net(struct lc_sb *sb, const char *K, int key_bits);
+/* key_ = the keys of W float values in vector v (lc_emit_key, W at a time); where `flag`,
+ * it is set to 1 if a lane is a value its key cannot give back (lc_emit_special). */
+void lc_emit_key_vec(struct lc_sb *sb, int dt, const char *v, int desc, int W, const char *flag,
+                     const char *ind);
+/* Can dtype dt's values come back from their keys W at a time (the key's width: floats,
+ * 32- and 64-bit integers)? */
+int lc_unkey_vec_ok(int dt);
+/* val_ = the W values of dtype dt whose keys are the vector `key` (lc_emit_unkey). */
+void lc_emit_unkey_vec(struct lc_sb *sb, int dt, const char *key, int desc, int W,
+                       const char *ind);
 
 /* ---- random.c: random sources ------------------------------------------------------ */
 

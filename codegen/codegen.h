@@ -95,6 +95,8 @@ struct lc_target {
     int topk_coalesce;          /* rows read along the axis: neighbouring items interleave */
     int64_t sort_row_max;       /* rows of at most this many elements are sorted by one item
                                    each, in one launch (sort_row.c; 0: never) */
+    int64_t sort_net_max;       /* ... and rows of at most this many, in vector registers where
+                                   equal keys are equal values (sort_net.c; 0: never) */
     /* Matrix products (gemm.c). */
     int gemm_tiles;             /* products in register-blocked tiles of local memory */
     int gemm_group;             /* items per work-group side (gemm_group^2 items) */

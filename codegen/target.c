@@ -66,7 +66,7 @@ struct lc_target_profile {
     .fixed = {LC_EVERY_KIND, .kind = kind_, .simd = simd_, .reduce_rows = rows_,             \
               .split_min_reduced = 4096,                                                     \
               .split_items = 1, .split_per_item = 16384, .sort_row_max = 8192,               \
-              .sort_stream_stores = 1, .gemm_simd_rows = 4},                                 \
+              .sort_net_max = 65536, .sort_stream_stores = 1, .gemm_simd_rows = 4},          \
     .reduce_loop_outputs = 8, .scan_split_rows = 8, .scan_max_chunks = 8,                    \
     .store_private = 2, .sort_items = 8, .topk_items = 8
 

@@ -295,6 +295,48 @@ def test_short_row_sort_is_one_launch(dev):
         assert lazycl.stats()["launches"] == launches, n
 
 
+#: The CPU targets' sort_net_max (codegen/target.c): value sorts of rows up to this long are
+#: merge-sorted in vector registers (codegen/sort_net.c), in blocks of 256 32-bit keys or 128
+#: 64-bit ones; a float row holding -0.0 or an unusual NaN takes the radix passes instead.
+NET_MAX = 65536
+
+
+@pytest.mark.parametrize("dtype", core(ALL_DTYPES, CORE_DTYPES + ["int32", "uint64"]))
+def test_rows_sorted_in_vector_registers(dev, dtype):
+    """Value sorts of rows without -0.0 or NaN (the vector merge sort on CPUs) across its
+    block and merge boundaries and its limit, ascending and descending, a key computed in the
+    sort (W keys at a time where it is vector-safe), along axis 0 (strided outputs), more
+    rows than the launch's items (each item sorts several), and rows with -0.0 or NaN among
+    rows without (those rows alone take the radix passes)."""
+    kind = np.dtype(dtype).kind
+    for n in (1, 15, 16, 17, 127, 128, 129, 255, 256, 257, 511, 1000, 4096, 5000, NET_MAX,
+              NET_MAX + 1):
+        rows = 1 if n >= 4096 else 3
+        h = make(dtype, (rows, n), seed=n) if kind == "b" else \
+            make(dtype, (rows, n), seed=n, lo=-50, hi=50)
+        x = lz(h, dev)
+        msg = f"n={n}"
+        np.testing.assert_array_equal(np.asarray(lazycl.sort(x, axis=1)), np.sort(h, axis=1),
+                                      err_msg=msg)
+        if n in (17, 257, 5000):
+            np.testing.assert_array_equal(np.asarray(lazycl.sort(x, axis=1, descending=True)),
+                                          np.sort(h, axis=1)[:, ::-1], err_msg=msg)
+            np.testing.assert_array_equal(np.asarray(lazycl.sort(x, axis=0)), np.sort(h, axis=0),
+                                          err_msg=msg)
+            if kind == "f":
+                np.testing.assert_array_equal(np.asarray(lazycl.sort(x * 3 + 1, axis=1)),
+                                              np.sort(h * 3 + 1, axis=1), err_msg=msg)
+    # more rows than items (24 x 64 on two cores), a row with -0.0 and one with NaN among them
+    h = make(dtype, (2000, 33), seed=4) if kind == "b" else make(dtype, (2000, 33), seed=4,
+                                                                  lo=-50, hi=50)
+    if kind == "f":
+        h[5, 3] = -0.0
+        h[1999, 0] = np.nan
+        h[1700, 7] = -np.inf
+    got = np.asarray(lazycl.sort(lz(h, dev), axis=1))
+    np.testing.assert_array_equal(got.view(np.uint8), np.sort(h, axis=1, kind="stable").view(np.uint8))
+
+
 def test_short_rows_in_one_launch(dev):
     """GPU tiles: rows that fit one tile (4096 32-bit keys, 2048 64-bit) are sorted whole
     in one launch, the key computed in it; longer rows take the passes."""

@@ -401,6 +401,18 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             lc_node_release(x);
         }
         return 1;
+    case 35: /* sort(x * 3) of 40 float32 rows of 300 (CPUs: one launch, the vector merge
+                sort of codegen/sort_net.c, keys made 16 at a time; rows with -0.0 or an
+                unusual NaN take the radix passes) */
+        {
+            int64_t s2[2] = {40 * scale, 300 * scale};
+            x = leaf(LC_FLOAT32, 2, s2);
+            struct lc_node *k3 = B(LC_OP_MUL, ref(x), scalar(3.0));
+            outs[0] = lc_node_sort(LC_OP_SORT, k3, 1, 0, &err);
+            lc_node_release(k3);
+            lc_node_release(x);
+        }
+        return 1;
     default: /* sqrt(sum(relu(x @ y + bias)**2, axis=0)): the column norms of a product's
                 epilogue as its post-reduction (GPUs, PoCL and generic CPUs: per-block partials
                 and a combining launch; the product is never written) */
@@ -426,6 +438,6 @@ static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", 
                               "gemm_relu", "long_softmax", "topk_cols", "gemm_colnorm",
                               "compact_rows", "scan_store_long", "scan_store_rows",
                               "col_sum_std", "gemv_rows", "gemv_cols", "gemm_skinny",
-                              "long_scan_c128", "compact_one_pass"};
+                              "long_scan_c128", "compact_one_pass", "sort_rows_net"};
 
 #endif
