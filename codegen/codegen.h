@@ -113,6 +113,8 @@ struct lc_target {
     int gemm_simd_vectors;      /* ... and vectors of `simd` columns per item */
     int gemm_simd_group;        /* ... items per work-group (sharing a panel of the right operand) */
     int gemm_simd_kc;           /* ... panel rows (K per step) */
+    int gemm_panel_width;       /* CPUs: columns per vector of the few-row products' panels
+                                   (gemm_panels.c) */
 };
 
 /* Describe a device of kind `kind` from that kind's profile and the device's facts. */

@@ -386,7 +386,8 @@ static int lc_gemm_simd_match(struct lc_cg *g, struct lc_gemm *m)
         return 0;
     int ok = lc_dtype_is_float(m->dt);
     for (int i = 0; ok && i < g->k->n_exprs; i++)
-        if ((m->side[i] & 2) && !lc_vec_expr_ok(g, i, m->dn, g->t->gemm_simd_width))
+        if ((m->side[i] & 2) && (!lc_vec_expr_ok(g, i, m->dn, g->t->gemm_simd_width) ||
+                                 !lc_vec_expr_ok(g, i, m->dn, g->t->gemm_panel_width)))
             ok = 0;
     if (!ok) {
         free(m->side);

@@ -50,7 +50,7 @@ static void lc_gemm_panels_step(struct lc_cg *g, struct lc_sb *sb, const struct 
                                 int M, int U, int RV)
 {
     const struct lc_kernel *k = g->k;
-    int W = g->t->gemm_simd_width;
+    int W = g->t->gemm_panel_width;
     const char *T = lc_T(m->dt);
     lc_sb_printf(sb, "            %s%d y_[%d][%d];\n", T, W, U, RV);
     for (int u = 0; u < U; u++)
@@ -87,7 +87,7 @@ int lc_gen_gemm_panels(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, st
 {
     const struct lc_kernel *k = g->k;
     const struct lc_target *t = g->t;
-    int W = t->gemm_simd_width, U = LC_PANEL_STEP, KC = t->gemm_simd_kc;
+    int W = t->gemm_panel_width, U = LC_PANEL_STEP, KC = t->gemm_simd_kc;
     int dm = m->dm, dn = m->dn, dk = m->dk, M = (int)g->shape[dm];
     /* Vectors per pass of a step: past 8 rows each value of x feeds 4 of them (one
      * broadcast per 4 fmas; measured on one core, 16 x 30000 @ 30000 x 2000: 1 vector 77-79

@@ -51,7 +51,9 @@ struct lc_target_profile {
      * registers (double8: 1); 16 items share a 256-row panel (measured on 2 cores, 2048^2:  \
      * WG 8/16/32 gave 65/95/79 GFLOP/s, KC 128/256/512 91/95/95, RM x RV 4x2 95, 6x2 89-105, \
      * 8x2 76, 2x4 71; the autotuner may pick another of lc_gemm_cpu_blocks). */            \
-    .gemm_simd_width = 8, .gemm_simd_vectors = 2, .gemm_simd_group = 16, .gemm_simd_kc = 256
+    .gemm_simd_width = 8, .gemm_simd_vectors = 2, .gemm_simd_group = 16, .gemm_simd_kc = 256, \
+    /* The panels of products of a few rows (gemm_panels.c): float8, measured there. */      \
+    .gemm_panel_width = 8
 
 /* What both CPU kinds are given. CPU drivers pick a work-group size well for one item per
  * element. A CPU is full with a few outputs per core (reductions, scans, sorts and top-k
@@ -127,15 +129,22 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
     t->topk_items += cu * p->topk_items;
 }
 
-/* The GEMM tile candidates the autotuner times (engine/autotune.c) on a device of each kind;
- * the first of each list is the default lc_target_init sets. GPUs: the H100 sweep's best (K
- * in steps of 4) and its neighbours (steps of 8; blocks of 128x64 and 64x64 at 8), all in
- * groups of 16 x 16 items. CPUs: the 2-core sweep's 4 rows x 2 vectors per item in groups of
- * 16 with panels of 256, and its neighbours (6 x 2; panels of 128; groups of 8). Panels
+/* The GEMM tile candidates the autotuner times (engine/autotune.c) on a device of each kind
+ * (at most LC_TUNEREC_MAX_CANDIDATES, engine/tunerec.h); the first of each list is the default
+ * lc_target_init sets. GPUs: the H100 sweep's best (K in steps of 4) and its neighbours (steps
+ * of 8; blocks of 128x64 and 64x64 at 8), all in groups of 16 x 16 items. CPUs: {rows,
+ * vectors, lanes per vector, group, panel}: the 2-core sweep's 4 rows x 2 float8 per item in
+ * groups of 16 with panels of 256 and its neighbours (6 x 2; panels of 128; groups of 8),
+ * then 16-lane vectors (one AVX-512 register each; two where registers are narrower, which
+ * the timing then rejects). PoCL, 2 cores with AVX-512, 2048^2 float32 (GFLOP/s, one sweep):
+ * 4 x 2 float8 80-88, 6 x 2 float8 101; 6 x 3 float16 152-160, in groups of 32 147, 6 x 2
+ * float16 113-148, 4 x 3 float16 125-140, 8 x 2 float16 123-142, 5 x 3 136, 6 x 4 (panels of
+ * 128) 111, 8 x 3 (128) 91; at 768^3 (the size timed) all the float16 ones 128-155. Panels
  * longer than 256 are left out: they sum more values in one float32 run. */
 static const int lc_gemm_gpu_tiles[][3] = {{128, 128, 4}, {128, 128, 8}, {128, 64, 8}, {64, 64, 8}};
-static const int lc_gemm_cpu_blocks[][4] = {{4, 2, 16, 256}, {6, 2, 16, 256}, {4, 2, 16, 128},
-                                            {4, 2, 8, 256}};
+static const int lc_gemm_cpu_blocks[][5] = {
+    {4, 2, 8, 16, 256},  {6, 2, 8, 16, 256},  {4, 2, 8, 16, 128},  {4, 2, 8, 8, 256},
+    {6, 3, 16, 16, 256}, {6, 3, 16, 32, 256}, {6, 2, 16, 16, 256}, {4, 3, 16, 16, 256}};
 #define LC_COUNT(a) ((int)(sizeof a / sizeof *a))
 
 int lc_target_gemm_count(const struct lc_target *t)
@@ -156,8 +165,9 @@ int lc_target_gemm_set(struct lc_target *t, int i)
     } else {
         t->gemm_simd_rows = lc_gemm_cpu_blocks[i][0];
         t->gemm_simd_vectors = lc_gemm_cpu_blocks[i][1];
-        t->gemm_simd_group = lc_gemm_cpu_blocks[i][2];
-        t->gemm_simd_kc = lc_gemm_cpu_blocks[i][3];
+        t->gemm_simd_width = lc_gemm_cpu_blocks[i][2];
+        t->gemm_simd_group = lc_gemm_cpu_blocks[i][3];
+        t->gemm_simd_kc = lc_gemm_cpu_blocks[i][4];
     }
     return 0;
 }

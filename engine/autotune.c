@@ -337,6 +337,8 @@ static lc_status lc_tune_measure(lc_queue_t q, const struct lc_target *t0, struc
     char name[N][128];
     double secs[N];
     int n = 0, nc = lc_target_gemm_count(t0);
+    if (nc > LC_TUNEREC_MAX_CANDIDATES)   /* the record holds no more (and CLBlast's entry) */
+        nc = LC_TUNEREC_MAX_CANDIDATES;
     *best = -1;
     for (int i = 0; sb && i <= nc && n < N; i++) {
         int blas = i == nc;   /* CLBlast last */
