@@ -1,9 +1,9 @@
-/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory", 1 launch: lc_gemm_f32_f589622cba28d24d */
+/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory", 1 launch: lc_gemm_f32_865625d0146653f5 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl gemm kernel: 4 fused ops; gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory. */
 __kernel __attribute__((reqd_work_group_size(2, 1, 1)))
-void lc_gemm_f32_f589622cba28d24d(
+void lc_gemm_f32_865625d0146653f5(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     __global const float *restrict a1, const long a1_o, const long a1_s2,
@@ -16,7 +16,7 @@ void lc_gemm_f32_f589622cba28d24d(
     __local float8 Bp[256][2];
     const long q_ = get_group_id(0);
     const int lid = get_local_id(0);
-    const long bm_ = (q_ % MG) * 8 + lid * 4, bn_ = (q_ / MG % NB) * 16;
+    const long bm_ = (q_ / NB % MG) * 8 + lid * 4, bn_ = (q_ % NB) * 16;
     const int nfull_ = bn_ + 16 <= n1;
     float8 acc[4][2], tot[4][2];
     tot[0][0] = 0;
