@@ -477,6 +477,11 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     }
     struct lc_gpost gp;
     lc_gemm_simd_post(g, &m, &gp);
+    /* With post-reduction partials beside it in local memory, the panel takes at most 32 KiB
+     * (a device of 48 KiB holds both: Oclgrind's limit; 6 x 3 float16 over 256 rows take
+     * 48 KiB alone). */
+    while (gp.mask && KC > 16 && (size_t)KC * RV * W * lc_dtype_size(m.dt) > 32768)
+        KC /= 2;
     lc_sb_printf(sb, "__kernel __attribute__((reqd_work_group_size(%d, 1, 1)))\nvoid @K@(", WG);
     if (lc_common_params(g, l, sb) < 0 || lc_output_stride_params(g, l, sb, g->nk) < 0 ||
         lc_add_i64(l, MG) < 0 || lc_add_i64(l, NB) < 0) {

@@ -403,7 +403,7 @@ FAMILIES = {
 _CPU = {
     "store": ["store 1-d", "store 2-d", "store in row order with its scan",
               "store with its scan"],
-    "sort": ["LSD radix, ", "chunks per row", "one item per row"],
+    "sort": ["LSD radix, ", "chunks per row", "one item per row", "merge sort in vector registers"],
     "scan": ["scan: one item per row", "three phases over chunks"],
     "reduce_split": ["split over groups"],
     "scatter": ["into private copies", "combined atomically"],
