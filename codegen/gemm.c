@@ -470,13 +470,19 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     int64_t batch = 1;
     for (int d = 0; d < dm; d++)
         batch *= g->shape[d];
+    struct lc_gpost gp;
+    lc_gemm_simd_post(g, &m, &gp);
+    /* A large product packs its right operand first (gemm_pack.c): no panels built here. */
+    int pack = lc_gemm_pack_fits(g, &m, batch, gp.mask != 0);
+    if (pack && lc_gen_gemm_pack(g, c, sb, &m, W, RV, NB) < 0) {
+        free(m.side);
+        return -1;
+    }
     struct lc_launch *l = lc_new_launch(c, "");
     if (!l) {
         free(m.side);
         return -1;
     }
-    struct lc_gpost gp;
-    lc_gemm_simd_post(g, &m, &gp);
     /* With post-reduction partials beside it in local memory, the panel takes at most 32 KiB
      * (a device of 48 KiB holds both: Oclgrind's limit; 6 x 3 float16 over 256 rows take
      * 48 KiB alone). */
@@ -489,17 +495,26 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
         return -1;
     }
     lc_sb_printf(sb, ", const long MG, const long NB");
+    union lc_scalar none = {0};
+    if (pack && (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
+                 lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0)) {
+        free(m.side);
+        return -1;
+    }
+    if (pack)
+        lc_sb_printf(sb, ",\n    __global char *s_, const long sbase");
     if (gp.mask && lc_gpost_params(g, c, l, sb, &gp) < 0) {
         free(m.side);
         return -1;
     }
-    lc_sb_printf(sb, ")\n{\n"
-                     "    __local %s%d Bp[%d][%d];\n"
-                     "    const long q_ = get_group_id(0);\n"
+    lc_sb_printf(sb, ")\n{\n");
+    if (!pack)
+        lc_sb_printf(sb, "    __local %s%d Bp[%d][%d];\n", T, W, KC, RV);
+    lc_sb_printf(sb, "    const long q_ = get_group_id(0);\n"
                      "    const int lid = get_local_id(0);\n"
                      "    const long bm_ = (q_ / NB %% MG) * %d + lid * %d, bn_ = (q_ %% NB) * %d;\n"
                      "    const int nfull_ = bn_ + %d <= n%d;\n",
-                 T, W, KC, RV, WG * RM, RM, CW, CW, dn);
+                 WG * RM, RM, CW, CW, dn);
     if (gp.mask)
         lc_gpost_local(g, sb, lc_gpost_simd_points(&gp, W, RV, WG));
     if (dm > 0) {
@@ -518,40 +533,25 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     for (int r = 0; r < RM; r++)
         for (int v = 0; v < RV; v++)
             lc_sb_printf(sb, "        acc[%d][%d] = 0;\n", r, v);
-    lc_sb_printf(sb, "        for (int kk = lid; kk < %d; kk += %d) {\n"
-                     "            const long i%d = k0 + kk;\n",
-                 KC, WG, dk);
-    /* The panel's row kk: vectors along N where the block is whole, else value by value. */
-    for (int v = 0; v < RV; v++) {
-        lc_sb_printf(sb, "            if (i%d < n%d && nfull_) {\n"
-                         "                const long i%d = bn_ + %d;\n", dk, dk, dn, v * W);
-        for (int i = 0; i < k->n_exprs; i++)
-            if ((m.side[i] & 2) && !k->exprs[i].epilogue)
-                lc_emit_expr_vec(g, sb, i, W, dn, "                ");
-        lc_sb_printf(sb, "                Bp[kk][%d] = w%d;\n"
-                         "            } else {\n"
-                         "                %s e_[%d];\n"
-                         "                for (int p = 0; p < %d; p++) {\n"
-                         "                    const long i%d = bn_ + %d + p;\n"
-                         "                    e_[p] = 0;\n"
-                         "                    if (i%d < n%d && i%d < n%d) {\n",
-                     v, m.y, T, W, W, dn, v * W, dk, dk, dn, dn);
-        for (int i = 0; i < k->n_exprs; i++)
-            if ((m.side[i] & 2) && !k->exprs[i].epilogue)
-                lc_emit_expr(g, sb, i, "                        ");
-        lc_sb_printf(sb, "                        e_[p] = v%d;\n"
-                         "                    }\n"
-                         "                }\n"
-                         "                Bp[kk][%d] = vload%d(0, e_);\n"
-                         "            }\n", m.y, v, W);
+    if (!pack) {   /* the panel's row kk: vectors along N where the block is whole */
+        lc_sb_printf(sb, "        for (int kk = lid; kk < %d; kk += %d) {\n"
+                         "            const long i%d = k0 + kk;\n",
+                     KC, WG, dk);
+        lc_gemm_brow(g, sb, &m, W, RV, 0, "            ");
+        lc_sb_printf(sb, "        }\n        barrier(CLK_LOCAL_MEM_FENCE);\n");
+    } else {
+        lc_sb_printf(sb, "        __global const %s *Bq_ = (__global const %s *)(s_ + sbase) + "
+                         "(bn_ / %d * n%d + k0) * %d;\n", T, T, CW, dk, CW);
     }
-    lc_sb_printf(sb, "        }\n"
-                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "        const int kn_ = min((long)%d, n%d - k0);\n"
+    lc_sb_printf(sb, "        const int kn_ = min((long)%d, n%d - k0);\n"
                      "        for (int kk = 0; kk < kn_; kk++) {\n"
                      "            const long i%d = k0 + kk;\n"
                      "            %s a_[%d];\n",
                  KC, dk, dk, T, RM);
+    if (pack)   /* the panel's row kk, in order in the packed operand */
+        for (int v = 0; v < RV; v++)
+            lc_sb_printf(sb, "            const %s%d b%d_ = vload%d(%d, Bq_ + kk * %d);\n", T, W, v,
+                         W, v, CW);
     for (int r = 0; r < RM; r++) {
         lc_sb_printf(sb, "            {\n                const long i%d = min(bm_ + %d, n%d - 1);\n",
                      dm, r, dm);
@@ -564,16 +564,16 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     for (int r = 0; r < RM; r++) {
         lc_sb_printf(sb, "            {\n                const %s%d x_ = (%s%d)(a_[%d]);\n", T, W, T, W, r);
         for (int v = 0; v < RV; v++)
-            lc_sb_printf(sb, "                acc[%d][%d] = fma(x_, Bp[kk][%d], acc[%d][%d]);\n", r,
-                         v, v, r, v);
+            lc_sb_printf(sb, pack ? "                acc[%d][%d] = fma(x_, b%d_, acc[%d][%d]);\n"
+                                  : "                acc[%d][%d] = fma(x_, Bp[kk][%d], acc[%d][%d]);\n",
+                         r, v, v, r, v);
         lc_sb_printf(sb, "            }\n");
     }
     lc_sb_printf(sb, "        }\n");
     for (int r = 0; r < RM; r++)
         for (int v = 0; v < RV; v++)
             lc_sb_printf(sb, "        tot[%d][%d] += acc[%d][%d];\n", r, v, r, v);
-    lc_sb_printf(sb, "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "    }\n");
+    lc_sb_printf(sb, pack ? "    }\n" : "        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n");
     if (gp.mask) {
         /* Reductions of the epilogue's values: partials, combined by a second launch. */
         lc_gpost_simd_epilogue(g, sb, &gp, W, RM, RV, WG);
@@ -602,8 +602,8 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     l->local[1] = l->local[2] = 1;
     l->global[0] = (size_t)(MG * NB * batch * WG);
     snprintf(c->schedule, sizeof c->schedule,
-             "gemm: %d rows x %d columns per item (%d-wide vectors), panels of %d along K in "
-             "local memory%s", RM, CW, W, KC,
+             "gemm: %d rows x %d columns per item (%d-wide vectors), panels of %d along K %s%s",
+             RM, CW, W, KC, pack ? "packed first" : "in local memory",
              gp.mask ? ", post-reduction partials" : "");
     free(m.side);
     /* After the launch above is complete: a new launch may move it. */

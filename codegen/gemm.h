@@ -28,4 +28,16 @@ int lc_gemm_panels_fit(struct lc_cg *g, const struct lc_gemm *m);
 /* The panels schedule of product m (gemm_panels.c). */
 int lc_gen_gemm_panels(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, struct lc_gemm *m);
 
+/* gemm_pack.c: does the SIMD product m (batch `batch`, `post`: with post-reductions) pack its
+ * right operand first? */
+int lc_gemm_pack_fits(const struct lc_cg *g, const struct lc_gemm *m, int64_t batch, int post);
+/* The RV vectors of W values of the right operand's row i<dk> at columns bn_ ... (nfull_: the
+ * block is whole; both and i<dk> in scope), into Bp[kk][v] or, `pack`, stored at Bw_. */
+void lc_gemm_brow(struct lc_cg *g, struct lc_sb *sb, const struct lc_gemm *m, int W, int RV,
+                  int pack, const char *ind);
+/* The launch that packs the right operand into the scratch as NB column blocks of W * RV
+ * values per row of K (sets the scratch's size). */
+int lc_gen_gemm_pack(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb,
+                     const struct lc_gemm *m, int W, int RV, int64_t NB);
+
 #endif

@@ -199,6 +199,42 @@ def test_product_fusion(dev):
     assert_same(n, np.sqrt(np.sum((vd @ c) ** 2, axis=0)), rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_large_products_pack_their_right_operand(dev, dtype):
+    """CPU products of at least 256 rows whose right operand holds 2^20 elements or more pack
+    it first (codegen/gemm_pack.c: two launches, the pack in the scratch, so still one buffer),
+    its producer computed in the pack: ragged column blocks and K steps, an epilogue; a right
+    operand read across its rows and smaller products keep one launch."""
+    if dtype == "float64" and not dev.fp64:
+        pytest.skip("no fp64")
+    cpu = lazycl.asarray(np.zeros(1), device=dev).device.schedule != "gpu"
+    for (m, k, n) in ((300, 1031, 1100), (257, 4096, 260)):
+        a, b = make(dtype, (m, k), seed=m), make(dtype, (k, n), seed=n)
+        bias = make(dtype, (n,), seed=5)
+        A, B, BT, BI = lz(a, dev), lz(b, dev), lz(b.T.copy(), dev), lz(bias, dev)
+        lazycl.compute(A, B, BT, BI)
+        # (B.T's columns are not contiguous along N: not the vector blocks, one launch)
+        for expr, ref, launches in ((lambda: A @ B, a @ b, 2),
+                                    (lambda: lazycl.maximum(A @ (B * 2) + BI, 0),
+                                     np.maximum(a @ (b * 2) + bias, 0), 2),
+                                    (lambda: A @ BT.T, a @ b, 1)):
+            r = expr()
+            blas = "gemm engine: clblast" in lazycl.explain(r)   # (LAZYCL_GEMM=clblast)
+            lazycl.reset_stats()
+            r.compute()
+            s = lazycl.stats()
+            if cpu and not blas:
+                assert s["launches"] == launches, s
+            if not blas:
+                assert s["buffers_allocated"] + s["pool_hits"] <= 2, s   # result, scratch
+            assert_same(r, ref, **tol(dtype, k))
+    lazycl.reset_stats()
+    small = lz(make(dtype, (255, 4096), seed=1), dev) @ B   # fewer rows: one launch
+    small.compute()
+    if cpu:
+        assert lazycl.stats()["launches"] == 1
+
+
 def test_product_of_pending_sources(dev):
     """Operands that are random draws, aranges and gathers are computed in the product."""
     rng = lazycl.random.default_rng(7, device=dev)
