@@ -26,9 +26,11 @@
  * scratch of its own, reused row after row (PoCL 3.1, 2 cores, 65536 x 256 float32: 24
  * items 40 ms, 1536 26 ms; 4096 x 4096: one item per row 51, 1536 items 45).
  *
- * Taken where a row is short (at most the target's sort_row_max elements) or
- * where there are enough rows for one item each to fill the device (at least
- * sort_items rows), the cases where sort.c gives each row a single chunk.
+ * Taken where a row is short (at most the target's sort_row_max elements), where
+ * there are enough rows for one item each to fill the device (at least
+ * sort_items rows), the cases where sort.c gives each row a single chunk, and for
+ * value sorts of rows of at most sort_net_max (the merge sort in registers on one
+ * core beats sort.c's chunks on both).
  */
 #include "codegen/cg.h"
 
@@ -42,7 +44,10 @@ static int lc_sort_row_fits(struct lc_cg *g)
     int64_t M = 1, N = g->shape[g->nd - 1];
     for (int d = 0; d < g->nd - 1; d++)
         M *= g->shape[d];
-    return N < ((int64_t)1 << 32) && (N <= g->t->sort_row_max || M >= g->t->sort_items);
+    /* (a value sort of a row that takes the vector merge sort: one item even alone, PoCL 3.1,
+     * one float32 row of 16384 / 65536: 0.51 / 1.71 ms in sort.c's chunks) */
+    int net = g->k->scan_op != LC_OP_ARGSORT && N <= g->t->sort_net_max;
+    return N < ((int64_t)1 << 32) && (N <= g->t->sort_row_max || net || M >= g->t->sort_items);
 }
 
 /* This schedule's own parameters, after the scratch: rows, items, the payload area's

@@ -213,9 +213,10 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             lc_node_release(x);
         }
         return 1;
-    case 20: /* sort(x * x), long 1-d (GPUs: tiles, passes of count, scan, move) */
+    case 20: /* sort(x * x), long 1-d (GPUs: tiles, passes of count, scan, move; CPUs: past
+                sort_net_max, the radix passes over chunks) */
         {
-            int64_t s4[1] = {20000 * scale};
+            int64_t s4[1] = {70000 * scale};
             x = leaf(LC_FLOAT32, 1, s4);
             struct lc_node *sq = B(LC_OP_MUL, ref(x), ref(x));
             outs[0] = lc_node_sort(LC_OP_SORT, sq, 0, 0, &err);
