@@ -16,9 +16,11 @@
  *   in order;
  * - runs are merged pairwise, W keys at a time: the next W keys of the run
  *   whose next key is smaller go into a bitonic merge with the W largest so
- *   far; its lower half is stored (Inoue et al.'s SIMD merge). Each pair of runs is merged
- *   from both ends at once (the lowest keys from the front, the highest from the back):
- *   two independent chains in one loop, whose choices of run need no branch.
+ *   far; its lower half is stored (Inoue et al.'s SIMD merge). Each pair of runs is
+ *   merged from both ends at once (the lowest keys from the front, the highest from the
+ *   back): two independent chains in one loop, whose choices of run need no branch. The
+ *   merge itself regathers the 2W keys with shuffle2s so that every step is one min and
+ *   one max of whole vectors.
  *
  * Keys are unsigned and sorted ascending; a row is padded to whole blocks with
  * the all-ones key, which sorts last. The sort is not stable, which is right
@@ -26,9 +28,10 @@
  * (-0.0, NaN payloads) and argsorts on the radix path.
  *
  * PoCL 3.1, 2 cores with AVX-512, 4096 x 4096 float32 along rows (benchmarks/run.py): the
- * radix row sort 99 ms (NumPy 65 in its run), this one 54 (NumPy 70). Of a 42-49 ms launch,
- * the keys and the outputs took ~14, the blocks ~14, the four merge levels the rest (the
- * merges from one end only, with branches, 26).
+ * radix row sort 99 ms (NumPy 65 in its run), this one 52-54 (NumPy 70-80). Of a 43-49 ms
+ * launch, the keys and the outputs took ~14, the blocks ~10-14, the four merge levels the
+ * rest (the merges from one end only, with branches: 26). Leaving out the transpose did
+ * not make the blocks faster.
  */
 #include "codegen/cg.h"
 

@@ -1,4 +1,4 @@
-/* sort_row.c: CPU sorts of rows in one launch, one work-item per row (sort, argsort).
+/* sort_row.c: CPU sorts of rows in one launch, each row by one work-item (sort, argsort).
  *
  * The same order-preserving keys as sort.c (lc_key_of, lc_emit_key), sorted by
  * LSD radix over digits of the target's sort_digit_bits, but every pass of a
