@@ -27,6 +27,9 @@
  * only where equal keys are equal values: callers keep rows with folded floats
  * (-0.0, NaN payloads) and argsorts on the radix path.
  *
+ * Only PoCL's target takes it: Intel's CPU runtime built such a kernel in 15-20 s (PoCL 1-1.5
+ * s; 0.8 s of it the transpose's shuffles), though it ran it faster (4096^2: 29 ms, NumPy 64).
+ *
  * PoCL 3.1, 2 cores with AVX-512, 4096 x 4096 float32 along rows (benchmarks/run.py): the
  * radix row sort 99 ms (NumPy 65 in its run), this one 52-54 (NumPy 70-80). Of a 43-49 ms
  * launch, the keys and the outputs took ~14, the blocks ~10-14, the four merge levels the

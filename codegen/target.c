@@ -64,19 +64,21 @@ struct lc_target_profile {
  * 16384: 0.41-0.64/0.56-0.97; at 16384 and over, the chunks sort.c spreads over the cores
  * win when both are free; many rows take it too, one item per row either way: 16384 x 256
  * and 4096 x 4096 cost the same CPU time). */
-#define LC_CPU_PROFILE(kind_, simd_, rows_)                                                  \
+#define LC_CPU_PROFILE(kind_, simd_, rows_, net_)                                            \
     .fixed = {LC_EVERY_KIND, .kind = kind_, .simd = simd_, .reduce_rows = rows_,             \
               .split_min_reduced = 4096,                                                     \
               .split_items = 1, .split_per_item = 16384, .sort_row_max = 8192,               \
-              .sort_net_max = 65536, .sort_stream_stores = 1, .gemm_simd_rows = 4},          \
+              .sort_net_max = net_, .sort_stream_stores = 1, .gemm_simd_rows = 4},           \
     .reduce_loop_outputs = 8, .scan_split_rows = 8, .scan_max_chunks = 8,                    \
     .store_private = 2, .sort_items = 8, .topk_items = 8
 
 static const struct lc_target_profile lc_profiles[] = {
-    [LC_TARGET_CPU] = {LC_CPU_PROFILE(LC_TARGET_CPU, 0, 0)},
+    /* Intel's CPU runtime builds the vector merge sort's network (sort_net.c) in 15-20 s a
+     * kernel (PoCL: 1-1.5 s), so its value sorts of rows keep the radix passes. */
+    [LC_TARGET_CPU] = {LC_CPU_PROFILE(LC_TARGET_CPU, 0, 0, 0)},
     /* PoCL's CPU driver vectorizes across work-items but not loops inside one, and calls
      * the scalar math library per element: float8 code. */
-    [LC_TARGET_POCL] = {LC_CPU_PROFILE(LC_TARGET_POCL, 8, 8)},
+    [LC_TARGET_POCL] = {LC_CPU_PROFILE(LC_TARGET_POCL, 8, 8, 65536)},
     /* A GPU: fixed work-groups (kernels test their bounds), four elements per map item,
      * reductions of rows by work-groups whatever their number (strided shares, column
      * blocks), float32 variances as shifted sums in double (the fp64 divide is slow
