@@ -234,17 +234,13 @@ void lc_emit_sort_net(struct lc_sb *sb, const char *K, int key_bits)
                      "                    vstore%d(vload%d(0, A + i), 0, D + i);\n"
                      "                continue;\n            }\n"
                      "            /* from the front, the lowest keys, and from the back, the highest:\n"
-                     "               two merges of half the output each, one loop */\n"
-                     "            %s lo = vload%d(0, A), hi = vload%d(0, B);\n"
-                     "            %s bl = vload%d(0, A + na - %d), bh = vload%d(0, B + nb - %d);\n"
-                     "            long ia = %d, ib = %d, ja = na - %d, jb = nb - %d;\n"
-                     "            __global %s *E = D + na + nb - %d;\n",
-                 K, K, K, B, K, B, K, W, W, W, vt, W, W, vt, W, W, W, W, W, W, W, W, K, W);
-    lc_net_merge(sb, vt, ut, W, "lo", "hi", "            ");
-    lc_net_merge(sb, vt, ut, W, "bl", "bh", "            ");
-    lc_sb_printf(sb, "            vstore%d(lo, 0, D);\n            vstore%d(bh, 0, E);\n"
-                     "#pragma unroll 1\n            for (long t = (na + nb) / %d - 2; t > 0; t -= 2) {\n"
-                     "                D += %d;\n                E -= %d;\n"
+                     "               two merges of half the output each in one loop, each holding one\n"
+                     "               run's first (last) keys to begin with */\n"
+                     "            %s lo, hi = vload%d(0, B), bl = vload%d(0, A + na - %d), bh;\n"
+                     "            long ia = 0, ib = %d, ja = na - %d, jb = nb;\n"
+                     "            __global %s *E = D + na + nb;\n"
+                     "#pragma unroll 1\n            for (long t = (na + nb) / %d; t > 0; t -= 2) {\n"
+                     "                E -= %d;\n"
                      "                /* (no branch: the heads read in range whatever) */\n"
                      "                const int ta = (ib >= nb) | ((ia < na) & (A[min(ia, na - 1)] <= B[min(ib, nb - 1)]));\n"
                      "                const int tb = (jb <= 0) | ((ja > 0) & (A[max(ja - 1, 0L)] > B[max(jb - 1, 0L)]));\n"
@@ -252,14 +248,14 @@ void lc_emit_sort_net(struct lc_sb *sb, const char *K, int key_bits)
                      "                bh = vload%d(0, tb ? A + ja - %d : B + jb - %d);\n"
                      "                ia += ta ? %d : 0;\n                ib += ta ? 0 : %d;\n"
                      "                ja -= tb ? %d : 0;\n                jb -= tb ? 0 : %d;\n",
-                 W, W, W, W, W, W, W, W, W, W, W, W, W);
+                 K, K, K, B, K, B, K, W, W, W, vt, W, W, W, W, W, K, W, W, W, W, W, W, W, W, W, W);
     lc_net_merge(sb, vt, ut, W, "lo", "hi", "                ");
     lc_net_merge(sb, vt, ut, W, "bl", "bh", "                ");
     lc_sb_printf(sb, "                vstore%d(lo, 0, D);\n                vstore%d(bh, 0, E);\n"
-                     "            }\n        }\n"
+                     "                D += %d;\n            }\n        }\n"
                      "        __global %s *t = src;\n        src = dst;\n        dst = t;\n    }\n"
                      "    return src;\n}\n\n",
-                 W, W, K);
+                 W, W, W, K);
 }
 
 /* The vector types of W keys of key k and of W signed integers of its width. */

@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "sort: one item per row, a merge sort in vector registers (rows with -0.0 or an unusual NaN: LSD radix, 8-bit digits)", 1 launch: lc_sort_f32_b1433809502098d1_row */
+/* ---- kernel 0: schedule "sort: one item per row, a merge sort in vector registers (rows with -0.0 or an unusual NaN: LSD radix, 8-bit digits)", 1 launch: lc_sort_f32_66226af141e1dc28_row */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: one item per row, a merge sort in vector registers (rows with -0.0 or an unusual NaN: LSD radix, 8-bit digits). */
-static void lc_sort_f32_b1433809502098d1_net_block(__global uint *a)
+static void lc_sort_f32_66226af141e1dc28_net_block(__global uint *a)
 {
     uint16 v0 = vload16(0, a), v1 = vload16(1, a), v2 = vload16(2, a), v3 = vload16(3, a), v4 = vload16(4, a), v5 = vload16(5, a), v6 = vload16(6, a), v7 = vload16(7, a), v8 = vload16(8, a), v9 = vload16(9, a), v10 = vload16(10, a), v11 = vload16(11, a), v12 = vload16(12, a), v13 = vload16(13, a), v14 = vload16(14, a), v15 = vload16(15, a);
     { const uint16 t_ = min(v0, v1); v1 = max(v0, v1); v0 = t_; }
@@ -903,11 +903,11 @@ static void lc_sort_f32_b1433809502098d1_net_block(__global uint *a)
     vstore16(v15, 0, a + 240);
 }
 
-static __global uint *lc_sort_f32_b1433809502098d1_net_sort(__global uint *a, __global uint *b, const long np)
+static __global uint *lc_sort_f32_66226af141e1dc28_net_sort(__global uint *a, __global uint *b, const long np)
 {
 #pragma unroll 1
     for (long i = 0; i < np; i += 256)
-        lc_sort_f32_b1433809502098d1_net_block(a + i);
+        lc_sort_f32_66226af141e1dc28_net_block(a + i);
     __global uint *src = a, *dst = b;
 #pragma unroll 1
     for (long w = 256; w < np; w *= 2) {
@@ -922,42 +922,13 @@ static __global uint *lc_sort_f32_b1433809502098d1_net_sort(__global uint *a, __
                 continue;
             }
             /* from the front, the lowest keys, and from the back, the highest:
-               two merges of half the output each, one loop */
-            uint16 lo = vload16(0, A), hi = vload16(0, B);
-            uint16 bl = vload16(0, A + na - 16), bh = vload16(0, B + nb - 16);
-            long ia = 16, ib = 16, ja = na - 16, jb = nb - 16;
-            __global uint *E = D + na + nb - 16;
-            hi = shuffle(hi, (uint16)(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0));
-            { const uint16 t_ = min(lo, hi); hi = max(lo, hi); lo = t_; }
-            { const uint16 x_ = shuffle2(lo, hi, (uint16)(0,1,2,3,4,5,6,7,16,17,18,19,20,21,22,23)), y_ = shuffle2(lo, hi, (uint16)(8,9,10,11,12,13,14,15,24,25,26,27,28,29,30,31));
-              lo = min(x_, y_); hi = max(x_, y_); }
-            { const uint16 x_ = shuffle2(lo, hi, (uint16)(0,1,2,3,16,17,18,19,8,9,10,11,24,25,26,27)), y_ = shuffle2(lo, hi, (uint16)(4,5,6,7,20,21,22,23,12,13,14,15,28,29,30,31));
-              lo = min(x_, y_); hi = max(x_, y_); }
-            { const uint16 x_ = shuffle2(lo, hi, (uint16)(0,1,16,17,4,5,20,21,8,9,24,25,12,13,28,29)), y_ = shuffle2(lo, hi, (uint16)(2,3,18,19,6,7,22,23,10,11,26,27,14,15,30,31));
-              lo = min(x_, y_); hi = max(x_, y_); }
-            { const uint16 x_ = shuffle2(lo, hi, (uint16)(0,16,2,18,4,20,6,22,8,24,10,26,12,28,14,30)), y_ = shuffle2(lo, hi, (uint16)(1,17,3,19,5,21,7,23,9,25,11,27,13,29,15,31));
-              lo = min(x_, y_); hi = max(x_, y_); }
-            { const uint16 x_ = shuffle2(lo, hi, (uint16)(0,16,1,17,2,18,3,19,4,20,5,21,6,22,7,23));
-              hi = shuffle2(lo, hi, (uint16)(8,24,9,25,10,26,11,27,12,28,13,29,14,30,15,31));
-              lo = x_; }
-            bh = shuffle(bh, (uint16)(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0));
-            { const uint16 t_ = min(bl, bh); bh = max(bl, bh); bl = t_; }
-            { const uint16 x_ = shuffle2(bl, bh, (uint16)(0,1,2,3,4,5,6,7,16,17,18,19,20,21,22,23)), y_ = shuffle2(bl, bh, (uint16)(8,9,10,11,12,13,14,15,24,25,26,27,28,29,30,31));
-              bl = min(x_, y_); bh = max(x_, y_); }
-            { const uint16 x_ = shuffle2(bl, bh, (uint16)(0,1,2,3,16,17,18,19,8,9,10,11,24,25,26,27)), y_ = shuffle2(bl, bh, (uint16)(4,5,6,7,20,21,22,23,12,13,14,15,28,29,30,31));
-              bl = min(x_, y_); bh = max(x_, y_); }
-            { const uint16 x_ = shuffle2(bl, bh, (uint16)(0,1,16,17,4,5,20,21,8,9,24,25,12,13,28,29)), y_ = shuffle2(bl, bh, (uint16)(2,3,18,19,6,7,22,23,10,11,26,27,14,15,30,31));
-              bl = min(x_, y_); bh = max(x_, y_); }
-            { const uint16 x_ = shuffle2(bl, bh, (uint16)(0,16,2,18,4,20,6,22,8,24,10,26,12,28,14,30)), y_ = shuffle2(bl, bh, (uint16)(1,17,3,19,5,21,7,23,9,25,11,27,13,29,15,31));
-              bl = min(x_, y_); bh = max(x_, y_); }
-            { const uint16 x_ = shuffle2(bl, bh, (uint16)(0,16,1,17,2,18,3,19,4,20,5,21,6,22,7,23));
-              bh = shuffle2(bl, bh, (uint16)(8,24,9,25,10,26,11,27,12,28,13,29,14,30,15,31));
-              bl = x_; }
-            vstore16(lo, 0, D);
-            vstore16(bh, 0, E);
+               two merges of half the output each in one loop, each holding one
+               run's first (last) keys to begin with */
+            uint16 lo, hi = vload16(0, B), bl = vload16(0, A + na - 16), bh;
+            long ia = 0, ib = 16, ja = na - 16, jb = nb;
+            __global uint *E = D + na + nb;
 #pragma unroll 1
-            for (long t = (na + nb) / 16 - 2; t > 0; t -= 2) {
-                D += 16;
+            for (long t = (na + nb) / 16; t > 0; t -= 2) {
                 E -= 16;
                 /* (no branch: the heads read in range whatever) */
                 const int ta = (ib >= nb) | ((ia < na) & (A[min(ia, na - 1)] <= B[min(ib, nb - 1)]));
@@ -996,6 +967,7 @@ static __global uint *lc_sort_f32_b1433809502098d1_net_sort(__global uint *a, __
                   bl = x_; }
                 vstore16(lo, 0, D);
                 vstore16(bh, 0, E);
+                D += 16;
             }
         }
         __global uint *t = src;
@@ -1005,7 +977,7 @@ static __global uint *lc_sort_f32_b1433809502098d1_net_sort(__global uint *a, __
     return src;
 }
 
-__kernel void lc_sort_f32_b1433809502098d1_row(
+__kernel void lc_sort_f32_66226af141e1dc28_row(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     const float a1_v,
@@ -1061,7 +1033,7 @@ __kernel void lc_sort_f32_b1433809502098d1_row(
 #pragma unroll 1
         for (long i = N; i < NP; i++)
             ka[i] = 0xffffffffu;
-        ksrc = lc_sort_f32_b1433809502098d1_net_sort(ka, kb, NP);
+        ksrc = lc_sort_f32_66226af141e1dc28_net_sort(ka, kb, NP);
         long pos_ = 0;
         __global float *od_ = out0 + i0 * os0_0;
 #pragma unroll 1
