@@ -176,6 +176,9 @@ struct lc_key lc_key_of(int dt);
 void lc_emit_key(struct lc_sb *sb, int dt, const char *v, int desc, const char *ind);
 /* The bits of the NaN a folded key comes back as (NumPy's np.nan), as an OpenCL literal. */
 const char *lc_nan_bits(int dt);
+/* The bits of +inf shifted left by one (past them, a float's bits << 1 are a NaN's), as an
+ * OpenCL literal of the float dtype dt's width. */
+const char *lc_inf2_bits(int dt);
 /* Sets `flag` to 1 where float value v is one its key cannot give back: -0.0, or a NaN of
  * other bits than lc_nan_bits'. */
 void lc_emit_special(struct lc_sb *sb, int dt, const char *v, const char *flag, const char *ind);

@@ -41,6 +41,11 @@ const char *lc_nan_bits(int dt)
     return lc_dtype_size(dt) == 8 ? "0x7ff8000000000000ul" : "0x7fc00000u";
 }
 
+const char *lc_inf2_bits(int dt)
+{
+    return lc_dtype_size(dt) == 8 ? "0xffe0000000000000ul" : "0xff000000u";
+}
+
 void lc_emit_special(struct lc_sb *sb, int dt, const char *v, const char *flag, const char *ind)
 {   /* a select, not && (PoCL 3.1: the first count of 2^24 float32 took 25 ms with &&, 16.5
      * with the select, 11.4 without the flag) */
@@ -50,7 +55,7 @@ void lc_emit_special(struct lc_sb *sb, int dt, const char *v, const char *flag, 
                      "%s}\n",
                  ind, ind, wide ? "ulong" : "uint", wide ? "as_ulong" : "as_uint", v, ind, flag,
                  wide ? "0x8000000000000000ul" : "0x80000000u", wide ? "ulong" : "uint",
-                 wide ? "0xffe0000000000000ul" : "0xff000000u", lc_nan_bits(dt), ind);
+                 lc_inf2_bits(dt), lc_nan_bits(dt), ind);
 }
 
 void lc_emit_key(struct lc_sb *sb, int dt, const char *v, int desc, const char *ind)
@@ -59,7 +64,7 @@ void lc_emit_key(struct lc_sb *sb, int dt, const char *v, int desc, const char *
     char k = lc_dtype_kind(dt);
     if (k == 'f') {   /* bit tests, not isnan/signbit: PoCL's scalar loops stall on those */
         const char *as = K.bits == 64 ? "as_ulong" : "as_uint";
-        const char *inf2 = K.bits == 64 ? "0xffe0000000000000ul" : "0xff000000u";
+        const char *inf2 = lc_inf2_bits(dt);
         lc_sb_printf(sb, "%sconst %s b_ = %s(%s);\n", ind, K.type, as, v);
         lc_sb_printf(sb, "%s%s key_ = (b_ & %s) ? ~b_ : (b_ | %s);\n", ind, K.type, K.sign, K.sign);
         lc_sb_printf(sb, "%sif ((%s)(b_ << 1) == 0) key_ = %s;\n", ind, K.type, K.sign);

@@ -271,7 +271,7 @@ void lc_emit_key_vec(struct lc_sb *sb, int dt, const char *v, int desc, int W, c
     struct lc_key K = lc_key_of(dt);
     char ut[16], it[16];
     lc_net_types(&K, W, ut, it, sizeof ut);
-    const char *inf2 = K.bits == 64 ? "0xffe0000000000000ul" : "0xff000000u";
+    const char *inf2 = lc_inf2_bits(dt);
     lc_sb_printf(sb, "%sconst %s b_ = as_%s(%s);\n"
                      "%s%s key_ = select(b_ | %s, ~b_, as_%s(b_) < 0);\n"
                      "%skey_ = select(key_, (%s)(%s), (b_ << 1) == (%s)(0));\n",
