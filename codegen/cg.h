@@ -198,6 +198,10 @@ void lc_emit_sort_value(struct lc_cg *g, struct lc_sb *sb, int dt, int desc, con
 int lc_sort_params(struct lc_cg *g, struct lc_launch *l, struct lc_sb *sb, const char *rest);
 /* out<o>[row address i0.. + pos_ * last stride] = val_, for every output. */
 void lc_emit_sort_store(struct lc_cg *g, struct lc_sb *sb, const char *ind);
+/* Is there one output, contiguous along the sorted dim? Then `__global T *od_` = its row
+ * (address i0.., T its dtype). */
+int lc_sort_out_row_ok(const struct lc_cg *g);
+void lc_emit_sort_out_row(struct lc_cg *g, struct lc_sb *sb, const char *ind);
 
 /* ---- sort_net.c: rows of keys sorted in vector registers --------------------------------- */
 

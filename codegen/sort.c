@@ -126,6 +126,22 @@ void lc_emit_sort_value(struct lc_cg *g, struct lc_sb *sb, int dt, int desc, con
     lc_sb_printf(sb, "%s}\n", ind);
 }
 
+int lc_sort_out_row_ok(const struct lc_cg *g)
+{
+    return g->k->n_outputs == 1 && g->ostr[0][g->nd - 1] == 1;
+}
+
+void lc_emit_sort_out_row(struct lc_cg *g, struct lc_sb *sb, const char *ind)
+{
+    lc_sb_printf(sb, "%s__global %s *od_ = out0", ind, lc_T(g->k->outputs[0].dtype));
+    for (int d = 0; d < g->nd - 1; d++)
+        if (g->ostr[0][d] == 1)
+            lc_sb_printf(sb, " + i%d", d);
+        else if (g->ostr[0][d] != 0)
+            lc_sb_printf(sb, " + i%d * os0_%d", d, d);
+    lc_sb_printf(sb, ";\n");
+}
+
 void lc_emit_sort_store(struct lc_cg *g, struct lc_sb *sb, const char *ind)
 {
     const struct lc_kernel *k = g->k;
@@ -324,7 +340,7 @@ static void lc_sort_last(struct lc_cg *g, struct lc_sb *sb, const char *K, int r
 {
     const struct lc_kernel *k = g->k;
     int nr = g->nd - 1, L = LC_SORT_LINE;
-    if (k->n_outputs != 1 || g->ostr[0][nr] != 1) {
+    if (!lc_sort_out_row_ok(g)) {
         lc_sort_value(g, sb, K, radix, arg, desc, "    ");
         lc_emit_sort_store(g, sb, "        ");
         lc_sb_printf(sb, "    }\n}\n\n");
@@ -333,15 +349,10 @@ static void lc_sort_last(struct lc_cg *g, struct lc_sb *sb, const char *K, int r
     const char *T = lc_T(k->outputs[0].dtype);
     lc_sb_printf(sb, "    int spread_ = 0;\n#pragma unroll 1\n    for (int d = 0; d < %d; d++) {\n"
                      "        const long nx = d == %d && q == P - 1 ? n%d : c[d * P + 1];\n"
-                     "        spread_ += nx - o[d] >= %d;\n    }\n"
-                     "    __global %s *od_ = out0",
-                 radix, radix - 1, nr, L, T);
-    for (int d = 0; d < nr; d++)
-        if (g->ostr[0][d] == 1)
-            lc_sb_printf(sb, " + i%d", d);
-        else if (g->ostr[0][d] != 0)
-            lc_sb_printf(sb, " + i%d * os0_%d", d, d);
-    lc_sb_printf(sb, ";\n    if (spread_ <= %d) {\n", LC_SORT_SPREAD);
+                     "        spread_ += nx - o[d] >= %d;\n    }\n",
+                 radix, radix - 1, nr, L);
+    lc_emit_sort_out_row(g, sb, "    ");
+    lc_sb_printf(sb, "    if (spread_ <= %d) {\n", LC_SORT_SPREAD);
     lc_sort_value(g, sb, K, radix, arg, desc, "        ");
     lc_sb_printf(sb, "            od_[pos_] = val_;\n        }\n        return;\n    }\n");
     lc_sort_phase(sb, T, "od_", radix);

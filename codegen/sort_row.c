@@ -221,14 +221,9 @@ static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
                          "            ka[i] = %s;\n        ksrc = @K@_net_sort(ka, kb, NP);\n"
                          "        long pos_ = 0;\n",
                      isf ? "    if (!pay_)\n" : "", key.all);
-        if (lc_unkey_vec_ok(dt) && k->n_outputs == 1 && g->ostr[0][nr] == 1) {
-            lc_sb_printf(sb, "        __global %s *od_ = out0", lc_T(dt));
-            for (int d = 0; d < nr; d++)
-                if (g->ostr[0][d] == 1)
-                    lc_sb_printf(sb, " + i%d", d);
-                else if (g->ostr[0][d] != 0)
-                    lc_sb_printf(sb, " + i%d * os0_%d", d, d);
-            lc_sb_printf(sb, ";\n#pragma unroll 1\n        for (; pos_ + %d <= N; pos_ += %d) {\n"
+        if (lc_unkey_vec_ok(dt) && lc_sort_out_row_ok(g)) {
+            lc_emit_sort_out_row(g, sb, "        ");
+            lc_sb_printf(sb, "#pragma unroll 1\n        for (; pos_ + %d <= N; pos_ += %d) {\n"
                              "            const %s%d k_ = vload%d(0, ksrc + pos_);\n", W, W, K, W, W);
             lc_emit_unkey_vec(sb, dt, "k_", desc, W, "            ");
             lc_sb_printf(sb, "            vstore%d(val_, 0, od_ + pos_);\n        }\n", W);
