@@ -37,6 +37,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Does the row sort take sort_net.c's merge sort in vector registers (a value sort, not
+ * argsort, of rows of at most the target's sort_net_max elements)? */
+static int lc_sort_row_net(const struct lc_cg *g)
+{
+    return g->k->scan_op != LC_OP_ARGSORT && g->t->sort_net_max &&
+           g->shape[g->nd - 1] <= g->t->sort_net_max;
+}
+
 static int lc_sort_row_fits(struct lc_cg *g)
 {
     if (!g->t->sort_row_max)
@@ -46,8 +54,8 @@ static int lc_sort_row_fits(struct lc_cg *g)
         M *= g->shape[d];
     /* (a value sort of a row that takes the vector merge sort: one item even alone, PoCL 3.1,
      * one float32 row of 16384 / 65536: 0.51 / 1.71 ms in sort.c's chunks) */
-    int net = g->k->scan_op != LC_OP_ARGSORT && N <= g->t->sort_net_max;
-    return N < ((int64_t)1 << 32) && (N <= g->t->sort_row_max || net || M >= g->t->sort_items);
+    return N < ((int64_t)1 << 32) &&
+           (N <= g->t->sort_row_max || lc_sort_row_net(g) || M >= g->t->sort_items);
 }
 
 /* This schedule's own parameters, after the scratch: rows, items, the payload area's
@@ -89,6 +97,13 @@ static void lc_sort_row_radix(struct lc_sb *sb, const char *K, const char *V, in
     }
     lc_sb_printf(sb, "        __global %s *t = ksrc;\n        ksrc = kdst;\n"
                      "        kdst = t;\n    }\n", K);
+}
+
+/* Key key_'s value of every digit counted (h[digit][value]). */
+static void lc_sort_row_count(struct lc_sb *sb, int D, int DB, const char *ind)
+{
+    for (int d = 0; d < D; d++)
+        lc_sb_printf(sb, "%sh[%d][(key_ >> %d) & %d]++;\n", ind, d, d * DB, (1 << DB) - 1);
 }
 
 /* Every digit's counts zeroed. */
@@ -145,7 +160,7 @@ static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
     int pay = arg || isf;
     /* Rows without a payload sorted in vector registers (sort_net.c), padded to its blocks;
      * a float row with a payload takes the radix passes; an integer sort never does. */
-    int net = !arg && g->t->sort_net_max && N <= g->t->sort_net_max;
+    int net = lc_sort_row_net(g);
     int radix = !net || isf;
     int64_t B = lc_sort_net_block(key.bits), NP = net ? (N + B - 1) / B * B : N;
     char NPx[64];   /* NP in the kernel (no sizes in the source: one kernel serves every N) */
@@ -210,8 +225,7 @@ static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
     lc_sb_printf(sb, "        ka[i%d] = key_;\n", nr);
     if (radix && !net) {
         lc_sb_printf(sb, "        if (i%d == 0)\n            k0 = key_;\n", nr);
-        for (int d = 0; d < D; d++)
-            lc_sb_printf(sb, "        h[%d][(key_ >> %d) & %d]++;\n", d, d * DB, R - 1);
+        lc_sort_row_count(sb, D, DB, "        ");
     }
     lc_sb_printf(sb, "    }\n    __global %s *ksrc = ka, *kdst = kb;\n", K);
     if (pay)
@@ -241,8 +255,7 @@ static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
         lc_sort_row_zero(sb, D, R);
         lc_sb_printf(sb, "    k0 = ka[0];\n" LC_LOOP_SCALAR "#pragma unroll 1\n"
                          "    for (long j = 0; j < N; j++) {\n        const %s key_ = ka[j];\n", K);
-        for (int d = 0; d < D; d++)
-            lc_sb_printf(sb, "        h[%d][(key_ >> %d) & %d]++;\n", d, d * DB, R - 1);
+        lc_sort_row_count(sb, D, DB, "        ");
         lc_sb_printf(sb, "    }\n");
     }
     lc_sort_row_radix(sb, K, V, pay, D, DB);
