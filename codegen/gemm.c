@@ -512,7 +512,8 @@ static int lc_gen_gemm_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
         lc_sb_printf(sb, "    __local %s%d Bp[%d][%d];\n", T, W, KC, RV);
     lc_sb_printf(sb, "    const long q_ = get_group_id(0);\n"
                      "    const int lid = get_local_id(0);\n"
-                     "    const long bm_ = (q_ / NB %% MG) * %d + lid * %d, bn_ = (q_ %% NB) * %d;\n"
+                     "    const long qm_ = q_ / NB %% MG, qn_ = q_ %% NB;   /* the group's blocks */\n"
+                     "    const long bm_ = qm_ * %d + lid * %d, bn_ = qn_ * %d;\n"
                      "    const int nfull_ = bn_ + %d <= n%d;\n",
                  WG * RM, RM, CW, CW, dn);
     if (gp.mask)

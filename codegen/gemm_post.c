@@ -396,7 +396,7 @@ void lc_gpost_simd_epilogue(struct lc_cg *g, struct lc_sb *sb, const struct lc_g
             lc_sb_printf(sb, "                }\n            }\n");
         }
         lc_sb_printf(sb, "        }\n");
-        lc_gpost_store(g, sb, gp, "0", "(q_ % NB)", "        ");
+        lc_gpost_store(g, sb, gp, "0", "qn_", "        ");
         lc_sb_printf(sb, "    }\n");
     } else if (gp->pm && !gp->pn) {
         /* Per column: the item's rows, then the group's items in order (rows in order). */
@@ -424,7 +424,7 @@ void lc_gpost_simd_epilogue(struct lc_cg *g, struct lc_sb *sb, const struct lc_g
                          "        if (i%d < n%d) {\n", CW, WG, dn, dn, dn);
         snprintf(at, sizeof at, "u_ * %d + cl_", CW);
         lc_gpost_from_local(g, sb, WG, at, "            ");
-        lc_gpost_store(g, sb, gp, "(q_ / NB % MG)", "0", "            ");
+        lc_gpost_store(g, sb, gp, "qm_", "0", "            ");
         lc_sb_printf(sb, "        }\n    }\n");
     } else {
         lc_gpost_init_states(g, sb, "    ");
@@ -446,7 +446,7 @@ void lc_gpost_simd_epilogue(struct lc_cg *g, struct lc_sb *sb, const struct lc_g
         lc_sb_printf(sb, "    barrier(CLK_LOCAL_MEM_FENCE);\n"
                          "    if (lid == 0) {\n");
         lc_gpost_from_local(g, sb, WG, "u_", "        ");
-        lc_gpost_store(g, sb, gp, "(q_ / NB % MG)", "(q_ % NB)", "        ");
+        lc_gpost_store(g, sb, gp, "qm_", "qn_", "        ");
         lc_sb_printf(sb, "    }\n");
     }
 }

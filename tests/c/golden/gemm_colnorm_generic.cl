@@ -1,9 +1,9 @@
-/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory, post-reduction partials", 2 launches: lc_gemm_f32_342e5f4ec2267eee lc_gemm_f32_342e5f4ec2267eee_post */
+/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory, post-reduction partials", 2 launches: lc_gemm_f32_2de742f750270d0c lc_gemm_f32_2de742f750270d0c_post */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl gemm kernel: 7 fused ops; gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory, post-reduction partials. */
 __kernel __attribute__((reqd_work_group_size(16, 1, 1)))
-void lc_gemm_f32_342e5f4ec2267eee(
+void lc_gemm_f32_2de742f750270d0c(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     __global const float *restrict a1, const long a1_o, const long a1_s2,
@@ -17,7 +17,8 @@ void lc_gemm_f32_342e5f4ec2267eee(
     __local float8 Bp[256][2];
     const long q_ = get_group_id(0);
     const int lid = get_local_id(0);
-    const long bm_ = (q_ / NB % MG) * 64 + lid * 4, bn_ = (q_ % NB) * 16;
+    const long qm_ = q_ / NB % MG, qn_ = q_ % NB;   /* the group's blocks */
+    const long bm_ = qm_ * 64 + lid * 4, bn_ = qn_ * 16;
     const int nfull_ = bn_ + 16 <= n1;
     __local double pl1_0[256];
     __global char *scratch = scratch_ + sbase;
@@ -295,7 +296,7 @@ void lc_gemm_f32_342e5f4ec2267eee(
                 p1_a += o1_a;
             }
             {
-                const long pat_ = ((ptb_ * pMB + (q_ / NB % MG))) * pNO + (pob_ * n1 + i1);
+                const long pat_ = ((ptb_ * pMB + qm_)) * pNO + (pob_ * n1 + i1);
                 ((__global double *)(scratch + so1_0))[pat_] = p1_a;
             }
         }
@@ -303,7 +304,7 @@ void lc_gemm_f32_342e5f4ec2267eee(
 }
 
 /* The partials of each output combined in order, then phase 2. */
-__kernel void lc_gemm_f32_342e5f4ec2267eee_post(
+__kernel void lc_gemm_f32_2de742f750270d0c_post(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     __global const float *restrict a1, const long a1_o, const long a1_s2,

@@ -1,9 +1,9 @@
-/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory", 1 launch: lc_gemm_f32_54136f5ce673ac9b */
+/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory", 1 launch: lc_gemm_f32_af5b56583d1ad8e0 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl gemm kernel: 7 fused ops; gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory. */
 __kernel __attribute__((reqd_work_group_size(16, 1, 1)))
-void lc_gemm_f32_54136f5ce673ac9b(
+void lc_gemm_f32_af5b56583d1ad8e0(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     const float a1_v,
@@ -17,7 +17,8 @@ void lc_gemm_f32_54136f5ce673ac9b(
     __local float8 Bp[256][2];
     const long q_ = get_group_id(0);
     const int lid = get_local_id(0);
-    const long bm_ = (q_ / NB % MG) * 64 + lid * 4, bn_ = (q_ % NB) * 16;
+    const long qm_ = q_ / NB % MG, qn_ = q_ % NB;   /* the group's blocks */
+    const long bm_ = qm_ * 64 + lid * 4, bn_ = qn_ * 16;
     const int nfull_ = bn_ + 16 <= n1;
     float8 acc[4][2], tot[4][2];
     tot[0][0] = 0;

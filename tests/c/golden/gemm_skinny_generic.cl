@@ -1,9 +1,9 @@
-/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory", 1 launch: lc_gemm_f32_865625d0146653f5 */
+/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory", 1 launch: lc_gemm_f32_d91179aacb99a4bd */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl gemm kernel: 4 fused ops; gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory. */
 __kernel __attribute__((reqd_work_group_size(2, 1, 1)))
-void lc_gemm_f32_865625d0146653f5(
+void lc_gemm_f32_d91179aacb99a4bd(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     __global const float *restrict a1, const long a1_o, const long a1_s2,
@@ -16,7 +16,8 @@ void lc_gemm_f32_865625d0146653f5(
     __local float8 Bp[256][2];
     const long q_ = get_group_id(0);
     const int lid = get_local_id(0);
-    const long bm_ = (q_ / NB % MG) * 8 + lid * 4, bn_ = (q_ % NB) * 16;
+    const long qm_ = q_ / NB % MG, qn_ = q_ % NB;   /* the group's blocks */
+    const long bm_ = qm_ * 8 + lid * 4, bn_ = qn_ * 16;
     const int nfull_ = bn_ + 16 <= n1;
     float8 acc[4][2], tot[4][2];
     tot[0][0] = 0;
