@@ -288,8 +288,7 @@ void lc_emit_key_vec(struct lc_sb *sb, int dt, const char *v, int desc, int W, c
 
 int lc_unkey_vec_ok(int dt)
 {
-    return lc_dtype_size(dt) >= 4 && lc_dtype_kind(dt) != 'b' &&
-           lc_dtype_kind(dt) != 'c';
+    return lc_dtype_size(dt) >= 4 && lc_dtype_kind(dt) != 'c';   /* (bool: one byte) */
 }
 
 void lc_emit_unkey_vec(struct lc_sb *sb, int dt, const char *key, int desc, int W,

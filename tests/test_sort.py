@@ -173,7 +173,7 @@ def test_sort_in_place(dev):
 def test_key_computed_in_the_sort(dev):
     """sort(x * x) of a long row reads x in the sort's first pass: no buffer for x * x, 3
     launches per 8-bit digit (5 in GPU tiles: count, three for the scan, move), and only the
-    sort's scratch and its output are allocated. (On CPUs a value sort of at most 65536
+    sort's scratch and its output are allocated. (On PoCL a value sort of at most 65536
     elements is one launch: the row is longer here; the argsort takes the passes from 8193.)"""
     h = make("float32", (20000,), seed=4)
     x = lz(h, dev)
@@ -308,7 +308,7 @@ NET_MAX = 65536
 
 @pytest.mark.parametrize("dtype", core(ALL_DTYPES, CORE_DTYPES + ["int32", "uint64"]))
 def test_rows_sorted_in_vector_registers(dev, dtype):
-    """Value sorts of rows without -0.0 or NaN (the vector merge sort on CPUs) across its
+    """Value sorts of rows without -0.0 or NaN (the vector merge sort on PoCL) across its
     block and merge boundaries and its limit, ascending and descending, a key computed in the
     sort (W keys at a time where it is vector-safe), along axis 0 (strided outputs), more
     rows than the launch's items (each item sorts several), and rows with -0.0 or NaN among
