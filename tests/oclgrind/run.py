@@ -403,7 +403,7 @@ FAMILIES = {
 _CPU = {
     "store": ["store 1-d", "store 2-d", "store in row order with its scan",
               "store with its scan"],
-    "sort": ["LSD radix, ", "chunks per row", "one item per row", "merge sort in vector registers"],
+    "sort": ["LSD radix, ", "chunks per row", "one item per row"],
     "scan": ["scan: one item per row", "three phases over chunks"],
     "reduce_split": ["split over groups"],
     "scatter": ["into private copies", "combined atomically"],
@@ -421,6 +421,7 @@ _GPU = {
 }
 _CPU["user"] = ["split over groups", "one item per output"]
 _POCL = dict(_CPU, map=["8-wide SIMD"], reduce=["8-wide SIMD across outputs"],
+             sort=_CPU["sort"] + ["merge sort in vector registers"],   # PoCL's alone
              reduce_split=["split over groups", "blocks of 32 outputs"],
              user=["split over groups", "8-wide SIMD", "blocks of 32 outputs"])
 _ALL = {"topk": ["k largest", "k smallest"], "gemm_post": ["post-reduction"],
