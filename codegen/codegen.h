@@ -88,6 +88,7 @@ struct lc_target {
     /* Sorts. */
     int64_t sort_items;         /* items a sort's rows are cut into (chunks of >= 1024) */
     int sort_digit_bits;        /* bits per radix digit (4 or 8) */
+    int sort_radix_bits;        /* ... in sort.c's passes (the long rows on CPUs): 8 or 11 */
     int sort_tiles;             /* sorts in work-group tiles of local memory (sort_tile.c) */
     int sort_stream_stores;     /* sort.c's moves store whole lines with clang's streaming
                                    (non-temporal) stores (CPUs) */

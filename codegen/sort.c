@@ -1,6 +1,6 @@
 /* sort.c: stable sorts along the last dim: sort (values) and argsort (int64 indices).
  *
- * LSD radix sort, digits of the target's sort_digit_bits, over an order-preserving unsigned
+ * LSD radix sort, digits of the target's sort_radix_bits, over an order-preserving unsigned
  * key: the dtype's bits with the sign flipped (ints) or, for floats, flipped whole when
  * negative, -0.0 made +0.0 (NumPy sorts them as equal) and every NaN the largest key, so NaNs
  * come last; `descending` complements the key but keeps NaNs last. Rows [0, M) are
@@ -377,8 +377,9 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     struct lc_key key = lc_key_of(dt);
     int bits = key.bits;
     const char *K = key.type;
-    int DB = g->t->sort_digit_bits, radix = 1 << DB;
-    int passes = bits / DB;
+    /* digits of sort_radix_bits, at most the key's; the last may be narrower */
+    int DB = g->t->sort_radix_bits < bits ? g->t->sort_radix_bits : bits, radix = 1 << DB;
+    int passes = (bits + DB - 1) / DB;
     /* The payload: an element's index in its row (argsort; a float sort where its row needs
      * it), made by the first move; or none. */
     int pay = arg || isf, wide = N >= ((int64_t)1 << 32);

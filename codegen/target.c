@@ -63,12 +63,16 @@ struct lc_target_profile {
  * one launch vs 24: 1000: 0.08/0.19, 4096: 0.13-0.21/0.19-0.52, 8192: 0.22-0.35/0.31-0.71,
  * 16384: 0.41-0.64/0.56-0.97; at 16384 and over, the chunks sort.c spreads over the cores
  * win when both are free; many rows take it too, one item per row either way: 16384 x 256
- * and 4096 x 4096 cost the same CPU time). */
+ * and 4096 x 4096 cost the same CPU time). Longer rows take sort.c's passes over 11-bit
+ * digits, three for 32-bit keys (PoCL, 2 cores, 2^24 float32, kernel ms in three
+ * alternating runs: 8-bit digits 190/207/195, 11-bit 160/164/167; a move's 2048 lines of
+ * 64 bytes stay in L2). */
 #define LC_CPU_PROFILE(kind_, simd_, rows_, net_)                                            \
     .fixed = {LC_EVERY_KIND, .kind = kind_, .simd = simd_, .reduce_rows = rows_,             \
               .split_min_reduced = 4096,                                                     \
               .split_items = 1, .split_per_item = 16384, .sort_row_max = 8192,               \
-              .sort_net_max = net_, .sort_stream_stores = 1, .gemm_simd_rows = 4},           \
+              .sort_net_max = net_, .sort_stream_stores = 1, .gemm_simd_rows = 4,            \
+              .sort_radix_bits = 11},                                                        \
     .reduce_loop_outputs = 8, .scan_split_rows = 8, .scan_max_chunks = 8,                    \
     .store_private = 2, .sort_items = 8, .topk_items = 8
 
@@ -94,7 +98,7 @@ static const struct lc_target_profile lc_profiles[] = {
                   .shifted_variance = 1, .scan_max_chunks = 16384, .scan_tiles = 1,
                   .scan_lookback = 1,
                   .store_local_bytes = 32768, .sort_tiles = 1, .topk_coalesce = 1,
-                  .gemm_tiles = 1},
+                  .sort_radix_bits = 8, .gemm_tiles = 1},
         .split_group = 1,
         .column_loop_outputs = 2048, .scan_split_rows = 256, .store_local_groups = 4,
         .sort_items = 256, .topk_items = 512},

@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "sort: LSD radix, 4 passes of 8-bit digits, 16 chunks per row", 12 launches: lc_sort_f32_6b078dad2e2e977c_first lc_sort_f32_6b078dad2e2e977c_scan lc_sort_f32_6b078dad2e2e977c_move lc_sort_f32_6b078dad2e2e977c_hist lc_sort_f32_6b078dad2e2e977c_scan lc_sort_f32_6b078dad2e2e977c_move lc_sort_f32_6b078dad2e2e977c_hist lc_sort_f32_6b078dad2e2e977c_scan lc_sort_f32_6b078dad2e2e977c_move lc_sort_f32_6b078dad2e2e977c_hist lc_sort_f32_6b078dad2e2e977c_scan lc_sort_f32_6b078dad2e2e977c_last */
+/* ---- kernel 0: schedule "sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row", 9 launches: lc_sort_f32_9878b1b1ed84aa3b_first lc_sort_f32_9878b1b1ed84aa3b_scan lc_sort_f32_9878b1b1ed84aa3b_move lc_sort_f32_9878b1b1ed84aa3b_hist lc_sort_f32_9878b1b1ed84aa3b_scan lc_sort_f32_9878b1b1ed84aa3b_move lc_sort_f32_9878b1b1ed84aa3b_hist lc_sort_f32_9878b1b1ed84aa3b_scan lc_sort_f32_9878b1b1ed84aa3b_last */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
-/* lazycl sort kernel: 2 fused ops; sort: LSD radix, 4 passes of 8-bit digits, 16 chunks per row. */
-__kernel void lc_sort_f32_6b078dad2e2e977c_first(
+/* lazycl sort kernel: 2 fused ops; sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row. */
+__kernel void lc_sort_f32_9878b1b1ed84aa3b_first(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -18,10 +18,10 @@ __kernel void lc_sort_f32_6b078dad2e2e977c_first(
     const long beg = min(n0, q * chunk), end = min(n0, (q + 1) * chunk);
     __global uint *ksrc = (__global uint *)(s + ks) + m * n0;
     __global uint *vsrc = (__global uint *)(s + vs) + m * n0;
-    __global long *c = cnt + m * 256 * P + q;
-    long h[256];
+    __global long *c = cnt + m * 2048 * P + q;
+    long h[2048];
 #pragma unroll 1
-    for (int d = 0; d < 256; d++)
+    for (int d = 0; d < 2048; d++)
         h[d] = 0;
     uint f_ = 0;
 #pragma clang loop vectorize(disable) interleave(disable)
@@ -38,15 +38,15 @@ __kernel void lc_sort_f32_6b078dad2e2e977c_first(
             f_ |= select(0u, 1u, (w_ == 0x80000000u) | (((uint)(w_ << 1) > 0xff000000u) & (w_ != 0x7fc00000u)));
         }
         ksrc[i0] = key_;
-        h[(key_ >> shift) & 255]++;
+        h[(key_ >> shift) & 2047]++;
     }
 #pragma unroll 1
-    for (int d = 0; d < 256; d++)
+    for (int d = 0; d < 2048; d++)
         c[d * P] = h[d];
     fl[g_] = f_;
 }
 
-__kernel void lc_sort_f32_6b078dad2e2e977c_hist(
+__kernel void lc_sort_f32_9878b1b1ed84aa3b_hist(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -62,23 +62,23 @@ __kernel void lc_sort_f32_6b078dad2e2e977c_hist(
     const long beg = min(n0, q * chunk), end = min(n0, (q + 1) * chunk);
     __global uint *ksrc = (__global uint *)(s + ks) + m * n0;
     __global uint *vsrc = (__global uint *)(s + vs) + m * n0;
-    __global long *c = cnt + m * 256 * P + q;
-    long h[256];
+    __global long *c = cnt + m * 2048 * P + q;
+    long h[2048];
 #pragma unroll 1
-    for (int d = 0; d < 256; d++)
+    for (int d = 0; d < 2048; d++)
         h[d] = 0;
 #pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
     for (long i0 = beg; i0 < end; i0++) {
         const uint key_ = ksrc[i0];
-        h[(key_ >> shift) & 255]++;
+        h[(key_ >> shift) & 2047]++;
     }
 #pragma unroll 1
-    for (int d = 0; d < 256; d++)
+    for (int d = 0; d < 2048; d++)
         c[d * P] = h[d];
 }
 
-__kernel void lc_sort_f32_6b078dad2e2e977c_scan(
+__kernel void lc_sort_f32_9878b1b1ed84aa3b_scan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -88,17 +88,17 @@ __kernel void lc_sort_f32_6b078dad2e2e977c_scan(
     __global long *cnt = (__global long *)s;
     const long m = get_global_id(0);
     if (m >= M) return;
-    __global long *c = cnt + m * 256 * P;
+    __global long *c = cnt + m * 2048 * P;
     long acc = 0;
 #pragma unroll 1
-    for (long t = 0; t < 256 * P; t++) {
+    for (long t = 0; t < 2048 * P; t++) {
         const long x = c[t];
         c[t] = acc;
         acc += x;
     }
 }
 
-__kernel void lc_sort_f32_6b078dad2e2e977c_move(
+__kernel void lc_sort_f32_9878b1b1ed84aa3b_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -114,10 +114,10 @@ __kernel void lc_sort_f32_6b078dad2e2e977c_move(
     const long beg = min(n0, q * chunk), end = min(n0, (q + 1) * chunk);
     __global uint *ksrc = (__global uint *)(s + ks) + m * n0;
     __global uint *vsrc = (__global uint *)(s + vs) + m * n0;
-    __global long *c = cnt + m * 256 * P + q;
-    long o[256];
+    __global long *c = cnt + m * 2048 * P + q;
+    long o[2048];
 #pragma unroll 1
-    for (int d = 0; d < 256; d++)
+    for (int d = 0; d < 2048; d++)
         o[d] = c[d * P];
     int pay_ = 0;
 #pragma unroll 1
@@ -125,21 +125,21 @@ __kernel void lc_sort_f32_6b078dad2e2e977c_move(
         pay_ |= fl[m * P + t];
     __global uint *kdst = (__global uint *)(s + kd) + m * n0;
     const int ph_ = (int)(((ulong)kdst / sizeof(uint)) & 15);
-    long f[256];
+    long f[2048];
 #pragma unroll 1
-    for (int d = 0; d < 256; d++)
+    for (int d = 0; d < 2048; d++)
         f[d] = o[d];
-    uint16 wk16[256];
+    uint16 wk16[2048];
     __private uint *wk = (__private uint *)wk16;
     __global uint *vdst = (__global uint *)(s + vd) + m * n0;
     const int vnt_ = ph_ == (int)(((ulong)vdst / sizeof(uint)) & 15);
-    uint16 wv16[256];
+    uint16 wv16[2048];
     __private uint *wv = (__private uint *)wv16;
 #pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
     for (long j_ = beg; j_ < end; j_++) {
         const uint key_ = ksrc[j_];
-        const int d_ = (int)(key_ >> shift) & 255;
+        const int d_ = (int)(key_ >> shift) & 2047;
         const long pos_ = o[d_]++;
         const int r_ = (int)((pos_ + ph_) & 15), e_ = d_ * 16 + r_;
         wk[e_] = key_;
@@ -166,7 +166,7 @@ __kernel void lc_sort_f32_6b078dad2e2e977c_move(
         }
     }
 #pragma unroll 1
-    for (int d = 0; d < 256; d++) {
+    for (int d = 0; d < 2048; d++) {
         const int r = (int)((o[d] + ph_) & 15);
         if (r != 0) {
             for (long p = max(f[d], o[d] - r); p < o[d]; p++) {
@@ -180,7 +180,7 @@ __kernel void lc_sort_f32_6b078dad2e2e977c_move(
     mem_fence(CLK_GLOBAL_MEM_FENCE);
 }
 
-__kernel void lc_sort_f32_6b078dad2e2e977c_last(
+__kernel void lc_sort_f32_9878b1b1ed84aa3b_last(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -196,10 +196,10 @@ __kernel void lc_sort_f32_6b078dad2e2e977c_last(
     const long beg = min(n0, q * chunk), end = min(n0, (q + 1) * chunk);
     __global uint *ksrc = (__global uint *)(s + ks) + m * n0;
     __global uint *vsrc = (__global uint *)(s + vs) + m * n0;
-    __global long *c = cnt + m * 256 * P + q;
-    long o[256];
+    __global long *c = cnt + m * 2048 * P + q;
+    long o[2048];
 #pragma unroll 1
-    for (int d = 0; d < 256; d++)
+    for (int d = 0; d < 2048; d++)
         o[d] = c[d * P];
     int pay_ = 0;
 #pragma unroll 1
@@ -207,8 +207,8 @@ __kernel void lc_sort_f32_6b078dad2e2e977c_last(
         pay_ |= fl[m * P + t];
     int spread_ = 0;
 #pragma unroll 1
-    for (int d = 0; d < 256; d++) {
-        const long nx = d == 255 && q == P - 1 ? n0 : c[d * P + 1];
+    for (int d = 0; d < 2048; d++) {
+        const long nx = d == 2047 && q == P - 1 ? n0 : c[d * P + 1];
         spread_ += nx - o[d] >= 16;
     }
     __global float *od_ = out0;
@@ -217,7 +217,7 @@ __kernel void lc_sort_f32_6b078dad2e2e977c_last(
 #pragma unroll 1
         for (long j_ = beg; j_ < end; j_++) {
             const uint key_ = ksrc[j_];
-            const int d_ = (int)(key_ >> shift) & 255;
+            const int d_ = (int)(key_ >> shift) & 2047;
             const long pos_ = o[d_]++;
             float val_;
             if (pay_ && (key_ == 0xffffffffu || key_ == (0x80000000u))) {
@@ -234,17 +234,17 @@ __kernel void lc_sort_f32_6b078dad2e2e977c_last(
         return;
     }
     const int ph_ = (int)(((ulong)od_ / sizeof(float)) & 15);
-    long f[256];
+    long f[2048];
 #pragma unroll 1
-    for (int d = 0; d < 256; d++)
+    for (int d = 0; d < 2048; d++)
         f[d] = o[d];
-    float16 wo16[256];
+    float16 wo16[2048];
     __private float *wo = (__private float *)wo16;
 #pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
     for (long j_ = beg; j_ < end; j_++) {
         const uint key_ = ksrc[j_];
-        const int d_ = (int)(key_ >> shift) & 255;
+        const int d_ = (int)(key_ >> shift) & 2047;
         const long pos_ = o[d_]++;
         float val_;
         if (pay_ && (key_ == 0xffffffffu || key_ == (0x80000000u))) {
@@ -271,7 +271,7 @@ __kernel void lc_sort_f32_6b078dad2e2e977c_last(
         }
     }
 #pragma unroll 1
-    for (int d = 0; d < 256; d++) {
+    for (int d = 0; d < 2048; d++) {
         const int r = (int)((o[d] + ph_) & 15);
         if (r != 0) {
             for (long p = max(f[d], o[d] - r); p < o[d]; p++) {
