@@ -32,6 +32,13 @@
 #define LC_TK_MERGE 32        /* candidates a merge item takes: LC_TK_MERGE * k (>= 512) */
 #define LC_TK_VECS 4          /* SIMD rows: vectors an item tests at once */
 #define LC_TK_BATCH 8         /* coalescing targets: elements an item reads before offering */
+/* ... in the first pass of rows cut into at least LC_TK_WIDE_P chunks (a long 1-d row): more
+ * loads in flight. H100, top 16 of 2^28 float32, the first pass: 8 1.24 ms, 16 1.04, 32 2.11
+ * (with 4x the items: 1.37 at 8); but 16 rows of 16384^2 (4 chunks a row) took 3.8 ms against
+ * 1.64 at 8. Starting the pass from a sample's bound changed nothing (1.215 ms at 8): what
+ * bounds it is the loads in flight, not the insertions. */
+#define LC_TK_BATCH_WIDE 16
+#define LC_TK_WIDE_P 1024
 
 /* Is the row read along the axis with unit stride (by its buffer reads)? */
 static int lc_topk_row_contiguous(const struct lc_cg *g)
@@ -493,22 +500,23 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     snprintf(v, sizeof v, "v%d", vexpr);
     snprintf(iv, sizeof iv, "i%d", nr);
     if (inter) {
-        /* LC_TK_BATCH elements P apart per step, their keys first (independent loads in
-         * flight: one at a time left the memory system idle), then offered. */
+        /* TB elements P apart per step, their keys first (independent loads in flight: one at
+         * a time left the memory system idle), then offered. */
+        int TB = P >= LC_TK_WIDE_P ? LC_TK_BATCH_WIDE : LC_TK_BATCH;
         if (mode & LC_TK_SHARED)
             lc_sb_printf(sb, "    const long st_ = (n%d + %d * P - 1) / (%d * P);\n"
                              "#pragma unroll 1\n    for (long s_ = 0; s_ < st_; s_++) {\n"
                              "      const long b_ = q + s_ * %d * P;\n"
                              "      if (live_ && b_ < n%d) {\n",
-                         nr, LC_TK_BATCH, LC_TK_BATCH, LC_TK_BATCH, nr);
+                         nr, TB, TB, TB, nr);
         else
             lc_sb_printf(sb, "#pragma unroll 1\n    for (long b_ = q; b_ < n%d; b_ += %d * P) {\n",
-                         nr, LC_TK_BATCH);
+                         nr, TB);
         lc_sb_printf(sb, "        %s kb_[%d];\n#pragma unroll\n"
                          "        for (int u_ = 0; u_ < %d; u_++) {\n"
                          "            const long i%d = b_ + u_ * P;\n            kb_[u_] = 0;\n"
                          "            if (i%d < n%d) {\n",
-                     K, LC_TK_BATCH, LC_TK_BATCH, nr, nr, nr);
+                     K, TB, TB, nr, nr, nr);
         lc_emit_exprs(g, sb, 0, "                ");
         lc_emit_key(sb, dt, v, 0, "                ");
         if (!largest)
@@ -516,7 +524,7 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         lc_sb_printf(sb, "                kb_[u_] = key_;\n            }\n        }\n"
                          "#pragma unroll\n        for (int u_ = 0; u_ < %d; u_++) {\n"
                          "            const long i%d = b_ + u_ * P;\n            if (i%d < n%d) {\n",
-                     LC_TK_BATCH, nr, nr, nr);
+                     TB, nr, nr, nr);
         lc_topk_offer(sb, mode, K, "kb_[u_]", iv, "                ");
         lc_sb_printf(sb, "            }\n        }\n");
         if (mode & LC_TK_SHARED) {

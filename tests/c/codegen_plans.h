@@ -414,6 +414,16 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             lc_node_release(x);
         }
         return 1;
+    case 36: /* argtopk(x * x, 16) of one long row (GPUs: chunks interleaved, the group's shared
+                bound, 16 elements read per step since the row is cut into >= 1024 chunks) */
+        {
+            int64_t s1[1] = {(int64_t)524288 * scale};
+            x = leaf(LC_FLOAT32, 1, s1);
+            struct lc_node *key = B(LC_OP_MUL, ref(x), x);
+            outs[0] = lc_node_topk(key, 0, 16, 1, &err);
+            lc_node_release(key);
+        }
+        return 1;
     default: /* sqrt(sum(relu(x @ y + bias)**2, axis=0)): the column norms of a product's
                 epilogue as its post-reduction (GPUs, PoCL and generic CPUs: per-block partials
                 and a combining launch; the product is never written) */
@@ -439,6 +449,7 @@ static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", 
                               "gemm_relu", "long_softmax", "topk_cols", "gemm_colnorm",
                               "compact_rows", "scan_store_long", "scan_store_rows",
                               "col_sum_std", "gemv_rows", "gemv_cols", "gemm_skinny",
-                              "long_scan_c128", "compact_one_pass", "sort_rows_net"};
+                              "long_scan_c128", "compact_one_pass", "sort_rows_net",
+                              "topk_long"};
 
 #endif

@@ -496,7 +496,7 @@ int main(void)
             if (!strcmp(names[w], "sort_square") || !strcmp(names[w], "argsort_rows") ||
                 !strcmp(names[w], "sort_rows_net"))
                 CHECK(kinds == 1u << LC_KERNEL_SORT);
-            if (!strcmp(names[w], "topk_cols"))
+            if (!strcmp(names[w], "topk_cols") || !strcmp(names[w], "topk_long"))
                 CHECK(kinds == 1u << LC_KERNEL_TOPK);
             if (long_scan || !strcmp(names[w], "scan_prologue"))
                 CHECK(kinds == 1u << LC_KERNEL_SCAN);

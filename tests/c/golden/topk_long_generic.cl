@@ -1,0 +1,135 @@
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_4a3d71b19240b853_first lc_select_i64_4a3d71b19240b853_merge */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+/* lazycl select kernel: 2 fused ops; select: the k largest of each row chunk, merged. */
+#define KB 16   /* the lists' room: k rounded up (one kernel serves several k) */
+#define KK ((int)kk)
+#define TK_NONE (-1L)
+#define TK_BETTER(ka, ia, kb, ib) ((ka) > (kb) || ((ka) == (kb) && (ia) > (ib)))
+
+/* (key, i) into the sorted list (tk, ti), which it beats at its last place. */
+static inline void lc_tk_push(uint *tk, long *ti, const uint key, const long i, const int kk)
+{
+    int j = KK - 1;
+#pragma unroll 1
+    while (j > 0 && TK_BETTER(key, i, tk[j - 1], ti[j - 1])) {
+        tk[j] = tk[j - 1];
+        ti[j] = ti[j - 1];
+        j--;
+    }
+    tk[j] = key;
+    ti[j] = i;
+}
+
+/* (key, i) offered to the list, whose last place (*thk, *thi) it must beat. */
+static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const uint key,
+                               const long i, const int kk)
+{
+    if (TK_BETTER(key, i, *thk, *thi)) {
+        lc_tk_push(tk, ti, key, i, kk);
+        *thk = tk[KK - 1];
+        *thi = ti[KK - 1];
+    }
+}
+
+__kernel void lc_select_i64_4a3d71b19240b853_first(
+    __global long *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const long n0,
+    __global char *s_, const long sbase, const long M, const long P, const long L, const long G, const int fin, const int kk, const long ksrc, const long isrc, const long kdst, const long idst)
+{
+    __global char *s = s_ + sbase;
+    const long g_ = get_global_id(0);
+    const long q = g_ / M, m = g_ % M;
+    if (m >= M || q >= P) return;
+    uint tk[KB];
+    long ti[KB];
+#pragma unroll 1
+    for (int j = 0; j < KK; j++) {
+        tk[j] = 0;
+        ti[j] = TK_NONE;
+    }
+    uint thk = 0;
+    long thi = TK_NONE;
+    const long chunk = (n0 + P - 1) / P;
+    const long beg = min(n0, q * chunk), end = min(n0, (q + 1) * chunk);
+#pragma unroll 1
+    for (long i0 = beg; i0 < end; i0++) {
+        const float v0 = a0[a0_o + i0]; /* buffer */
+        const float v1 = (v0 * v0); /* multiply */
+        const uint b_ = as_uint(v1);
+        uint key_ = (b_ & 0x80000000u) ? ~b_ : (b_ | 0x80000000u);
+        if ((uint)(b_ << 1) == 0) key_ = 0x80000000u;
+        if ((uint)(b_ << 1) > 0xff000000u) key_ = 0xffffffffu;
+        lc_tk_offer(tk, ti, &thk, &thi, key_, i0, kk);
+    }
+    if (!fin) {
+        __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
+        __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
+#pragma unroll 1
+        for (int j = 0; j < KB; j++) {
+            if (j >= KK)
+                break;
+            kd[j] = tk[j];
+            id[j] = ti[j];
+        }
+        return;
+    }
+#pragma unroll 1
+    for (long pos_ = 0; pos_ < KB; pos_++) {
+        if (pos_ >= KK)
+            break;
+        const long val_ = ti[pos_];
+        out0[0 + pos_] = val_;
+    }
+}
+
+__kernel void lc_select_i64_4a3d71b19240b853_merge(
+    __global long *restrict out0,
+    __global const float *restrict a0, const long a0_o,
+    const long n0,
+    __global char *s_, const long sbase, const long M, const long P, const long L, const long G, const int fin, const int kk, const long ksrc, const long isrc, const long kdst, const long idst)
+{
+    __global char *s = s_ + sbase;
+    const long g_ = get_global_id(0);
+    const long m = g_ / P, q = g_ % P;
+    if (m >= M) return;
+    __global const uint *kc = (__global const uint *)(s + ksrc) + m * L;
+    __global const long *ic = (__global const long *)(s + isrc) + m * L;
+    uint tk[KB];
+    long ti[KB];
+#pragma unroll 1
+    for (int j = 0; j < KK; j++) {
+        tk[j] = 0;
+        ti[j] = TK_NONE;
+    }
+    uint thk = 0;
+    long thi = TK_NONE;
+    const long end = min(L, (q + 1) * G);
+#pragma unroll 1
+    for (long j = q * G; j < end; j++) {
+        const uint kj_ = kc[j];
+        lc_tk_offer(tk, ti, &thk, &thi, kj_, ic[j], kk);
+    }
+    if (!fin) {
+        __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
+        __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
+#pragma unroll 1
+        for (int j = 0; j < KB; j++) {
+            if (j >= KK)
+                break;
+            kd[j] = tk[j];
+            id[j] = ti[j];
+        }
+        return;
+    }
+#pragma unroll 1
+    for (long pos_ = 0; pos_ < KB; pos_++) {
+        if (pos_ >= KK)
+            break;
+        const long val_ = ti[pos_];
+        out0[0 + pos_] = val_;
+    }
+}
+
+
