@@ -66,6 +66,29 @@ def test_schedule_boundaries(dev, dtype):
         np.testing.assert_array_equal(np.asarray(lazycl.argsort(x, descending=True)), d)
 
 
+@pytest.mark.parametrize("dtype,passes", [("int8", 1), ("bool", 1), ("uint16", 2), ("int32", 3),
+                                           ("float32", 3), ("float64", 6), ("int64", 6)])
+def test_long_row_digits(dev, dtype, passes):
+    """CPU devices: a long row's radix passes (codegen/sort.c) take 11-bit digits, the last
+    narrower (16-bit keys: 11 + 5; 32-bit: 11 + 11 + 10; 64-bit: five of 11 and 9), a key of
+    8 bits or fewer one pass of its own width: 3 launches a digit (count, scan, move).
+    Differential over both orders, with special values."""
+    if not cpu_schedule(dev):
+        pytest.skip("CPU schedules (GPU tiles take 8-bit digits: test_schedule_boundaries)")
+    h = special(dtype, (70001,), seed=passes)
+    x = lz(h, dev)
+    x.compute()
+    lazycl.reset_stats()
+    i = lazycl.argsort(x)
+    i.compute()
+    assert lazycl.stats()["launches"] == 3 * passes
+    np.testing.assert_array_equal(np.asarray(i), np.argsort(h, kind="stable"))
+    np.testing.assert_array_equal(np.asarray(lazycl.argsort(x, descending=True)),
+                                  ref_desc_argsort(h, 0))
+    got = np.asarray(lazycl.sort(x))
+    np.testing.assert_array_equal(got.view(np.uint8), np.sort(h, kind="stable").view(np.uint8))
+
+
 def test_stability_on_repeated_keys(dev):
     rng = np.random.default_rng(5)
     for dtype in ("int8", "float32", "int64"):
