@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row", 9 launches: lc_sort_f32_9878b1b1ed84aa3b_first lc_sort_f32_9878b1b1ed84aa3b_scan lc_sort_f32_9878b1b1ed84aa3b_move lc_sort_f32_9878b1b1ed84aa3b_hist lc_sort_f32_9878b1b1ed84aa3b_scan lc_sort_f32_9878b1b1ed84aa3b_move lc_sort_f32_9878b1b1ed84aa3b_hist lc_sort_f32_9878b1b1ed84aa3b_scan lc_sort_f32_9878b1b1ed84aa3b_last */
+/* ---- kernel 0: schedule "sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row", 9 launches: lc_sort_f32_9298ee9ba571e92f_first lc_sort_f32_9298ee9ba571e92f_scan lc_sort_f32_9298ee9ba571e92f_move lc_sort_f32_9298ee9ba571e92f_hist lc_sort_f32_9298ee9ba571e92f_scan lc_sort_f32_9298ee9ba571e92f_move lc_sort_f32_9298ee9ba571e92f_hist lc_sort_f32_9298ee9ba571e92f_scan lc_sort_f32_9298ee9ba571e92f_last */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row. */
-__kernel void lc_sort_f32_9878b1b1ed84aa3b_first(
+__kernel void lc_sort_f32_9298ee9ba571e92f_first(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -24,9 +24,26 @@ __kernel void lc_sort_f32_9878b1b1ed84aa3b_first(
     for (int d = 0; d < 2048; d++)
         h[d] = 0;
     uint f_ = 0;
+    long i0 = beg;
+#pragma unroll 1
+    for (; i0 + 16 <= end; i0 += 16) {
+        const float16 w0 = vload16(0, a0 + (a0_o + i0)); /* buffer */
+        const float16 w1 = (w0 * w0); /* multiply */
+        const uint16 b_ = as_uint16(w1);
+        uint16 key_ = select(b_ | 0x80000000u, ~b_, as_int16(b_) < 0);
+        key_ = select(key_, (uint16)(0x80000000u), (b_ << 1) == (uint16)(0));
+        key_ = select(key_, (uint16)(0xffffffffu), (b_ << 1) > (uint16)(0xff000000u));
+        f_ |= any((b_ == (uint16)(0x80000000u)) | (((b_ << 1) > (uint16)(0xff000000u)) & (b_ != (uint16)(0x7fc00000u))));
+        vstore16(key_, 0, ksrc + i0);
+        uint kl_[16];
+        vstore16(key_, 0, kl_);
+#pragma unroll
+        for (int l = 0; l < 16; l++)
+            h[(kl_[l] >> shift) & 2047]++;
+    }
 #pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
-    for (long i0 = beg; i0 < end; i0++) {
+    for (; i0 < end; i0++) {
         const float v0 = a0[a0_o + i0]; /* buffer */
         const float v1 = (v0 * v0); /* multiply */
         const uint b_ = as_uint(v1);
@@ -46,7 +63,7 @@ __kernel void lc_sort_f32_9878b1b1ed84aa3b_first(
     fl[g_] = f_;
 }
 
-__kernel void lc_sort_f32_9878b1b1ed84aa3b_hist(
+__kernel void lc_sort_f32_9298ee9ba571e92f_hist(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -67,9 +84,10 @@ __kernel void lc_sort_f32_9878b1b1ed84aa3b_hist(
 #pragma unroll 1
     for (int d = 0; d < 2048; d++)
         h[d] = 0;
+    long i0 = beg;
 #pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
-    for (long i0 = beg; i0 < end; i0++) {
+    for (; i0 < end; i0++) {
         const uint key_ = ksrc[i0];
         h[(key_ >> shift) & 2047]++;
     }
@@ -78,7 +96,7 @@ __kernel void lc_sort_f32_9878b1b1ed84aa3b_hist(
         c[d * P] = h[d];
 }
 
-__kernel void lc_sort_f32_9878b1b1ed84aa3b_scan(
+__kernel void lc_sort_f32_9298ee9ba571e92f_scan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -98,7 +116,7 @@ __kernel void lc_sort_f32_9878b1b1ed84aa3b_scan(
     }
 }
 
-__kernel void lc_sort_f32_9878b1b1ed84aa3b_move(
+__kernel void lc_sort_f32_9298ee9ba571e92f_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -180,7 +198,7 @@ __kernel void lc_sort_f32_9878b1b1ed84aa3b_move(
     mem_fence(CLK_GLOBAL_MEM_FENCE);
 }
 
-__kernel void lc_sort_f32_9878b1b1ed84aa3b_last(
+__kernel void lc_sort_f32_9298ee9ba571e92f_last(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,

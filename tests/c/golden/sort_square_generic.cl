@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row", 9 launches: lc_sort_f32_9878b1b1ed84aa3b_first lc_sort_f32_9878b1b1ed84aa3b_scan lc_sort_f32_9878b1b1ed84aa3b_move lc_sort_f32_9878b1b1ed84aa3b_hist lc_sort_f32_9878b1b1ed84aa3b_scan lc_sort_f32_9878b1b1ed84aa3b_move lc_sort_f32_9878b1b1ed84aa3b_hist lc_sort_f32_9878b1b1ed84aa3b_scan lc_sort_f32_9878b1b1ed84aa3b_last */
+/* ---- kernel 0: schedule "sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row", 9 launches: lc_sort_f32_c095ac25dfae54ac_first lc_sort_f32_c095ac25dfae54ac_scan lc_sort_f32_c095ac25dfae54ac_move lc_sort_f32_c095ac25dfae54ac_hist lc_sort_f32_c095ac25dfae54ac_scan lc_sort_f32_c095ac25dfae54ac_move lc_sort_f32_c095ac25dfae54ac_hist lc_sort_f32_c095ac25dfae54ac_scan lc_sort_f32_c095ac25dfae54ac_last */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row. */
-__kernel void lc_sort_f32_9878b1b1ed84aa3b_first(
+__kernel void lc_sort_f32_c095ac25dfae54ac_first(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -24,9 +24,10 @@ __kernel void lc_sort_f32_9878b1b1ed84aa3b_first(
     for (int d = 0; d < 2048; d++)
         h[d] = 0;
     uint f_ = 0;
+    long i0 = beg;
 #pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
-    for (long i0 = beg; i0 < end; i0++) {
+    for (; i0 < end; i0++) {
         const float v0 = a0[a0_o + i0]; /* buffer */
         const float v1 = (v0 * v0); /* multiply */
         const uint b_ = as_uint(v1);
@@ -46,7 +47,7 @@ __kernel void lc_sort_f32_9878b1b1ed84aa3b_first(
     fl[g_] = f_;
 }
 
-__kernel void lc_sort_f32_9878b1b1ed84aa3b_hist(
+__kernel void lc_sort_f32_c095ac25dfae54ac_hist(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -67,9 +68,10 @@ __kernel void lc_sort_f32_9878b1b1ed84aa3b_hist(
 #pragma unroll 1
     for (int d = 0; d < 2048; d++)
         h[d] = 0;
+    long i0 = beg;
 #pragma clang loop vectorize(disable) interleave(disable)
 #pragma unroll 1
-    for (long i0 = beg; i0 < end; i0++) {
+    for (; i0 < end; i0++) {
         const uint key_ = ksrc[i0];
         h[(key_ >> shift) & 2047]++;
     }
@@ -78,7 +80,7 @@ __kernel void lc_sort_f32_9878b1b1ed84aa3b_hist(
         c[d * P] = h[d];
 }
 
-__kernel void lc_sort_f32_9878b1b1ed84aa3b_scan(
+__kernel void lc_sort_f32_c095ac25dfae54ac_scan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -98,7 +100,7 @@ __kernel void lc_sort_f32_9878b1b1ed84aa3b_scan(
     }
 }
 
-__kernel void lc_sort_f32_9878b1b1ed84aa3b_move(
+__kernel void lc_sort_f32_c095ac25dfae54ac_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -180,7 +182,7 @@ __kernel void lc_sort_f32_9878b1b1ed84aa3b_move(
     mem_fence(CLK_GLOBAL_MEM_FENCE);
 }
 
-__kernel void lc_sort_f32_9878b1b1ed84aa3b_last(
+__kernel void lc_sort_f32_c095ac25dfae54ac_last(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
