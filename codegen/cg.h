@@ -212,6 +212,10 @@ int64_t lc_sort_net_block(int key_bits);
  * long np)`: np keys at a (a multiple of the block) sorted ascending, b room for as many;
  * returns a or b, whichever holds them. Not stable. */
 void lc_emit_sort_net(struct lc_sb *sb, const char *K, int key_bits);
+/* Whether the keys of the row's values (of dtype dt) can be made lc_sort_net_lanes at a time
+ * (lc_emit_key_vec): float values of 4 or 8 bytes whose key expression is vector-safe along
+ * the row. */
+int lc_key_vec_ok(struct lc_cg *g, int dt);
 /* key_ = the keys of W float values in vector v (lc_emit_key, W at a time); where `flag`,
  * it is set to 1 if a lane is a value its key cannot give back (lc_emit_special). */
 void lc_emit_key_vec(struct lc_sb *sb, int dt, const char *v, int desc, int W, const char *flag,

@@ -266,8 +266,8 @@ static void lc_sort_phase(struct lc_sb *sb, const char *T, const char *dst, int 
 }
 
 /* FIRST's vector steps (from i<nr> = beg): W keys made at once (lc_emit_key_vec, a float
- * sort's flag f_ too) and stored whole, then counted one by one; the rest of the chunk takes the scalar
- * loop after it. */
+ * sort's flag f_ too) and stored whole, then counted one by one; the rest of the chunk takes
+ * the scalar loop after it. */
 static void lc_sort_first_vec(struct lc_cg *g, struct lc_sb *sb, int dt, int desc, int W,
                               int radix, int isf)
 {
@@ -421,10 +421,7 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     const char *names[5] = {"_first", "_hist", "_scan", "_move", "_last"};
     /* SIMD targets, float values of vector-safe exprs: FIRST makes W keys at a time (PoCL,
      * 2^24 float32, FIRST in three alternating runs: 20-36 -> 19-22 ms). */
-    int W = lc_sort_net_lanes(bits),
-        vk = g->t->simd && lc_dtype_is_float(dt) && lc_dtype_size(dt) >= 4;
-    for (int i = 0; vk && i < k->n_exprs; i++)
-        vk = k->exprs[i].epilogue || lc_vec_expr_ok(g, i, nr, W);
+    int W = lc_sort_net_lanes(bits), vk = g->t->simd && lc_key_vec_ok(g, dt);
 
     for (int kk = 0; kk < 5; kk++) {
         lc_sb_printf(sb, "__kernel void @K@%s(", names[kk]);

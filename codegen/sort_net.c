@@ -265,6 +265,15 @@ static void lc_net_types(const struct lc_key *k, int W, char *ut, char *it, size
     snprintf(it, n, "%s%d", k->bits == 64 ? "long" : "int", W);
 }
 
+int lc_key_vec_ok(struct lc_cg *g, int dt)
+{
+    int ok = lc_dtype_is_float(dt) && lc_dtype_size(dt) >= 4;
+    for (int i = 0; ok && i < g->k->n_exprs; i++)
+        ok = g->k->exprs[i].epilogue ||
+             lc_vec_expr_ok(g, i, g->nd - 1, lc_sort_net_lanes(lc_key_of(dt).bits));
+    return ok;
+}
+
 void lc_emit_key_vec(struct lc_sb *sb, int dt, const char *v, int desc, int W, const char *flag,
                      const char *ind)
 {

@@ -203,9 +203,7 @@ static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
     if (radix && !net)
         lc_sort_row_zero(sb, D, R);
     /* Float values of vector-safe exprs: W keys at a time, then the rest one by one. */
-    int W = lc_sort_net_lanes(key.bits), vk = net && isf && lc_dtype_size(dt) >= 4;
-    for (int i = 0; vk && i < k->n_exprs; i++)
-        vk = k->exprs[i].epilogue || lc_vec_expr_ok(g, i, nr, W);
+    int W = lc_sort_net_lanes(key.bits), vk = net && isf && lc_key_vec_ok(g, dt);
     lc_sb_printf(sb, "    long i%d = 0;\n", nr);
     if (vk) {
         lc_sb_printf(sb, "#pragma unroll 1\n    for (; i%d + %d <= N; i%d += %d) {\n", nr, W, nr, W);
