@@ -35,8 +35,8 @@
 /* ... in the first pass of rows cut into at least LC_TK_WIDE_P chunks (a long 1-d row): more
  * loads in flight. H100, top 16 of 2^28 float32, the first pass: 8 1.24 ms, 16 1.04, 32 2.11
  * (with 4x the items: 1.37 at 8); but the top 16 of each row of 16384^2 (4 chunks a row)
- * took 3.8 ms against 1.64 at 8. Starting the pass from a sample's bound changed nothing (1.215 ms at 8): what
- * bounds it is the loads in flight, not the insertions. */
+ * took 3.8 ms against 1.64 at 8. Starting the pass from a sample's bound changed nothing
+ * (1.215 ms at 8): what bounds it is the loads in flight, not the insertions. */
 #define LC_TK_BATCH_WIDE 16
 #define LC_TK_WIDE_P 1024
 

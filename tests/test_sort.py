@@ -56,14 +56,18 @@ def test_schedule_boundaries(dev, dtype):
     (1024); sort and argsort, both orders, special values."""
     for n in (1023, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 65536, 70001):
         h = special(dtype, (n,), seed=n)
-        x = lz(h, dev)
-        np.testing.assert_array_equal(np.asarray(lazycl.argsort(x)), np.argsort(h, kind="stable"),
-                                      err_msg=f"n={n}")
-        got = np.asarray(lazycl.sort(x))
-        want = np.sort(h, kind="stable")
-        np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8), err_msg=f"n={n}")
-        d = ref_desc_argsort(h, 0)
-        np.testing.assert_array_equal(np.asarray(lazycl.argsort(x, descending=True)), d)
+        check_row_sorts(lz(h, dev), h, f"n={n}")
+
+
+def check_row_sorts(x, h, msg=""):
+    """argsort of the 1-d x (NumPy h) in both orders, and its sort bit for bit."""
+    np.testing.assert_array_equal(np.asarray(lazycl.argsort(x)), np.argsort(h, kind="stable"),
+                                  err_msg=msg)
+    np.testing.assert_array_equal(np.asarray(lazycl.argsort(x, descending=True)),
+                                  ref_desc_argsort(h, 0), err_msg=msg)
+    got = np.asarray(lazycl.sort(x))
+    np.testing.assert_array_equal(got.view(np.uint8), np.sort(h, kind="stable").view(np.uint8),
+                                  err_msg=msg)
 
 
 @pytest.mark.parametrize("dtype,passes", [("int8", 1), ("bool", 1), ("uint16", 2), ("int32", 3),
@@ -82,11 +86,7 @@ def test_long_row_digits(dev, dtype, passes):
     i = lazycl.argsort(x)
     i.compute()
     assert lazycl.stats()["launches"] == 3 * passes
-    np.testing.assert_array_equal(np.asarray(i), np.argsort(h, kind="stable"))
-    np.testing.assert_array_equal(np.asarray(lazycl.argsort(x, descending=True)),
-                                  ref_desc_argsort(h, 0))
-    got = np.asarray(lazycl.sort(x))
-    np.testing.assert_array_equal(got.view(np.uint8), np.sort(h, kind="stable").view(np.uint8))
+    check_row_sorts(x, h, dtype)
 
 
 def test_stability_on_repeated_keys(dev):
