@@ -72,7 +72,7 @@ struct lc_target {
     int64_t scan_split_rows;    /* fewer rows than this (and long ones): split each row */
     int64_t scan_max_chunks;    /* chunks per row of a split scan, at most */
     int scan_tiles;             /* long rows in tiles per work-group (three launches) */
-    int scan_lookback;          /* integer scans of long rows in tiles in one pass, a decoupled
+    int scan_lookback;          /* scans of long rows in tiles in one pass, a decoupled
                                    look-back (groups wait for groups that started before them) */
     int scan_lookback_per_item; /* elements each item of such a tile scans (4-byte states; half
                                    for 8-byte ones) */

@@ -67,7 +67,9 @@ void lc_scan_step(struct lc_helpers *h, struct lc_sb *sb, int op, int dt, const 
 const char *lc_scan_identity(int op, int dt)
 {
     switch (op) {
-    case LC_OP_CUMSUM: return "0";
+    /* -0.0 + x is x for every float x (0.0 + -0.0 would be 0.0): NumPy's running sum of -0.0
+     * values stays -0.0. */
+    case LC_OP_CUMSUM: return lc_dtype_is_float(dt) || lc_dtype_is_complex(dt) ? "-0.0" : "0";
     case LC_OP_CUMPROD: return lc_cg_one(dt);
     case LC_OP_CUMMAX: return lc_limit(dt, 0);
     default: return lc_limit(dt, 1);
@@ -83,7 +85,7 @@ static void lc_vec_scan_loop(struct lc_cg *g, struct lc_sb *sb, int write, int v
 {
     int W = g->t->simd, nr = g->nd - 1;
     int op = g->k->scan_op;
-    const char *ident = op == LC_OP_CUMSUM ? "0" : "1";
+    const char *ident = op == LC_OP_CUMSUM ? "-0.0" : "1";   /* see lc_scan_identity */
     const char *sym = op == LC_OP_CUMSUM ? "+" : "*";
     int adt = !strcmp(A, "double") ? LC_FLOAT64 : LC_FLOAT32;
     /* Chunk totals (phase 1) keep W lane accumulators, folded once at the

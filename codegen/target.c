@@ -221,12 +221,12 @@ enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
     X(sort_rows)          /* sort_row.c: one item per row, every digit in one launch (CPUs) */ \
     X(sort_radix)         /* sort.c: LSD radix sort along the last dim (sort, argsort) */  \
     X(scan_row)           /* scan.c: one item per row */                                   \
-    X(scan_lookback)      /* scan_lookback.c: integer scans, tiles per work-group, one pass */ \
+    X(scan_lookback)      /* scan_lookback.c: scans in tiles per work-group, one pass */   \
     X(scan_tiles)         /* scan.c: tiles per work-group, three launches */               \
     X(scan_chunks)        /* scan.c: chunks of each row, three launches */              \
     X(store_scan_rows)    /* scan.c: stores computing a scan or in row order, a row per item */\
     X(store_scan_chunks)  /* scan.c: a store computing its scan, chunks, three launches */ \
-    X(store_scan_lookback) /* scan_lookback.c: a store computing an integer scan, tiles */ \
+    X(store_scan_lookback) /* scan_lookback.c: a store computing its scan, tiles */ \
     X(store_private)      /* store.c: scatter-adds into private copies, then summed */     \
     X(store_local)        /* store_local.c: scatter-adds into a local copy per group */    \
     X(store_items)        /* store.c: one item per element written in place */

@@ -140,6 +140,25 @@ def test_empty(shape):
         check(lazycl.cummax(lazycl.asarray(a), axis=axis), np_cummax(a, axis))
 
 
+@pytest.mark.parametrize("shape,axis", [((10,), 0), ((100001,), 0), ((5000, 3), 0),
+                                        ((3, 70001), 1), ((300, 4), 1)], ids=str)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64])
+def test_negative_zero_sum(dev, shape, axis, dtype):
+    """A running sum of -0.0 values stays -0.0, as NumPy's (whose first value is the first
+    element, not 0.0 + it); a +0.0 among them turns it to +0.0 from there on."""
+    if np.dtype(dtype).itemsize == 8 and np.dtype(dtype).kind == "f" and not dev.fp64:
+        pytest.skip("no fp64")
+    h = np.full(shape, -0.0, dtype)
+    idx = [slice(None)] * len(shape)
+    idx[axis] = shape[axis] // 2
+    h[tuple(idx)] = 0.0
+    got = np.asarray(lazycl.cumsum(lazycl.asarray(h, device=dev), axis=axis))
+    want = np.cumsum(h, axis=axis)
+    assert got.dtype == want.dtype
+    assert np.array_equal(np.signbit(got.real), np.signbit(want.real))
+    assert np.array_equal(np.signbit(got.imag), np.signbit(want.imag))
+
+
 def test_zero_d():
     a = np.array(2.5)
     check(lazycl.cumsum(lazycl.asarray(a)), np.cumsum(a))
@@ -256,9 +275,10 @@ def test_diff_of_cumsum_roundtrip():
     check(lazycl.diff(c), np.diff(np.cumsum(a)))
 
 
-# ---- long rows in one pass (GPUs' integer scans: codegen/scan_lookback.c) ----------------
-# Tiles of 4096 (256 items x 16; 2048 for 8-byte states) take tickets and look back 32 tiles at
-# a time for an inclusive prefix. The sizes cross tile and window boundaries: the split threshold (two tiles), a tile and
+# ---- long rows in one pass (GPUs' scans: codegen/scan_lookback.c) -----------------------
+# Tiles of 4096 (256 items x 16; 2048 for integers' 8-byte states) take tickets and look back 32
+# tiles at a time for an inclusive prefix (float sums and products: only from one, in tile order,
+# keeping up to 16 windows of aggregates). The sizes cross tile and window boundaries: the split threshold (two tiles), a tile and
 # one, 32 tiles (a window) and one either side, 66 tiles and one, and an odd count.
 
 _ONE_PASS = [8192, 4096 * 5 + 1, 4096 * 32 - 1, 4096 * 32, 4096 * 32 + 1, 4096 * 66 + 1,
@@ -268,8 +288,8 @@ _ONE_PASS = [8192, 4096 * 5 + 1, 4096 * 32 - 1, 4096 * 32, 4096 * 32 + 1, 4096 *
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64, np.uint8,
                                    np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
 def test_one_pass_cumsum(dev, dtype):
-    """cumsum of long rows: on GPU targets integers in one launch (a look-back: exact), floats
-    in three (tiles: a fixed association), the same bits every run."""
+    """cumsum of long rows: on GPU targets in one launch (a look-back; for floats in a fixed
+    association), complex128 (16-byte states) in three; the same bits every run."""
     if np.dtype(dtype).itemsize == 8 and np.dtype(dtype).kind == "f" and not dev.fp64:
         pytest.skip("no fp64")
     for n in _ONE_PASS:
@@ -281,7 +301,7 @@ def test_one_pass_cumsum(dev, dtype):
         lazycl.reset_stats()
         got = lazycl.cumsum(x).compute()
         if dev.schedule == "gpu":
-            assert lazycl.stats()["launches"] == (3 if np.dtype(dtype).kind in "fc" else 1)
+            assert lazycl.stats()["launches"] == (3 if np.dtype(dtype) == np.complex128 else 1)
         wide = h.astype(np.complex128 if np.dtype(dtype).kind == "c" else np.float64)
         want = np.cumsum(h)
         if want.dtype.kind in "fc":
@@ -324,6 +344,30 @@ def test_one_pass_other_ops(dev, fn, dtype):
         else:
             check(got, ref(fn, h, None), rtol=1e-5)
         assert np.asarray(got).tobytes() == np.asarray(getattr(lazycl, fn)(x)).tobytes()
+
+
+@pytest.mark.parametrize("fn", ["cumsum", "cumprod"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_one_pass_float_bits(dev, fn, dtype):
+    """A float sum's or product's look-back folds the tiles' aggregates from the first tile on,
+    in tile order, whichever inclusive prefix it meets: the same bits in every run, however far
+    each group looked (on a GPU, thousands of groups in flight). The values span 12 orders of
+    magnitude, so that another association would round differently."""
+    if np.dtype(dtype).itemsize == 8 and not dev.fp64:
+        pytest.skip("no fp64")
+    n = 4096 * 700 + 3
+    rng = np.random.default_rng(5)
+    if fn == "cumsum":
+        h = (rng.standard_normal(n) * 10.0 ** rng.integers(-6, 6, n)).astype(dtype)
+    else:
+        h = (1 + rng.standard_normal(n) * 1e-4).astype(dtype)
+    x = lazycl.asarray(h, device=dev).compute()
+    first = np.asarray(getattr(lazycl, fn)(x))
+    np.testing.assert_allclose(first, getattr(np, fn)(h.astype(np.float64)),
+                               rtol=1e-4 if dtype == np.float32 else 1e-10,
+                               atol=1e-3 * np.max(np.abs(first)) if fn == "cumsum" else 0)
+    for _ in range(8):
+        assert np.asarray(getattr(lazycl, fn)(x)).tobytes() == first.tobytes()
 
 
 @pytest.mark.parametrize("shape", [(3, 2048 * 9 + 5), (2, 5, 9000), (20001, 2)], ids=str)

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_scan_f32_da0199a9f3f32c03 */
+/* ---- kernel 0: schedule "scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_scan_f32_66894ed13e0422c7 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl scan kernel: 1 fused op; scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
@@ -12,12 +12,16 @@ static inline void lc_lb_put(volatile __global ulong *w, const float v, const ui
 /* The state's status (0 until every word shows the same one), its value in *v. */
 static inline uint lc_lb_get(volatile __global ulong *w, float *v) {
     union { float t; uint u[1]; } u_;
+#if defined(cl_nv_pragma_unroll)
+    const ulong a = *w;
+#else
     const ulong a = atom_add(w, (ulong)0);
+#endif
     u_.u[0] = (uint)a;
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_scan_f32_da0199a9f3f32c03(
+__kernel void lc_scan_f32_66894ed13e0422c7(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)

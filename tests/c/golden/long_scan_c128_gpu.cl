@@ -1,9 +1,9 @@
-/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_c128_c48b0b8a077ffdb0_p1 lc_scan_c128_c48b0b8a077ffdb0_p2 lc_scan_c128_c48b0b8a077ffdb0_p3 */
+/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_c128_a0678d4955fe70fe_p1 lc_scan_c128_a0678d4955fe70fe_p2 lc_scan_c128_a0678d4955fe70fe_p3 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl: build from source */
 /* lazycl scan kernel: 1 fused op; scan: tiles of 2048 per work-group, three phases. */
-__kernel void lc_scan_c128_c48b0b8a077ffdb0_p1(
+__kernel void lc_scan_c128_a0678d4955fe70fe_p1(
     __global double2 *restrict out0,
     __global const double2 *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -14,7 +14,7 @@ __kernel void lc_scan_c128_c48b0b8a077ffdb0_p1(
     const long grp = get_group_id(0);
     const long m = grp / P, q = grp % P;
     const long base = q * 2048;
-    double2 acc = 0;
+    double2 acc = -0.0;
     for (int j = 0; j < 8; j++) {
         const long i0 = base + j * 256 + lid;
         if (i0 < n0) {
@@ -35,7 +35,7 @@ __kernel void lc_scan_c128_c48b0b8a077ffdb0_p1(
     if (lid == 0)
         part[m * P + q] = buf[0];
 }
-__kernel void lc_scan_c128_c48b0b8a077ffdb0_p2(
+__kernel void lc_scan_c128_a0678d4955fe70fe_p2(
     __global double2 *restrict out0,
     __global const double2 *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -44,15 +44,15 @@ __kernel void lc_scan_c128_c48b0b8a077ffdb0_p2(
     const int lid = get_local_id(0);
     __local double2 tot[1024];
     __global double2 *row = part + get_group_id(0) * P;
-    double2 carry = 0;
+    double2 carry = -0.0;
     double2 v_[4], nx_[4];
     for (int e = 0; e < 4; e++)
-        v_[e] = lid * 4 + e < P ? row[lid * 4 + e] : (double2)(0);
+        v_[e] = lid * 4 + e < P ? row[lid * 4 + e] : (double2)(-0.0);
     for (long b0 = 0; b0 < P; b0 += 4096) {
         const long q0 = b0 + lid * 4;
         for (int e = 0; e < 4; e++)
-            nx_[e] = q0 + 4096 + e < P ? row[q0 + 4096 + e] : (double2)(0);
-        double2 acc = 0;
+            nx_[e] = q0 + 4096 + e < P ? row[q0 + 4096 + e] : (double2)(-0.0);
+        double2 acc = -0.0;
         for (int e = 0; e < 4; e++) {
             acc += (double2)v_[e];
         }
@@ -95,7 +95,7 @@ __kernel void lc_scan_c128_c48b0b8a077ffdb0_p2(
     tot[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int off = 1; off < 1024; off <<= 1) {
-        double2 t_ = lid >= off ? tot[lid - off] : (double2)(0);
+        double2 t_ = lid >= off ? tot[lid - off] : (double2)(-0.0);
         barrier(CLK_LOCAL_MEM_FENCE);
         t_ += (double2)tot[lid];
         tot[lid] = t_;
@@ -117,7 +117,7 @@ __kernel void lc_scan_c128_c48b0b8a077ffdb0_p2(
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
-__kernel void lc_scan_c128_c48b0b8a077ffdb0_p3(
+__kernel void lc_scan_c128_a0678d4955fe70fe_p3(
     __global double2 *restrict out0,
     __global const double2 *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -132,7 +132,7 @@ __kernel void lc_scan_c128_c48b0b8a077ffdb0_p3(
     const int E_ = 8;
     for (int j = 0; j < 8; j++) {
         const long i0 = base + j * 256 + lid;
-        double2 x_ = (double2)(0);
+        double2 x_ = (double2)(-0.0);
         if (i0 < n0) {
             const double2 v0 = a0[a0_o + i0]; /* buffer */
             x_ = (double2)v0;
@@ -140,7 +140,7 @@ __kernel void lc_scan_c128_c48b0b8a077ffdb0_p3(
         buf[j * 288 + lid + (lid >> 3)] = x_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    double2 acc = 0;
+    double2 acc = -0.0;
     for (int e = 0; e < 8; e++) {
         acc += (double2)buf[lid * (E_ + 1) + e];
         buf[lid * (E_ + 1) + e] = acc;
@@ -184,7 +184,7 @@ __kernel void lc_scan_c128_c48b0b8a077ffdb0_p3(
     tot[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int off = 1; off < 256; off <<= 1) {
-        double2 t_ = lid >= off ? tot[lid - off] : (double2)(0);
+        double2 t_ = lid >= off ? tot[lid - off] : (double2)(-0.0);
         barrier(CLK_LOCAL_MEM_FENCE);
         t_ += (double2)tot[lid];
         tot[lid] = t_;

@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "scan: three phases over chunks of each row", 3 launches: lc_scan_f32_85a570829ff99b49_p1 lc_scan_f32_85a570829ff99b49_p2 lc_scan_f32_85a570829ff99b49_p3 */
+/* ---- kernel 0: schedule "scan: three phases over chunks of each row", 3 launches: lc_scan_f32_e2fdb381b217042d_p1 lc_scan_f32_e2fdb381b217042d_p2 lc_scan_f32_e2fdb381b217042d_p3 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl scan kernel: 1 fused op; scan: three phases over chunks of each row. */
-__kernel void lc_scan_f32_85a570829ff99b49_p1(
+__kernel void lc_scan_f32_e2fdb381b217042d_p1(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -13,7 +13,7 @@ __kernel void lc_scan_f32_85a570829ff99b49_p1(
     if (m >= M) return;
     const long chunk = (n0 + P - 1) / P;
     const long end = min(n0, (q + 1) * chunk);
-    double acc = 0;
+    double acc = -0.0;
     long i0 = q * chunk;
     for (; i0 < end; i0++) {
         const float v0 = a0[a0_o + i0]; /* buffer */
@@ -21,7 +21,7 @@ __kernel void lc_scan_f32_85a570829ff99b49_p1(
     }
     part[m * P + q] = acc;
 }
-__kernel void lc_scan_f32_85a570829ff99b49_p2(
+__kernel void lc_scan_f32_e2fdb381b217042d_p2(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -29,14 +29,14 @@ __kernel void lc_scan_f32_85a570829ff99b49_p2(
     __global double *part = (__global double *)(part_ + sbase);
     const long m = get_global_id(0);
     if (m >= M) return;
-    double acc = 0;
+    double acc = -0.0;
     for (long q = 0; q < P; q++) {
         const double t = part[m * P + q];
         part[m * P + q] = acc;
         acc += (double)t;
     }
 }
-__kernel void lc_scan_f32_85a570829ff99b49_p3(
+__kernel void lc_scan_f32_e2fdb381b217042d_p3(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)

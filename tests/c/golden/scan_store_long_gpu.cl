@@ -1,138 +1,61 @@
-/* ---- kernel 0: schedule "scan: tiles of 2048 per work-group, three phases", 3 launches: lc_scan_f32_0fb0f2bd34182fbd_p1 lc_scan_f32_0fb0f2bd34182fbd_p2 lc_scan_f32_0fb0f2bd34182fbd_p3 */
+/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f64_8f3dbf5f14e1871b */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
-/* lazycl scan kernel: 2 fused ops; scan: tiles of 2048 per work-group, three phases. */
-__kernel void lc_scan_f32_0fb0f2bd34182fbd_p1(
-    __global float *restrict out0,
-    __global const float *restrict a0, const long a0_o,
-    const float a1_v,
-    const long n0, const long M, __global char *part_, const long sbase, const long P)
-{
-    __global double *part = (__global double *)(part_ + sbase);
-    const int lid = get_local_id(0);
-    __local double buf[256];
-    const long grp = get_group_id(0);
-    const long m = grp / P, q = grp % P;
-    const long base = q * 2048;
-    double acc = 0;
-    for (int j = 0; j < 8; j++) {
-        const long i0 = base + j * 256 + lid;
-        if (i0 < n0) {
-            const float v0 = a0[a0_o + i0]; /* buffer */
-            const float v1 = a1_v; /* full */
-            const float v2 = (v0 * v1); /* multiply */
-            acc += (double)v2;
-        }
-    }
-    buf[lid] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int h = 256 / 2; h > 0; h >>= 1) {
-        if (lid < h) {
-            double t_ = buf[lid];
-            t_ += (double)buf[lid + h];
-            buf[lid] = t_;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0)
-        part[m * P + q] = buf[0];
+/* lazycl store kernel: 4 fused ops; store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+static inline void lc_lb_put(volatile __global ulong *w, const double v, const uint st) {
+    union { double t; uint u[2]; } u_;
+    u_.u[0] = 0;
+    u_.u[1] = 0;
+    u_.t = v;
+    atom_xchg(w + 0, ((ulong)st << 32) | u_.u[0]);
+    atom_xchg(w + 1, ((ulong)st << 32) | u_.u[1]);
 }
-__kernel void lc_scan_f32_0fb0f2bd34182fbd_p2(
-    __global float *restrict out0,
-    __global const float *restrict a0, const long a0_o,
-    const float a1_v,
-    const long n0, const long M, __global char *part_, const long sbase, const long P)
-{
-    __global double *part = (__global double *)(part_ + sbase);
-    const int lid = get_local_id(0);
-    __local double tot[1024];
-    __global double *row = part + get_group_id(0) * P;
-    double carry = 0;
-    double v_[4], nx_[4];
-    for (int e = 0; e < 4; e++)
-        v_[e] = lid * 4 + e < P ? row[lid * 4 + e] : (double)(0);
-    for (long b0 = 0; b0 < P; b0 += 4096) {
-        const long q0 = b0 + lid * 4;
-        for (int e = 0; e < 4; e++)
-            nx_[e] = q0 + 4096 + e < P ? row[q0 + 4096 + e] : (double)(0);
-        double acc = 0;
-        for (int e = 0; e < 4; e++) {
-            acc += (double)v_[e];
-        }
+/* The state's status (0 until every word shows the same one), its value in *v. */
+static inline uint lc_lb_get(volatile __global ulong *w, double *v) {
+    union { double t; uint u[2]; } u_;
 #if defined(cl_nv_pragma_unroll)
-    {
-        const int lane_ = lid & 31, w_ = lid >> 5;
-        for (int o_ = 1; o_ < 32; o_ <<= 1) {
-            union { double t; uint u[2]; } x_, y_;
-            x_.u[0] = 0;
-            x_.u[1] = 0;
-            x_.t = acc;
-            asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y_.u[0]) : "r"(x_.u[0]), "r"(o_));
-            asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y_.u[1]) : "r"(x_.u[1]), "r"(o_));
-            if (lane_ >= o_) {
-                double t_ = y_.t;
-                t_ += (double)acc;
-                acc = t_;
-            }
-        }
-        if (lane_ == 31)
-            tot[w_] = acc;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (w_ > 0) {
-            double t_ = tot[0];
-            for (int i_ = 1; i_ < w_; i_++) {
-                t_ += (double)tot[i_];
-            }
-            t_ += (double)acc;
-            acc = t_;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        tot[lid] = acc;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    const ulong a = *w;
 #else
-    tot[lid] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int off = 1; off < 1024; off <<= 1) {
-        double t_ = lid >= off ? tot[lid - off] : (double)(0);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        t_ += (double)tot[lid];
-        tot[lid] = t_;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    const ulong a = atom_add(w, (ulong)0);
 #endif
-        double t_ = carry;
-        if (lid > 0) {
-            t_ += (double)tot[lid - 1];
-        }
-        for (int e = 0; e < 4; e++)
-            if (q0 + e < P) {
-                row[q0 + e] = t_;
-                t_ += (double)v_[e];
-            }
-        carry += (double)tot[1023];
-        for (int e = 0; e < 4; e++)
-            v_[e] = nx_[e];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    u_.u[0] = (uint)a;
+#if defined(cl_nv_pragma_unroll)
+    const ulong b = w[1];
+#else
+    const ulong b = atom_add(w + 1, (ulong)0);
+#endif
+    if ((a >> 32) != (b >> 32))
+        return 0;
+    u_.u[1] = (uint)b;
+    *v = u_.t;
+    return (uint)(a >> 32);
 }
-__kernel void lc_scan_f32_0fb0f2bd34182fbd_p3(
-    __global float *restrict out0,
+__kernel void lc_store_f64_8f3dbf5f14e1871b(
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
+    __global double *a2, const long a2_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
 {
-    __global double *part = (__global double *)(part_ + sbase);
-    const int lid = get_local_id(0);
-    __local double buf[2304];
-    const long grp = get_group_id(0);
-    const long m = grp / P, q = grp % P;
-    const long base = q * 2048;
+    __global char *sc_ = part_ + sbase;
+    __local double buf[4608];
     __local double tot[256];
-    const int E_ = 8;
-    for (int j = 0; j < 8; j++) {
+    __local double lbv_[512];
+    __local int lbw_;
+    __local uint lbs_[32];
+    __local double lbpre_;
+    __local long lbt_;
+    __local int lbgo_;
+    const int lid = get_local_id(0);
+    if (lid == 0)
+        lbt_ = atomic_inc((volatile __global uint *)sc_);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const long m = lbt_ / P, q = lbt_ % P;
+    volatile __global ulong *lb_w = (volatile __global ulong *)(sc_ + 8) + m * P * 2;
+    const long base = q * 4096;
+    for (int j = 0; j < 16; j++) {
         const long i0 = base + j * 256 + lid;
-        double x_ = (double)(0);
+        double x_ = (double)(-0.0);
         if (i0 < n0) {
             const float v0 = a0[a0_o + i0]; /* buffer */
             const float v1 = a1_v; /* full */
@@ -142,10 +65,11 @@ __kernel void lc_scan_f32_0fb0f2bd34182fbd_p3(
         buf[j * 288 + lid + (lid >> 3)] = x_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    double acc = 0;
-    for (int e = 0; e < 8; e++) {
-        acc += (double)buf[lid * (E_ + 1) + e];
-        buf[lid * (E_ + 1) + e] = acc;
+    const int E_ = 16;
+    double acc = (double)(-0.0);
+    for (int e = 0; e < 16; e++) {
+        const int ke_ = lid * E_ + e;
+        acc += (double)buf[ke_ + (ke_ >> 3)];
     }
 #if defined(cl_nv_pragma_unroll)
     {
@@ -182,45 +106,79 @@ __kernel void lc_scan_f32_0fb0f2bd34182fbd_p3(
     tot[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int off = 1; off < 256; off <<= 1) {
-        double t_ = lid >= off ? tot[lid - off] : (double)(0);
+        double t_ = lid >= off ? tot[lid - off] : (double)(-0.0);
         barrier(CLK_LOCAL_MEM_FENCE);
         t_ += (double)tot[lid];
         tot[lid] = t_;
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 #endif
-    double pre = part[m * P + q];
+    if (lid == 0) {
+        lc_lb_put(lb_w + q * 2, tot[255], q == 0 ? 2u : 1u);
+        lbpre_ = (double)(-0.0);
+        lbgo_ = q > 0;
+    }
+    if (lid == 0)
+        lbw_ = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    while (lbgo_) {
+        const int w_ = lbw_;
+        if (lid < 32) {
+            const long t_ = q - 1 - 32 * w_ - lid;
+            double v_ = (double)(-0.0);
+            uint s_ = 2;
+            if (t_ >= 0)
+                while ((s_ = lc_lb_get(lb_w + t_ * 2, &v_)) == 0)
+                    ;
+            lbv_[32 * w_ + lid] = v_;
+            lbs_[lid] = s_;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            int k_ = 0;
+            while (k_ < 31 && lbs_[k_] != 2)
+                k_++;
+            if (lbs_[k_] == 2) {
+                double f_ = lbv_[32 * w_ + k_];
+                for (int i_ = 32 * w_ + k_ - 1; i_ >= 0; i_--) {
+                    f_ += (double)lbv_[i_];
+                }
+                lbpre_ = f_;
+                lbgo_ = 0;
+            } else if (w_ < 15) {
+                lbw_ = w_ + 1;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    double pre = lbpre_;
+    if (lid == 0 && q > 0) {
+        double t_ = pre;
+        t_ += (double)tot[255];
+        lc_lb_put(lb_w + q * 2, t_, 2u);
+    }
     if (lid > 0) {
         pre += (double)tot[lid - 1];
     }
-    for (int e = 0; e < 8; e++) {
-        double t_ = pre;
-        t_ += (double)buf[lid * (E_ + 1) + e];
-        buf[lid * (E_ + 1) + e] = t_;
+    for (int e = 0; e < 16; e++) {
+        const int ke_ = lid * E_ + e;
+        const double x_ = buf[ke_ + (ke_ >> 3)];
+        buf[ke_ + (ke_ >> 3)] = pre;
+        pre += (double)x_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int j = 0; j < 8; j++) {
+    for (int j = 0; j < 16; j++) {
         const long i0 = base + j * 256 + lid;
         if (i0 < n0) {
-            const float v2 = (float)buf[j * 288 + lid + (lid >> 3)];
-            out0[i0] = v2;
+            double sacc_ = buf[j * 288 + lid + (lid >> 3)];
+            const float v0 = a0[a0_o + i0]; /* buffer */
+            const float v1 = a1_v; /* full */
+            const float v2 = (v0 * v1); /* multiply */
+            sacc_ += (double)v2;
+            const float v3 = (float)sacc_; /* running cumsum */
+            const double v4 = (double)(v3); /* astype */
+            a2[a2_o + i0] = v4;
         }
     }
-}
-
-/* ---- kernel 1: schedule "store 1-d, one item per element", 1 launch: lc_store_f64_6903a0cf3abdf1aa */
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#pragma OPENCL FP_CONTRACT OFF
-/* lazycl store kernel: 2 fused ops; store 1-d, one item per element. */
-__kernel void lc_store_f64_6903a0cf3abdf1aa(
-    __global const float *restrict a0, const long a0_o,
-    __global double *a1, const long a1_o,
-    const long n0)
-{
-    const long i0 = get_global_id(0);
-    if (i0 >= n0) return;
-    const float v0 = a0[a0_o + i0]; /* cumsum */
-    const double v1 = (double)(v0); /* astype */
-    a1[a1_o + i0] = v1;
 }
 

@@ -1,7 +1,7 @@
-/* ---- kernel 0: schedule "store with its scan: one item per row", 1 launch: lc_store_f32_a115c100f89de88f */
+/* ---- kernel 0: schedule "store with its scan: one item per row", 1 launch: lc_store_f32_66af343243640ba2 */
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 3 fused ops; store with its scan: one item per row. */
-__kernel void lc_store_f32_a115c100f89de88f(
+__kernel void lc_store_f32_66af343243640ba2(
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     const float a1_v,
     __global float *a2, const long a2_o, const long a2_s0,
@@ -11,7 +11,7 @@ __kernel void lc_store_f32_a115c100f89de88f(
     const long m = get_global_id(0);
     if (m >= M) return;
     const long i0 = m;
-    double sacc_ = 0;
+    double sacc_ = -0.0;
     for (long i1 = 0; i1 < n1; i1++) {
         const float v0 = a0[a0_o + i0 * a0_s0 + i1]; /* buffer */
         sacc_ += (double)v0;
