@@ -74,8 +74,7 @@ struct lc_target {
     int scan_tiles;             /* long rows in tiles per work-group (three launches) */
     int scan_lookback;          /* scans of long rows in tiles in one pass, a decoupled
                                    look-back (groups wait for groups that started before them) */
-    int scan_lookback_per_item; /* elements each item of such a tile scans (4-byte states; half
-                                   for 8-byte ones) */
+    int scan_lookback_per_item; /* elements each item of such a tile scans */
     int scan_tile_per_item;     /* elements each item of a tile scans */
     /* Scatter-adds. */
     int store_private;          /* a scatter-add into a small target (np.add.at, bincount) gives

@@ -44,8 +44,6 @@
 /* Windows of 32 tiles a float sum's or product's look-back keeps before it waits (16: 512
  * tiles, 4 KiB of doubles). */
 #define LC_LB_WINDOWS 16
-/* Values per item of a narrow tile (lc_lb_narrow: float32 values, double states). */
-#define LC_LB_NARROW_E 16
 
 /* The scan's op and result dtype: a scan kernel's, or the scan a store computes. */
 static void lc_lb_op(const struct lc_cg *g, int *op, int *dt)
@@ -298,12 +296,10 @@ static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int
     const char *A = lc_scan_acc(g, op, dt), *id = lc_scan_identity(op, dt);
     int nw = (lc_acc_bytes(A) + 3) / 4;   /* 4-byte words: 1 or 2 */
     int narrow = lc_lb_narrow(g);
-    /* Exact scans with 8-byte states take half the elements per item: the tile's local memory
-     * stays at 18 KiB either way (the three-phase tiles' footprint for doubles). Float sums and
-     * products take the whole count (36 KiB of local memory for doubles; H100, 2^27 float64:
-     * 0.80 ms against 1.03), and LC_LB_NARROW_E with a narrow tile. */
-    *E = narrow ? LC_LB_NARROW_E : lc_lb_assoc(op, dt) ? g->t->scan_lookback_per_item
-                                                      : g->t->scan_lookback_per_item / nw;
+    /* 8-byte states take 36 KiB of local memory (18 KiB in half the elements per item was
+     * slower: H100, 2^27 float64 cumsum 1.03 ms against 0.80, int32 into int64 of 2^28 1.36
+     * against 1.30). A narrow tile takes 18 KiB (twice the elements: 1.19 ms against 1.07). */
+    *E = g->t->scan_lookback_per_item;
     size_t L = g->t->work_group;
     int64_t M = lc_scan_rows(g), N = g->shape[nr], TS = (int64_t)L * *E, P = (N + TS - 1) / TS;
     if (!lc_lb_head(g, c, sb, inplace, A, narrow ? "float" : A, nw, M, P, TS))

@@ -276,10 +276,11 @@ def test_diff_of_cumsum_roundtrip():
 
 
 # ---- long rows in one pass (GPUs' scans: codegen/scan_lookback.c) -----------------------
-# Tiles of 4096 (256 items x 16; 2048 for integers' 8-byte states) take tickets and look back 32
-# tiles at a time for an inclusive prefix (float sums and products: only from one, in tile order,
-# keeping up to 16 windows of aggregates). The sizes cross tile and window boundaries: the split threshold (two tiles), a tile and
-# one, 32 tiles (a window) and one either side, 66 tiles and one, and an odd count.
+# Tiles of 4096 (256 items x 16) take tickets and look back 32 tiles at a time for an inclusive
+# prefix (float sums and products: they fold only from one, in tile order, keeping up to 16
+# windows of aggregates). The sizes cross tile and window boundaries: the split threshold (two
+# tiles), a tile and one, 32 tiles (a window) and one either side, 66 tiles and one, and an odd
+# count.
 
 _ONE_PASS = [8192, 4096 * 5 + 1, 4096 * 32 - 1, 4096 * 32, 4096 * 32 + 1, 4096 * 66 + 1,
              4096 * 333 + 7]

@@ -135,8 +135,8 @@ def case_scan(lc, np):
     h = _data(np, "float64", (5, 700), 10)
     _same(np, lc.cumprod(lc.asarray(h) * 0.1 + 1, axis=1), np.cumprod(h * 0.1 + 1, axis=1),
           "cumprod", rtol=1e-12)
-    # GPUs scan long rows in one pass (a look-back over tiles of 4096, 2048 for 8-byte states,
-    # as the 9000-element cumsums above; float sums in a fixed association): 4-byte states.
+    # GPUs scan long rows in one pass (a look-back over tiles of 4096, as the 9000-element
+    # cumsums above; float sums in a fixed association): 4-byte states.
     h = _data(np, "int32", (9000,), 23)
     _same(np, lc.cummax(lc.asarray(h)), np.maximum.accumulate(h), "cummax int32")
 
