@@ -160,6 +160,30 @@ static struct lc_launch *lc_lb_head(struct lc_cg *g, struct lc_kcode *c, struct 
     return l;
 }
 
+/* A look-back step's read: lanes 0..31 each wait for the state of tile `tile` (its status into
+ * lbs_[lid], its value into lbv_[slot]; before the first tile: an inclusive identity), then item
+ * 0 finds the nearest lane k_ holding an inclusive prefix (31 if none does). */
+static void lc_lb_window(struct lc_sb *sb, const char *A, const char *id, int nw,
+                         const char *tile, const char *slot)
+{
+    lc_sb_printf(sb, "        if (lid < 32) {\n"
+                     "            const long t_ = %s;\n"
+                     "            %s v_ = (%s)(%s);\n"
+                     "            uint s_ = 2;\n"
+                     "            if (t_ >= 0)\n"
+                     "                while ((s_ = lc_lb_get(lb_w + t_ * %d, &v_)) == 0)\n"
+                     "                    ;\n"
+                     "            lbv_[%s] = v_;\n"
+                     "            lbs_[lid] = s_;\n"
+                     "        }\n"
+                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "        if (lid == 0) {\n"
+                     "            int k_ = 0;\n"
+                     "            while (k_ < 31 && lbs_[k_] != 2)\n"
+                     "                k_++;\n",
+                 tile, A, A, id, nw, slot);
+}
+
 /* The look-back of scans whose result does not depend on the association: lane k of each
  * window of 32 holds tile j_ - k; the fold goes from the nearest inclusive prefix (or the
  * window's farthest tile) toward q in tile order, and a window without a prefix is folded onto
@@ -169,27 +193,12 @@ static void lc_lb_loop_exact(struct lc_cg *g, struct lc_sb *sb, int op, int dt, 
 {
     lc_sb_printf(sb, "    long j_ = q - 1;\n"
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "    while (lbgo_) {\n"
-                     "        if (lid < 32) {\n"
-                     "            const long t_ = j_ - lid;\n"
-                     "            %s v_ = (%s)(%s);\n"
-                     "            uint s_ = 2;\n"
-                     "            if (t_ >= 0)\n"
-                     "                while ((s_ = lc_lb_get(lb_w + t_ * %d, &v_)) == 0)\n"
-                     "                    ;\n"
-                     "            lbv_[lid] = v_;\n"
-                     "            lbs_[lid] = s_;\n"
-                     "        }\n"
-                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "        if (lid == 0) {\n"
-                     /* Lane k holds tile j_ - k: fold from the nearest inclusive prefix (or the
-                      * window's farthest tile) toward q, in tile order. */
-                     "            int k_ = 0;\n"
-                     "            while (k_ < 31 && lbs_[k_] != 2)\n"
-                     "                k_++;\n"
-                     "            %s f_ = lbv_[k_];\n"
-                     "            for (int i_ = k_ - 1; i_ >= 0; i_--) {\n",
-                 A, A, id, nw, A);
+                     "    while (lbgo_) {\n");
+    lc_lb_window(sb, A, id, nw, "j_ - lid", "lid");
+    /* Lane k holds tile j_ - k: fold from the nearest inclusive prefix (or the window's
+     * farthest tile) toward q, in tile order. */
+    lc_sb_printf(sb, "            %s f_ = lbv_[k_];\n"
+                     "            for (int i_ = k_ - 1; i_ >= 0; i_--) {\n", A);
     lc_scan_step(&g->h, sb, op, dt, "f_", "lbv_[i_]", A, "                ");
     lc_sb_printf(sb, "            }\n");
     lc_scan_step(&g->h, sb, op, dt, "f_", "lbpre_", A, "            ");
@@ -212,26 +221,11 @@ static void lc_lb_loop_fixed(struct lc_cg *g, struct lc_sb *sb, int op, int dt, 
                      "        lbw_ = 0;\n"
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "    while (lbgo_) {\n"
-                     "        const int w_ = lbw_;\n"
-                     "        if (lid < 32) {\n"
-                     "            const long t_ = q - 1 - 32 * w_ - lid;\n"
-                     "            %s v_ = (%s)(%s);\n"
-                     "            uint s_ = 2;\n"
-                     "            if (t_ >= 0)\n"
-                     "                while ((s_ = lc_lb_get(lb_w + t_ * %d, &v_)) == 0)\n"
-                     "                    ;\n"
-                     "            lbv_[32 * w_ + lid] = v_;\n"
-                     "            lbs_[lid] = s_;\n"
-                     "        }\n"
-                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "        if (lid == 0) {\n"
-                     "            int k_ = 0;\n"
-                     "            while (k_ < 31 && lbs_[k_] != 2)\n"
-                     "                k_++;\n"
-                     "            if (lbs_[k_] == 2) {\n"
+                     "        const int w_ = lbw_;\n");
+    lc_lb_window(sb, A, id, nw, "q - 1 - 32 * w_ - lid", "32 * w_ + lid");
+    lc_sb_printf(sb, "            if (lbs_[k_] == 2) {\n"
                      "                %s f_ = lbv_[32 * w_ + k_];\n"
-                     "                for (int i_ = 32 * w_ + k_ - 1; i_ >= 0; i_--) {\n",
-                 A, A, id, nw, A);
+                     "                for (int i_ = 32 * w_ + k_ - 1; i_ >= 0; i_--) {\n", A);
     lc_scan_step(&g->h, sb, op, dt, "f_", "lbv_[i_]", A, "                    ");
     lc_sb_printf(sb, "                }\n"
                      "                lbpre_ = f_;\n"
