@@ -25,6 +25,7 @@
  */
 #include "codegen/cg.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -130,6 +131,8 @@ static void lc_topk_vec_helper(struct lc_sb *sb, int VL, int largest)
 enum {
     LC_TK_SHARED = 1,   /* a bound shared by a group's items (lc_topk_shared_setup) */
     LC_TK_REG = 2,      /* the list in registers: KB places, every index a constant */
+    LC_TK_I32 = 4,      /* ... its indices as int (a first pass over rows shorter than INT_MAX:
+                           16 registers fewer, so more items fit on a compute unit) */
 };
 
 /* An item's empty list and its last place, declared. LC_TK_REG: the best KB (>= KK) elements,
@@ -137,9 +140,10 @@ enum {
 static void lc_topk_list(struct lc_sb *sb, const char *K, int mode)
 {
     if (mode & LC_TK_REG) {
-        lc_sb_printf(sb, "    %s tk[KB];\n    long ti[KB];\n#pragma unroll\n"
-                         "    for (int j = 0; j < KB; j++) {\n        tk[j] = 0;\n        ti[j] = TK_NONE;\n    }\n",
-                     K);
+        const char *none = mode & LC_TK_I32 ? "TI_NONE" : "TK_NONE";
+        lc_sb_printf(sb, "    %s tk[KB];\n    %s ti[KB];\n#pragma unroll\n"
+                         "    for (int j = 0; j < KB; j++) {\n        tk[j] = 0;\n        ti[j] = %s;\n    }\n",
+                     K, mode & LC_TK_I32 ? "int" : "long", none);
         return;
     }
     lc_sb_printf(sb, "    %s tk[KB];\n    long ti[KB];\n#pragma unroll 1\n"
@@ -230,8 +234,9 @@ static void lc_topk_offer(struct lc_sb *sb, int mode, const char *K, const char 
     const char *thi = mode & LC_TK_REG ? "ti[KB - 1]" : "thi";
     char in2[64];
     snprintf(in2, sizeof in2, "%s    ", ind);
-    lc_sb_printf(sb, "%s{\n%s    const %s ok_ = %s;\n%s    const long oi_ = %s;\n", ind, ind, K, key,
-                 ind, i);
+    lc_sb_printf(sb, "%s{\n%s    const %s ok_ = %s;\n%s    const %s oi_ = %s%s%s;\n", ind, ind, K,
+                 key, ind, mode & LC_TK_I32 ? "int" : "long", mode & LC_TK_I32 ? "(int)(" : "", i,
+                 mode & LC_TK_I32 ? ")" : "");
     if (mode & LC_TK_SHARED) {
         lc_sb_printf(sb, "%sif ((++seen_ & 15u) == 0u)\n"
                          "%s    bnd_ = max(bnd_, atomic_or(rthr_, 0u));\n"
@@ -257,9 +262,9 @@ static void lc_topk_offer(struct lc_sb *sb, int mode, const char *K, const char 
                      in2);
     }
     if (mode & LC_TK_SHARED)
-        lc_sb_printf(sb, "%s    if (%s != TK_NONE && %s > bnd_)\n"
+        lc_sb_printf(sb, "%s    if (%s != %s && %s > bnd_)\n"
                          "%s        bnd_ = max((uint)%s, atomic_max(rthr_, (uint)%s));\n",
-                     in2, thi, thk, in2, thk, thk);
+                     in2, thi, mode & LC_TK_I32 ? "TI_NONE" : "TK_NONE", thk, in2, thk, thk);
     lc_sb_printf(sb, "%s}\n", in2);
     if (mode & LC_TK_SHARED)
         lc_sb_printf(sb, "%s    }\n", ind);
@@ -273,20 +278,23 @@ static void lc_topk_finish(struct lc_cg *g, struct lc_sb *sb, const char *K, int
                            int mode)
 {
     const char *unroll = mode & LC_TK_REG ? "" : " 1";
+    /* int indices widen to long, an empty place's too. */
+    const char *idx = mode & LC_TK_I32 ? "ti[j] == TI_NONE ? TK_NONE : (long)ti[j]" : "ti[j]";
     lc_sb_printf(sb, "    if (!fin) {\n"
                      "        __global %s *kd = (__global %s *)(s + kdst) + (m * P + q) * KK;\n"
                      "        __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;\n"
                      "#pragma unroll%s\n"
                      "        for (int j = 0; j < KB; j++) {\n"
                      "            if (j >= KK)\n                break;\n"
-                     "            kd[j] = tk[j];\n            id[j] = ti[j];\n"
+                     "            kd[j] = tk[j];\n            id[j] = %s;\n"
                      "        }\n"
-                     "        return;\n    }\n", K, K, unroll);
+                     "        return;\n    }\n", K, K, unroll, idx);
     if (unravel && g->nd > 1)
         lc_unravel(sb, 0, g->nd - 1, "m", "    ");
     lc_sb_printf(sb, "#pragma unroll%s\n    for (long pos_ = 0; pos_ < KB; pos_++) {\n"
                      "        if (pos_ >= KK)\n            break;\n"
-                     "        const long val_ = ti[pos_];\n", unroll);
+                     "        const long val_ = %s;\n", unroll,
+                 mode & LC_TK_I32 ? "ti[pos_] == TI_NONE ? TK_NONE : (long)ti[pos_]" : "ti[pos_]");
     lc_emit_sort_store(g, sb, "        ");
     lc_sb_printf(sb, "    }\n}\n\n");
 }
@@ -492,7 +500,11 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     }
     if (nr > 0)
         lc_unravel(sb, 0, nr, "m", "    ");
-    lc_topk_list(sb, K, mode);
+    /* The first pass's list keeps int indices where the rows are short enough. */
+    int fmode = mode | ((mode & LC_TK_REG) && !VL && N < INT_MAX ? LC_TK_I32 : 0);
+    if (fmode & LC_TK_I32)
+        lc_sb_printf(sb, "#define TI_NONE %s\n", largest ? "(-1)" : "INT_MAX");
+    lc_topk_list(sb, K, fmode);
     if (VL)
         lc_sb_printf(sb, "    uint%d tkv = (uint%d)(0);\n    long%d tiv = (long%d)(TK_NONE);\n", VL, VL,
                      VL, VL);
@@ -525,7 +537,7 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                          "#pragma unroll\n        for (int u_ = 0; u_ < %d; u_++) {\n"
                          "            const long i%d = b_ + u_ * P;\n            if (i%d < n%d) {\n",
                      TB, nr, nr, nr);
-        lc_topk_offer(sb, mode, K, "kb_[u_]", iv, "                ");
+        lc_topk_offer(sb, fmode, K, "kb_[u_]", iv, "                ");
         lc_sb_printf(sb, "            }\n        }\n");
         if (mode & LC_TK_SHARED) {
             lc_sb_printf(sb, "      }\n");
@@ -612,12 +624,12 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         if (VL)
             lc_sb_printf(sb, "        lc_tkv_offer(&tkv, &tiv, &thk, &thi, key_, %s, kk);\n", iv);
         else
-            lc_topk_offer(sb, mode, K, "key_", iv, "        ");
+            lc_topk_offer(sb, fmode, K, "key_", iv, "        ");
         lc_sb_printf(sb, "    }\n");
     }
     if (VL)
         lc_sb_printf(sb, "    vstore%d(tkv, 0, tk);\n    vstore%d(tiv, 0, ti);\n", VL, VL);
-    lc_topk_finish(g, sb, K, 0, mode);
+    lc_topk_finish(g, sb, K, 0, fmode);
 
 merge:
     /* The merges: G candidates of a row's L per item. */

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_14fde2c9e7ae9556_first lc_select_i64_14fde2c9e7ae9556_merge */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_1cf9bfb3f7b802f9_first lc_select_i64_1cf9bfb3f7b802f9_merge */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 4 fused ops; select: the k largest of each row chunk, merged. */
@@ -32,7 +32,7 @@ static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const u
     }
 }
 
-__kernel void lc_select_i64_14fde2c9e7ae9556_first(
+__kernel void lc_select_i64_1cf9bfb3f7b802f9_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -46,12 +46,13 @@ __kernel void lc_select_i64_14fde2c9e7ae9556_first(
     const long q = g_ / M, m = g_ % M;
     if (m >= M || q >= P) return;
     const long i0 = m;
+#define TI_NONE (-1)
     uint tk[KB];
-    long ti[KB];
+    int ti[KB];
 #pragma unroll
     for (int j = 0; j < KB; j++) {
         tk[j] = 0;
-        ti[j] = TK_NONE;
+        ti[j] = TI_NONE;
     }
     const long chunk = (n1 + P - 1) / P;
     const long beg = min(n1, q * chunk), end = min(n1, (q + 1) * chunk);
@@ -69,7 +70,7 @@ __kernel void lc_select_i64_14fde2c9e7ae9556_first(
         if ((uint)(b_ << 1) > 0xff000000u) key_ = 0xffffffffu;
         {
             const uint ok_ = key_;
-            const long oi_ = i1;
+            const int oi_ = (int)(i1);
             if (TK_BETTER(ok_, oi_, tk[KB - 1], ti[KB - 1])) {
 #pragma unroll
                 for (int j_ = KB - 1; j_ > 0; j_--) {
@@ -93,7 +94,7 @@ __kernel void lc_select_i64_14fde2c9e7ae9556_first(
             if (j >= KK)
                 break;
             kd[j] = tk[j];
-            id[j] = ti[j];
+            id[j] = ti[j] == TI_NONE ? TK_NONE : (long)ti[j];
         }
         return;
     }
@@ -101,12 +102,12 @@ __kernel void lc_select_i64_14fde2c9e7ae9556_first(
     for (long pos_ = 0; pos_ < KB; pos_++) {
         if (pos_ >= KK)
             break;
-        const long val_ = ti[pos_];
+        const long val_ = ti[pos_] == TI_NONE ? TK_NONE : (long)ti[pos_];
         out0[0 + i0 + pos_ * os0_1] = val_;
     }
 }
 
-__kernel void lc_select_i64_14fde2c9e7ae9556_merge(
+__kernel void lc_select_i64_1cf9bfb3f7b802f9_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,

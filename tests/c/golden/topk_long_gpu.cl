@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (chunks interleaved)", 4 launches: lc_select_i64_be15c539043220f4_first lc_select_i64_be15c539043220f4_merge lc_select_i64_be15c539043220f4_merge lc_select_i64_be15c539043220f4_merge */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (chunks interleaved)", 4 launches: lc_select_i64_4ec55585abd92c7d_first lc_select_i64_4ec55585abd92c7d_merge lc_select_i64_4ec55585abd92c7d_merge lc_select_i64_4ec55585abd92c7d_merge */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 2 fused ops; select: the k largest of each row chunk, merged (chunks interleaved). */
@@ -32,7 +32,7 @@ static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const u
     }
 }
 
-__kernel void lc_select_i64_be15c539043220f4_first(
+__kernel void lc_select_i64_4ec55585abd92c7d_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -55,12 +55,13 @@ __kernel void lc_select_i64_be15c539043220f4_first(
     /* The group's items of row m: [jlo_, jhi_). */
     const int jlo_ = (int)max(0L, m * P - gb_);
     const int jhi_ = (int)min((long)get_local_size(0), (m + 1) * P - gb_);
+#define TI_NONE (-1)
     uint tk[KB];
-    long ti[KB];
+    int ti[KB];
 #pragma unroll
     for (int j = 0; j < KB; j++) {
         tk[j] = 0;
-        ti[j] = TK_NONE;
+        ti[j] = TI_NONE;
     }
     const long st_ = (n0 + 16 * P - 1) / (16 * P);
 #pragma unroll 1
@@ -88,7 +89,7 @@ __kernel void lc_select_i64_be15c539043220f4_first(
             if (i0 < n0) {
                 {
                     const uint ok_ = kb_[u_];
-                    const long oi_ = i0;
+                    const int oi_ = (int)(i0);
                     if ((++seen_ & 15u) == 0u)
                         bnd_ = max(bnd_, atomic_or(rthr_, 0u));
                     if (ok_ >= bnd_) {
@@ -104,7 +105,7 @@ __kernel void lc_select_i64_be15c539043220f4_first(
                                 tk[0] = ok_;
                                 ti[0] = oi_;
                             }
-                            if (ti[KB - 1] != TK_NONE && tk[KB - 1] > bnd_)
+                            if (ti[KB - 1] != TI_NONE && tk[KB - 1] > bnd_)
                                 bnd_ = max((uint)tk[KB - 1], atomic_max(rthr_, (uint)tk[KB - 1]));
                         }
                     }
@@ -139,7 +140,7 @@ __kernel void lc_select_i64_be15c539043220f4_first(
             if (j >= KK)
                 break;
             kd[j] = tk[j];
-            id[j] = ti[j];
+            id[j] = ti[j] == TI_NONE ? TK_NONE : (long)ti[j];
         }
         return;
     }
@@ -147,12 +148,12 @@ __kernel void lc_select_i64_be15c539043220f4_first(
     for (long pos_ = 0; pos_ < KB; pos_++) {
         if (pos_ >= KK)
             break;
-        const long val_ = ti[pos_];
+        const long val_ = ti[pos_] == TI_NONE ? TK_NONE : (long)ti[pos_];
         out0[0 + pos_] = val_;
     }
 }
 
-__kernel void lc_select_i64_be15c539043220f4_merge(
+__kernel void lc_select_i64_4ec55585abd92c7d_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
