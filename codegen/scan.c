@@ -85,9 +85,9 @@ static void lc_vec_scan_loop(struct lc_cg *g, struct lc_sb *sb, int write, int v
 {
     int W = g->t->simd, nr = g->nd - 1;
     int op = g->k->scan_op;
-    const char *ident = op == LC_OP_CUMSUM ? "-0.0" : "1";   /* see lc_scan_identity */
-    const char *sym = op == LC_OP_CUMSUM ? "+" : "*";
     int adt = !strcmp(A, "double") ? LC_FLOAT64 : LC_FLOAT32;
+    const char *ident = lc_scan_identity(op, adt);
+    const char *sym = op == LC_OP_CUMSUM ? "+" : "*";
     /* Chunk totals (phase 1) keep W lane accumulators, folded once at the
      * end: one dependent add per block instead of W. */
     if (!write)

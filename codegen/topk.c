@@ -135,15 +135,26 @@ enum {
                            16 registers fewer, so more items fit on a compute unit) */
 };
 
+/* The type of a list's positions, and the position of an empty place (LC_TK_I32: ints, whose
+ * TI_LONG(i) widens one to the long positions of scratch and outputs). */
+static const char *lc_tk_itype(int mode)
+{
+    return mode & LC_TK_I32 ? "int" : "long";
+}
+
+static const char *lc_tk_inone(int mode)
+{
+    return mode & LC_TK_I32 ? "TI_NONE" : "TK_NONE";
+}
+
 /* An item's empty list and its last place, declared. LC_TK_REG: the best KB (>= KK) elements,
  * its last place tk[KB - 1], ti[KB - 1]. */
 static void lc_topk_list(struct lc_sb *sb, const char *K, int mode)
 {
     if (mode & LC_TK_REG) {
-        const char *none = mode & LC_TK_I32 ? "TI_NONE" : "TK_NONE";
         lc_sb_printf(sb, "    %s tk[KB];\n    %s ti[KB];\n#pragma unroll\n"
                          "    for (int j = 0; j < KB; j++) {\n        tk[j] = 0;\n        ti[j] = %s;\n    }\n",
-                     K, mode & LC_TK_I32 ? "int" : "long", none);
+                     K, lc_tk_itype(mode), lc_tk_inone(mode));
         return;
     }
     lc_sb_printf(sb, "    %s tk[KB];\n    long ti[KB];\n#pragma unroll 1\n"
@@ -234,9 +245,11 @@ static void lc_topk_offer(struct lc_sb *sb, int mode, const char *K, const char 
     const char *thi = mode & LC_TK_REG ? "ti[KB - 1]" : "thi";
     char in2[64];
     snprintf(in2, sizeof in2, "%s    ", ind);
-    lc_sb_printf(sb, "%s{\n%s    const %s ok_ = %s;\n%s    const %s oi_ = %s%s%s;\n", ind, ind, K,
-                 key, ind, mode & LC_TK_I32 ? "int" : "long", mode & LC_TK_I32 ? "(int)(" : "", i,
-                 mode & LC_TK_I32 ? ")" : "");
+    lc_sb_printf(sb, "%s{\n%s    const %s ok_ = %s;\n", ind, ind, K, key);
+    if (mode & LC_TK_I32)
+        lc_sb_printf(sb, "%s    const int oi_ = (int)(%s);\n", ind, i);
+    else
+        lc_sb_printf(sb, "%s    const long oi_ = %s;\n", ind, i);
     if (mode & LC_TK_SHARED) {
         lc_sb_printf(sb, "%sif ((++seen_ & 15u) == 0u)\n"
                          "%s    bnd_ = max(bnd_, atomic_or(rthr_, 0u));\n"
@@ -264,7 +277,7 @@ static void lc_topk_offer(struct lc_sb *sb, int mode, const char *K, const char 
     if (mode & LC_TK_SHARED)
         lc_sb_printf(sb, "%s    if (%s != %s && %s > bnd_)\n"
                          "%s        bnd_ = max((uint)%s, atomic_max(rthr_, (uint)%s));\n",
-                     in2, thi, mode & LC_TK_I32 ? "TI_NONE" : "TK_NONE", thk, in2, thk, thk);
+                     in2, thi, lc_tk_inone(mode), thk, in2, thk, thk);
     lc_sb_printf(sb, "%s}\n", in2);
     if (mode & LC_TK_SHARED)
         lc_sb_printf(sb, "%s    }\n", ind);
@@ -278,8 +291,7 @@ static void lc_topk_finish(struct lc_cg *g, struct lc_sb *sb, const char *K, int
                            int mode)
 {
     const char *unroll = mode & LC_TK_REG ? "" : " 1";
-    /* int indices widen to long, an empty place's too. */
-    const char *idx = mode & LC_TK_I32 ? "ti[j] == TI_NONE ? TK_NONE : (long)ti[j]" : "ti[j]";
+    const char *idx = mode & LC_TK_I32 ? "TI_LONG(ti[j])" : "ti[j]";
     lc_sb_printf(sb, "    if (!fin) {\n"
                      "        __global %s *kd = (__global %s *)(s + kdst) + (m * P + q) * KK;\n"
                      "        __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;\n"
@@ -294,7 +306,7 @@ static void lc_topk_finish(struct lc_cg *g, struct lc_sb *sb, const char *K, int
     lc_sb_printf(sb, "#pragma unroll%s\n    for (long pos_ = 0; pos_ < KB; pos_++) {\n"
                      "        if (pos_ >= KK)\n            break;\n"
                      "        const long val_ = %s;\n", unroll,
-                 mode & LC_TK_I32 ? "ti[pos_] == TI_NONE ? TK_NONE : (long)ti[pos_]" : "ti[pos_]");
+                 mode & LC_TK_I32 ? "TI_LONG(ti[pos_])" : "ti[pos_]");
     lc_emit_sort_store(g, sb, "        ");
     lc_sb_printf(sb, "    }\n}\n\n");
 }
@@ -503,7 +515,9 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     /* The first pass's list keeps int indices where the rows are short enough. */
     int fmode = mode | ((mode & LC_TK_REG) && !VL && N < INT_MAX ? LC_TK_I32 : 0);
     if (fmode & LC_TK_I32)
-        lc_sb_printf(sb, "#define TI_NONE %s\n", largest ? "(-1)" : "INT_MAX");
+        lc_sb_printf(sb, "#define TI_NONE %s\n"
+                         "#define TI_LONG(i) ((i) == TI_NONE ? TK_NONE : (long)(i))\n",
+                     largest ? "(-1)" : "INT_MAX");
     lc_topk_list(sb, K, fmode);
     if (VL)
         lc_sb_printf(sb, "    uint%d tkv = (uint%d)(0);\n    long%d tiv = (long%d)(TK_NONE);\n", VL, VL,

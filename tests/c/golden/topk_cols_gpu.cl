@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_1cf9bfb3f7b802f9_first lc_select_i64_1cf9bfb3f7b802f9_merge */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_153ee7abd076e8a7_first lc_select_i64_153ee7abd076e8a7_merge */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 4 fused ops; select: the k largest of each row chunk, merged. */
@@ -32,7 +32,7 @@ static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const u
     }
 }
 
-__kernel void lc_select_i64_1cf9bfb3f7b802f9_first(
+__kernel void lc_select_i64_153ee7abd076e8a7_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -47,6 +47,7 @@ __kernel void lc_select_i64_1cf9bfb3f7b802f9_first(
     if (m >= M || q >= P) return;
     const long i0 = m;
 #define TI_NONE (-1)
+#define TI_LONG(i) ((i) == TI_NONE ? TK_NONE : (long)(i))
     uint tk[KB];
     int ti[KB];
 #pragma unroll
@@ -94,7 +95,7 @@ __kernel void lc_select_i64_1cf9bfb3f7b802f9_first(
             if (j >= KK)
                 break;
             kd[j] = tk[j];
-            id[j] = ti[j] == TI_NONE ? TK_NONE : (long)ti[j];
+            id[j] = TI_LONG(ti[j]);
         }
         return;
     }
@@ -102,12 +103,12 @@ __kernel void lc_select_i64_1cf9bfb3f7b802f9_first(
     for (long pos_ = 0; pos_ < KB; pos_++) {
         if (pos_ >= KK)
             break;
-        const long val_ = ti[pos_] == TI_NONE ? TK_NONE : (long)ti[pos_];
+        const long val_ = TI_LONG(ti[pos_]);
         out0[0 + i0 + pos_ * os0_1] = val_;
     }
 }
 
-__kernel void lc_select_i64_1cf9bfb3f7b802f9_merge(
+__kernel void lc_select_i64_153ee7abd076e8a7_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (chunks interleaved)", 4 launches: lc_select_i64_4ec55585abd92c7d_first lc_select_i64_4ec55585abd92c7d_merge lc_select_i64_4ec55585abd92c7d_merge lc_select_i64_4ec55585abd92c7d_merge */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (chunks interleaved)", 4 launches: lc_select_i64_933623cfb77f2983_first lc_select_i64_933623cfb77f2983_merge lc_select_i64_933623cfb77f2983_merge lc_select_i64_933623cfb77f2983_merge */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 2 fused ops; select: the k largest of each row chunk, merged (chunks interleaved). */
@@ -32,7 +32,7 @@ static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const u
     }
 }
 
-__kernel void lc_select_i64_4ec55585abd92c7d_first(
+__kernel void lc_select_i64_933623cfb77f2983_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -56,6 +56,7 @@ __kernel void lc_select_i64_4ec55585abd92c7d_first(
     const int jlo_ = (int)max(0L, m * P - gb_);
     const int jhi_ = (int)min((long)get_local_size(0), (m + 1) * P - gb_);
 #define TI_NONE (-1)
+#define TI_LONG(i) ((i) == TI_NONE ? TK_NONE : (long)(i))
     uint tk[KB];
     int ti[KB];
 #pragma unroll
@@ -140,7 +141,7 @@ __kernel void lc_select_i64_4ec55585abd92c7d_first(
             if (j >= KK)
                 break;
             kd[j] = tk[j];
-            id[j] = ti[j] == TI_NONE ? TK_NONE : (long)ti[j];
+            id[j] = TI_LONG(ti[j]);
         }
         return;
     }
@@ -148,12 +149,12 @@ __kernel void lc_select_i64_4ec55585abd92c7d_first(
     for (long pos_ = 0; pos_ < KB; pos_++) {
         if (pos_ >= KK)
             break;
-        const long val_ = ti[pos_] == TI_NONE ? TK_NONE : (long)ti[pos_];
+        const long val_ = TI_LONG(ti[pos_]);
         out0[0 + pos_] = val_;
     }
 }
 
-__kernel void lc_select_i64_4ec55585abd92c7d_merge(
+__kernel void lc_select_i64_933623cfb77f2983_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
