@@ -138,6 +138,15 @@ void lc_unravel(struct lc_sb *sb, int lo, int hi, const char *lin, const char *i
 void lc_store_outputs(struct lc_cg *g, struct lc_sb *sb, const char *ind, int cover);
 /* Emit every expr of the given phase (0 prologue / whole map; 1 epilogue) as v<i>. */
 void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind);
+/* The exprs of phase 0 whose value does not change along dim d, as a calloc'd mask over the
+ * kernel's exprs (NULL when out of memory): reads of constants, and of buffers at a place that
+ * does not move along d (no gathered index; never the store's target, which the loop writes),
+ * and ops over those alone. A loop along d computes them once before it. */
+char *lc_row_invariants(const struct lc_cg *g, int d);
+/* The exprs of phase 0 outside a loop along the invariants' dim (inside = 0: those of `inv`)
+ * or inside it (inside = 1: the others). */
+void lc_emit_exprs_hoisted(struct lc_cg *g, struct lc_sb *sb, const char *inv, int inside,
+                           const char *ind);
 /* Emit expr i alone as v<i> (its inputs must be emitted before it in the same scope). */
 void lc_emit_expr(struct lc_cg *g, struct lc_sb *sb, int i, const char *ind);
 /* A comment naming the op of the node expr x computes (nothing when x has no node). */
@@ -252,7 +261,7 @@ int lc_store_guard(struct lc_cg *g, struct lc_sb *sb);
  * and q_ = the place written; the caller writes and closes the brace. */
 void lc_store_item_head(struct lc_cg *g, struct lc_sb *sb);
 /* The write of an item at the current indices (its value, where its guard holds), its
- * exprs emitted before. */
+ * exprs emitted before; in a row loop of a store in row order, a false predicate ends it. */
 void lc_store_emit(struct lc_cg *g, struct lc_sb *sb, const char *ind);
 /* The places [lo, hi] of the storage the store target's leaf spans. */
 void lc_leaf_span(const struct lc_node *leaf, int64_t *lo, int64_t *hi);

@@ -11,8 +11,10 @@ void lc_describe_expr(struct lc_sb *sb, const struct lc_expr *x)
     if (!x->node)
         return;
     const char *what = x->op == LC_EXPR_REDUCED ? "result of "
-                     : x->op == LC_EXPR_INDEX ? (x->axis < 0 ? "index clamped for "
-                                                             : "index checked for ")
+                     : x->op == LC_EXPR_INDEX ? (x->axis == LC_GATHER_BOUNDED
+                                                     ? "index bounded by the store for "
+                                                     : x->axis < 0 ? "index clamped for "
+                                                                   : "index checked for ")
                      : x->op == LC_EXPR_SCANNED ? "running " : "";
     lc_sb_printf(sb, " /* %s%s */", what, lc_op_name(x->node->op));
 }
@@ -62,15 +64,53 @@ static int lc_unread_target(const struct lc_kernel *k, int i)
     return 1;
 }
 
-void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind)
+static void lc_emit_exprs_where(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind,
+                                const char *mask, int want)
 {
     const struct lc_kernel *k = g->k;
     for (int i = 0; i < k->n_exprs; i++) {
         const struct lc_expr *x = &k->exprs[i];
-        if (x->epilogue != phase || (x->access >= 0 && lc_unread_target(k, i)))
+        if (x->epilogue != phase || (x->access >= 0 && lc_unread_target(k, i)) ||
+            (mask && !mask[i] != !want))
             continue;
         lc_emit_expr(g, sb, i, ind);
     }
+}
+
+void lc_emit_exprs(struct lc_cg *g, struct lc_sb *sb, int phase, const char *ind)
+{
+    lc_emit_exprs_where(g, sb, phase, ind, NULL, 0);
+}
+
+char *lc_row_invariants(const struct lc_cg *g, int d)
+{
+    const struct lc_kernel *k = g->k;
+    const struct lc_access *t = k->kind == LC_KERNEL_STORE ? &g->acc[k->store_access] : NULL;
+    char *inv = calloc((size_t)k->n_exprs + 1, 1);
+    if (!inv)
+        return NULL;
+    for (int i = 0; i < k->n_exprs; i++) {
+        const struct lc_expr *x = &k->exprs[i];
+        int ok = x->epilogue == 0 && x->op != LC_EXPR_SCANNED && x->op != LC_EXPR_INDEX &&
+                 x->op != LC_EXPR_REDUCED;
+        if (ok && x->access >= 0) {
+            const struct lc_access *a = &g->acc[x->access];
+            int buf = a->kind == LC_ACCESS_INPUT || a->kind == LC_ACCESS_TEMP;
+            ok = a->kind == LC_ACCESS_CONST ||
+                 (buf && a->strides[d] == 0 && a->n_dyn == 0 &&
+                  !(t && a->kind == t->kind && a->source == t->source));
+        }
+        for (int j = 0; ok && j < x->n_in; j++)
+            ok = inv[x->in[j]];
+        inv[i] = (char)ok;
+    }
+    return inv;
+}
+
+void lc_emit_exprs_hoisted(struct lc_cg *g, struct lc_sb *sb, const char *inv, int inside,
+                           const char *ind)
+{
+    lc_emit_exprs_where(g, sb, 0, ind, inv, !inside);
 }
 
 void lc_emit_expr(struct lc_cg *g, struct lc_sb *sb, int i, const char *ind)
@@ -85,6 +125,9 @@ void lc_emit_expr(struct lc_cg *g, struct lc_sb *sb, int i, const char *ind)
         lc_sb_printf(sb, "%sconst %s v%d = ", ind, lc_T(x->dtype), i);
         if (x->op == LC_EXPR_REDUCED) {
             lc_finalize_expr(g, sb, x->slot);
+        } else if (x->op == LC_EXPR_INDEX && x->axis == LC_GATHER_BOUNDED) {
+            /* In range where the store in row order writes (its predicate bounds it). */
+            lc_sb_printf(sb, "(long)v%d", x->in[0]);
         } else if (x->op == LC_EXPR_INDEX && x->axis < 0) {
             /* In range by construction: clamped (no check, nothing reported). */
             lc_sb_printf(sb, "(long)min((ulong)v%d, (ulong)(x%d_n - 1))", x->in[0], i);

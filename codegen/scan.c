@@ -641,6 +641,13 @@ static int lc_gen_store_scan(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
             lc_sb_printf(sb, "    const long m = get_global_id(0);\n    if (m >= M) return;\n");
         if (nr > 0)
             lc_unravel(sb, 0, nr, "m", "    ");
+        /* The store's reads that stay put along the row, once before its loop (the compiler
+         * may not: the loop's writes could alias them). */
+        char *inv = ph == 2 && N > 0 ? lc_row_invariants(g, nr) : NULL;
+        if (ph == 2 && N > 0 && !inv)
+            return -1;
+        if (inv)
+            lc_emit_exprs_hoisted(g, sb, inv, 0, "    ");
         if (split)
             lc_sb_printf(sb, "    const long chunk = (n%d + P - 1) / P;\n"
                              "    const long end = min(n%d, (q + 1) * chunk);\n"
@@ -662,10 +669,14 @@ static int lc_gen_store_scan(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
             lc_scan_step(&g->h, sb, op, dt, "sacc_", v, A, "        ");
             lc_sb_printf(sb, "    }\n    part[m * P + q] = sacc_;\n}\n");
         } else {
-            lc_emit_exprs(g, sb, 0, "        ");
+            if (inv)
+                lc_emit_exprs_hoisted(g, sb, inv, 1, "        ");
+            else
+                lc_emit_exprs(g, sb, 0, "        ");
             lc_store_emit(g, sb, "        ");
             lc_sb_printf(sb, "    }\n}\n");
         }
+        free(inv);
         l->global[0] = (size_t)(M * (int64_t)P);
         if (!lc_fixed_groups(g->t, l, g->t->scan_work_group) && N >= 1024)
             lc_single_item_groups(l);

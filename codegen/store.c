@@ -24,12 +24,12 @@
 
 /* The condition under which this item writes: its predicate holds and every
  * index the target gathers by is in range. */
-int lc_store_guard(struct lc_cg *g, struct lc_sb *sb)
+static int lc_store_guard_of(struct lc_cg *g, struct lc_sb *sb, int pred)
 {
     const struct lc_kernel *k = g->k;
     const struct lc_access *t = &g->acc[k->store_access];
     int any = 0;
-    if (k->store_pred >= 0) {
+    if (pred && k->store_pred >= 0) {
         lc_sb_printf(sb, "v%d", k->store_pred);
         any = 1;
     }
@@ -48,6 +48,11 @@ int lc_store_guard(struct lc_cg *g, struct lc_sb *sb)
         any = 1;
     }
     return any;
+}
+
+int lc_store_guard(struct lc_cg *g, struct lc_sb *sb)
+{
+    return lc_store_guard_of(g, sb, 1);
 }
 
 void lc_store_item_head(struct lc_cg *g, struct lc_sb *sb)
@@ -99,7 +104,11 @@ static void lc_store_write(struct lc_cg *g, struct lc_sb *sb, const char *ind)
 void lc_store_emit(struct lc_cg *g, struct lc_sb *sb, const char *ind)
 {
     struct lc_sb cond = {0};
-    if (lc_store_guard(g, &cond)) {
+    /* In row order, the row's writes end at its first false predicate (graph.h). */
+    int ordered = g->k->store_ordered && g->k->store_pred >= 0;
+    if (ordered)
+        lc_sb_printf(sb, "%sif (!v%d)\n%s    break;\n", ind, g->k->store_pred, ind);
+    if (lc_store_guard_of(g, &cond, !ordered)) {
         char in2[64];
         snprintf(in2, sizeof in2, "%s    ", ind);
         lc_sb_printf(sb, "%sif (%s) {\n", ind, cond.s ? cond.s : "0");

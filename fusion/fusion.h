@@ -121,7 +121,8 @@ struct lc_access {
  * `size` along a gather's axis: negative ones count from the end; one out of
  * range is reported (IndexError naming `axis`) and read as 0. Its value is
  * an int64. With `axis` < 0 (a gather whose index is in range by
- * construction) it is only clamped into [0, size). */
+ * construction) it is only clamped into [0, size), or with LC_GATHER_BOUNDED
+ * taken as it is (graph.h). */
 #define LC_EXPR_INDEX (-2)
 /* LC_EXPR_SCANNED: a store kernel's scan (lc_kernel's store_scan): the running state of
  * op scan_op after folding in[0] at this index, its row walked in order (LC_FUSE_SCAN_STORE). */

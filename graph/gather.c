@@ -11,9 +11,10 @@ struct lc_node *lc_node_gather(struct lc_node *src, struct lc_node *idx, int axi
         lc_error_set(e, LC_ERR_INDEX, "arrays used as indices must be of integer (or boolean) type");
         return NULL;
     }
-    if (src->ndim != idx->ndim || axis < 0 || axis >= src->ndim) {
-        lc_error_set(e, LC_ERR_INVALID, "internal: a gather needs an index of the source's ndim "
-                     "and an axis of it");
+    if (src->ndim != idx->ndim || axis < 0 || axis >= src->ndim ||
+        report_axis < LC_GATHER_BOUNDED) {
+        lc_error_set(e, LC_ERR_INVALID, "internal: a gather needs an index of the source's ndim, "
+                     "an axis of it and an axis to report (or a clamp mode)");
         return NULL;
     }
     for (int d = 0; d < src->ndim; d++)

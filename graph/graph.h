@@ -277,9 +277,14 @@ struct lc_node *lc_node_topk(struct lc_node *a, int axis, int k, int largest,
  * an integer dtype (not bool). Chains of gathers express NumPy's advanced
  * indexing, take and take_along_axis (python/lazycl/_index.py). A negative
  * report_axis says the index is in range by construction (its builder's
- * invariant, as a compaction's slots are): it is clamped into [0, size), never
- * checked nor reported, so that a broken invariant gives wrong values but no
- * access outside the array. */
+ * invariant, as a compaction's slots are), never checked nor reported:
+ * LC_GATHER_CLAMPED clamps it into [0, size), so that a broken invariant gives
+ * wrong values but no access outside the array; LC_GATHER_BOUNDED does not
+ * even clamp it, and is only for the target of a store in row order
+ * (LC_STORE_IN_ORDER) whose predicate itself bounds the index: a row's writes
+ * end at its first false predicate (lc_node_store refuses it elsewhere). */
+#define LC_GATHER_CLAMPED (-1)
+#define LC_GATHER_BOUNDED (-2)
 struct lc_node *lc_node_gather(struct lc_node *src, struct lc_node *idx, int axis, int report_axis,
                                struct lc_error *e);
 
@@ -294,7 +299,9 @@ struct lc_node *lc_node_gather(struct lc_node *src, struct lc_node *idx, int axi
  * LC_STORE_IN_ORDER assigns each row of the last dim in order, so that of
  * several elements of a row writing one place the last one wins (a
  * compaction writes every element at the current slot, which the next kept
- * one overwrites: no branch on the mask, no spare place). Where
+ * one overwrites: no branch on the mask, no spare place), and a row's writes
+ * end at its first element whose predicate is false (a compaction's
+ * predicate, slot < the chunk's count, stays false from there on). Where
  * the target gathers, an index out of range writes nothing and raises
  * IndexError at the forcing call. The node's value is not an array: it is
  * forced on its own, for its effect, and never used as an input. */

@@ -42,6 +42,13 @@ struct lc_node *lc_node_store(struct lc_node *target, struct lc_node *value, str
             return NULL;
         }
     }
+    for (const struct lc_node *c = target; !lc_node_is_leaf(c); c = c->in[0])
+        if (c->op == LC_OP_GATHER && c->p.gather.report_axis == LC_GATHER_BOUNDED &&
+            (combine != LC_STORE_IN_ORDER || !pred)) {
+            lc_error_set(e, LC_ERR_INVALID, "internal: an unclamped gather is only the target "
+                         "of a store in row order whose predicate bounds it");
+            return NULL;
+        }
     if (combine != 0 && combine != LC_OP_ADD && combine != LC_OP_MUL &&
         combine != LC_OP_MINIMUM && combine != LC_OP_MAXIMUM && combine != LC_STORE_IN_ORDER) {
         lc_error_set(e, LC_ERR_INVALID, "internal: a store assigns (in any order or in row "

@@ -44,6 +44,7 @@ def _slots(cs, shape):
 # the source read once, and nothing but the result is written; no branch on the mask.
 _CHUNK_MIN = 256      # elements per chunk below which the plain scan and store serve
 _IN_ORDER = -1        # graph.h's LC_STORE_IN_ORDER
+_BOUNDED = -2         # graph.h's LC_GATHER_BOUNDED
 
 
 class _Chunks:
@@ -134,8 +135,10 @@ def _compact_chunks(src, m, ch):
         # expression: a scan held elsewhere would be written and kept, engine/keep.c) less
         # its own.
         before = _c._binary("subtract", _c._scan("cumsum", one, 1), one)
-        # In range by construction: the gather clamps the slot (-1), never checks it.
-        target = _c._gather(slots, _c._binary("add", first, before), 0, -1)
+        # In range where the store writes: the predicate bounds `before` by the chunk's count,
+        # and a row's writes end at its first false predicate, so the slot is neither checked
+        # nor clamped (graph.h's LC_GATHER_BOUNDED: the clamp cost a quarter of the store).
+        target = _c._gather(slots, _c._binary("add", first, before), 0, _BOUNDED)
         _c._store(out, target, ps, _c._binary("less", before, cnt), _IN_ORDER, 1)
     return out
 

@@ -271,7 +271,8 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
     case 26: /* x[x > 0.5] over 16 chunks of x (CPUs' compaction, python/lazycl/_write.py):
                 a store in row order whose slot is each chunk's first plus the running count
                 before it (a scan computed in the store), every element written at the current
-                slot up to the chunk's last kept one; the slots are clamped, not checked */
+                slot up to the chunk's last kept one, where the row's writes end; the slots
+                are bounded by that, neither checked nor clamped */
         {
             int64_t c = 1000 * scale, sx[1] = {16 * c}, sr[2] = {16, c}, sc[2] = {16, 1},
                     no = 7000 * scale, so[1] = {no}, sn[2] = {no, 1};
@@ -285,7 +286,7 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             struct lc_node *before = B(LC_OP_SUB, run, ref(one));
             struct lc_node *slots = lc_node_reshape(out, 2, sn, &err);
             struct lc_node *pos = B(LC_OP_ADD, first, ref(before));
-            struct lc_node *g = lc_node_gather(slots, pos, 0, -1, &err);
+            struct lc_node *g = lc_node_gather(slots, pos, 0, LC_GATHER_BOUNDED, &err);
             struct lc_node *pred = B(LC_OP_LT, before, cnt);
             outs[0] = g && pred ? lc_node_store(g, xr, pred, LC_STORE_IN_ORDER, &err) : NULL;
             lc_node_release(g);

@@ -628,6 +628,19 @@ static void test_scan_in_store(void)
           !p.kernels[0].store_combine);
     lc_plan_free(&p);
     lc_node_release(st);
+    /* An unclamped gather is only the target of a store in row order with a predicate. */
+    struct lc_node *gb = lc_node_gather(slots, pos, 0, LC_GATHER_BOUNDED, &err);
+    CHECK(gb != NULL);
+    CHECK(!lc_node_store(gb, x, NULL, LC_STORE_IN_ORDER, &err) && err.code == LC_ERR_INVALID);
+    lc_error_clear(&err);
+    CHECK(!lc_node_store(gb, x, m, 0, &err) && err.code == LC_ERR_INVALID);
+    lc_error_clear(&err);
+    CHECK(!lc_node_gather(slots, pos, 0, LC_GATHER_BOUNDED - 1, &err));
+    lc_error_clear(&err);
+    st = lc_node_store(gb, x, m, LC_STORE_IN_ORDER, &err);
+    CHECK(st != NULL);
+    lc_node_release(st);
+    lc_node_release(gb);
     lc_node_release(g);
     lc_node_release(slots);
     lc_node_release(pos);

@@ -1,8 +1,8 @@
-/* ---- kernel 0: schedule "store with its scan: three phases over chunks of each row", 3 launches: lc_store_f64_cea19f58af9b91d0_p1 lc_store_f64_cea19f58af9b91d0_p2 lc_store_f64_cea19f58af9b91d0_p3 */
+/* ---- kernel 0: schedule "store with its scan: three phases over chunks of each row", 3 launches: lc_store_f64_daa9b4f4765238b7_p1 lc_store_f64_daa9b4f4765238b7_p2 lc_store_f64_daa9b4f4765238b7_p3 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 4 fused ops; store with its scan: three phases over chunks of each row. */
-__kernel void lc_store_f64_cea19f58af9b91d0_p1(
+__kernel void lc_store_f64_daa9b4f4765238b7_p1(
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
     __global double *a2, const long a2_o,
@@ -23,7 +23,7 @@ __kernel void lc_store_f64_cea19f58af9b91d0_p1(
     }
     part[m * P + q] = sacc_;
 }
-__kernel void lc_store_f64_cea19f58af9b91d0_p2(
+__kernel void lc_store_f64_daa9b4f4765238b7_p2(
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
     __global double *a2, const long a2_o,
@@ -39,7 +39,7 @@ __kernel void lc_store_f64_cea19f58af9b91d0_p2(
         sacc_ += (double)t;
     }
 }
-__kernel void lc_store_f64_cea19f58af9b91d0_p3(
+__kernel void lc_store_f64_daa9b4f4765238b7_p3(
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
     __global double *a2, const long a2_o,
@@ -49,12 +49,12 @@ __kernel void lc_store_f64_cea19f58af9b91d0_p3(
     const long g_ = get_global_id(0);
     const long m = g_ / P, q = g_ % P;
     if (m >= M) return;
+    const float v1 = a1_v; /* full */
     const long chunk = (n0 + P - 1) / P;
     const long end = min(n0, (q + 1) * chunk);
     double sacc_ = part[m * P + q];
     for (long i0 = q * chunk; i0 < end; i0++) {
         const float v0 = a0[a0_o + i0]; /* buffer */
-        const float v1 = a1_v; /* full */
         const float v2 = (v0 * v1); /* multiply */
         sacc_ += (double)v2;
         const float v3 = (float)sacc_; /* running cumsum */
