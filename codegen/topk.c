@@ -100,31 +100,40 @@ static void lc_topk_helpers(struct lc_sb *sb, const char *K, int KK, int largest
  * places past the new one (a shuffle) and two selects, where the list in private memory took a
  * loop of moves (PoCL, top 16 of each row of 4096^2 float32, with offers only of keys not
  * below the last place: 16.6 -> 14.3 ms). The places past KK hold worse elements; the last
- * place (thk, thi) is place KK - 1, read back through private memory after an insertion. */
-static void lc_topk_vec_helper(struct lc_sb *sb, int VL, int largest)
+ * place (thk, thi) is lane KK - 1, taken by a shuffle (through private memory, and with long
+ * indices: 8.4 ms; int indices and the shuffle: 7.2). IT is the indices' type: int where the
+ * rows are shorter than INT_MAX (one vector register for 16 of them), else long. */
+static void lc_topk_vec_helper(struct lc_sb *sb, int VL, int largest, const char *IT)
 {
+    int wide = IT[0] == 'l';
+    char cv[24] = "";
+    if (wide)
+        snprintf(cv, sizeof cv, "convert_int%d", VL);
     lc_sb_printf(sb,
-        "static inline void lc_tkv_offer(uint%d *tkv, long%d *tiv, uint *thk, long *thi,\n"
-        "                                const uint key, const long i, const int kk)\n{\n"
+        "static inline void lc_tkv_offer(uint%d *tkv, %s%d *tiv, uint *thk, %s *thi,\n"
+        "                                const uint key, const %s i, const int kk)\n{\n"
         "    if (!TK_BETTER(key, i, *thk, *thi))\n        return;\n"
-        "    const uint%d kv = (uint%d)(key);\n    const long%d iv = (long%d)(i);\n"
-        "    const int%d b = (kv > *tkv) | ((kv == *tkv) & convert_int%d(iv %s *tiv));\n",
-        VL, VL, VL, VL, VL, VL, VL, VL, largest ? ">" : "<");
+        "    const uint%d kv = (uint%d)(key);\n    const %s%d iv = (%s%d)(i);\n"
+        "    const int%d b = (kv > *tkv) | ((kv == *tkv) & %s(iv %s *tiv));\n",
+        VL, IT, VL, IT, IT, VL, VL, IT, VL, IT, VL, VL, cv,
+        largest ? ">" : "<");
     lc_sb_printf(sb, "    const uint%d up = (uint%d)(0", VL, VL);
     for (int j = 0; j < VL - 1; j++)
         lc_sb_printf(sb, ", %d", j);
     lc_sb_printf(sb, ");\n    const int%d bp = shuffle(b, up) & (int%d)(0", VL, VL);
     for (int j = 1; j < VL; j++)
         lc_sb_printf(sb, ", -1");
-    lc_sb_printf(sb,
-        ");\n"
-        "    *tkv = select(select(*tkv, kv, b), shuffle(*tkv, up), bp);\n"
-        "    *tiv = select(select(*tiv, iv, convert_long%d(b)), shuffle(*tiv, convert_ulong%d(up)),\n"
-        "                  convert_long%d(bp));\n"
-        "    uint tk_[%d];\n    long ti_[%d];\n"
-        "    vstore%d(*tkv, 0, tk_);\n    vstore%d(*tiv, 0, ti_);\n"
-        "    *thk = tk_[KK - 1];\n    *thi = ti_[KK - 1];\n}\n\n",
-        VL, VL, VL, VL, VL, VL, VL);
+    lc_sb_printf(sb, ");\n    *tkv = select(select(*tkv, kv, b), shuffle(*tkv, up), bp);\n");
+    if (wide)
+        lc_sb_printf(sb,
+            "    *tiv = select(select(*tiv, iv, convert_long%d(b)), shuffle(*tiv, convert_ulong%d(up)),\n"
+            "                  convert_long%d(bp));\n"
+            "    *thi = shuffle(*tiv, (ulong%d)(KK - 1)).s0;\n",
+            VL, VL, VL, VL);
+    else
+        lc_sb_printf(sb, "    *tiv = select(select(*tiv, iv, b), shuffle(*tiv, up), bp);\n"
+                         "    *thi = shuffle(*tiv, (uint%d)(KK - 1)).s0;\n", VL);
+    lc_sb_printf(sb, "    *thk = shuffle(*tkv, (uint%d)(KK - 1)).s0;\n}\n\n", VL);
 }
 
 /* The modes of an item's list (lc_topk_gen chooses). */
@@ -488,8 +497,10 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     lc_topk_helpers(sb, K, KK, largest);
     /* The steps along rows keep a list of 8 or 16 32-bit keys in vectors (lc_tkv_offer). */
     int VL = S > 1 && key.bits == 32 && lc_topk_room(KK) <= 16 ? lc_topk_room(KK) : 0;
+    const char *VIT = N < INT_MAX ? "int" : "long";
+    const char *VNONE = N >= INT_MAX ? "TK_NONE" : largest ? "(-1)" : "INT_MAX";
     if (VL)
-        lc_topk_vec_helper(sb, VL, largest);
+        lc_topk_vec_helper(sb, VL, largest, VIT);
     if (W > 1) {
         if (lc_topk_first_vec(g, sb, &key, dt, vexpr, W, largest) < 0)
             return -1;
@@ -520,8 +531,8 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                      largest ? "(-1)" : "INT_MAX");
     lc_topk_list(sb, K, fmode);
     if (VL)
-        lc_sb_printf(sb, "    uint%d tkv = (uint%d)(0);\n    long%d tiv = (long%d)(TK_NONE);\n", VL, VL,
-                     VL, VL);
+        lc_sb_printf(sb, "    uint%d tkv = (uint%d)(0);\n    %s%d tiv = (%s%d)(%s);\n"
+                         "    %s thiv = %s;\n", VL, VL, VIT, VL, VIT, VL, VNONE, VIT, VNONE);
     char v[16], iv[16];
     snprintf(v, sizeof v, "v%d", vexpr);
     snprintf(iv, sizeof iv, "i%d", nr);
@@ -564,15 +575,19 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         /* Chunks of whole steps (but the last) of LC_TK_VECS vectors of S, then the rest one
          * by one. The steps test values: thf_ is the value of the last place's key (NaN while
          * the list is not full, or holds NaNs: every element passes), and an element whose key
-         * could enter (>= the last place's) is not below it (above, smallest) or is NaN: one
+         * could enter is not below it (largest: the later of equal elements ranks first) or
+         * above it (smallest: the earlier ranks first, and comes first), or is NaN: one
          * comparison a vector, the lanes ORed (c_). A step that passes tests its vectors again
          * (the threshold may have risen); a vector that passes has its keys computed and its
-         * lanes offered in order. */
+         * lanes offered in order. (Walking the largest's rows from the end would keep equal
+         * elements out too, but cost 20%: PoCL, top 16 of each row of 4096^2 float32, 7.2 ->
+         * 8.6 ms.) */
         const char *F = lc_T(dt);
         char FV[16], KV[16];
         snprintf(FV, sizeof FV, "%s%d", F, S);
         snprintf(KV, sizeof KV, "%s%d", K, S);
         int U = LC_TK_VECS, SU = S * U;
+        const char *pass = largest ? "<" : ">=";
         lc_sb_printf(sb, "    const long chunk = ((n%d + P - 1) / P + %d) / %d * %d;\n"
                          "    const long beg = min(n%d, q * chunk), end = min(n%d, (q + 1) * chunk);\n"
                          "    long b_ = beg;\n    %s thf_;\n",
@@ -584,8 +599,7 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                          "            const long i%d = b_ + u_ * %d;\n",
                      SU, SU, key.bits == 64 ? "long" : "int", S, U, nr, S);
         lc_emit_exprs_vec(g, sb, S, nr, "            ");
-        lc_sb_printf(sb, "            c_ |= !(w%d %s thf_);\n        }\n", vexpr,
-                     largest ? "<" : ">");
+        lc_sb_printf(sb, "            c_ |= !(w%d %s thf_);\n        }\n", vexpr, pass);
         const char *IT = key.bits == 64 ? "long" : "int";
         char cond[256];
         lc_topk_any(sb, IT, S, "c_", "        ", cond, sizeof cond);
@@ -595,8 +609,7 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                          "                const long i%d = b_ + u_ * %d;\n",
                      cond, U, nr, S);
         lc_emit_exprs_vec(g, sb, S, nr, "                ");
-        lc_sb_printf(sb, "                const %s%d p_ = !(w%d %s thf_);\n", IT, S, vexpr,
-                     largest ? "<" : ">");
+        lc_sb_printf(sb, "                const %s%d p_ = !(w%d %s thf_);\n", IT, S, vexpr, pass);
         lc_topk_any(sb, IT, S, "p_", "                ", cond, sizeof cond);
         lc_sb_printf(sb, "                if (%s == 0)\n                    continue;\n", cond);
         lc_topk_vec_key(sb, &key, FV, KV, vexpr, largest, "                ");
@@ -609,17 +622,20 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         for (int l = 0; l < S; l++)
             lc_sb_printf(sb, "%s%llu", l ? ", " : "", 1ull << l);
         lc_sb_printf(sb, "), key_ >= (%s)(thk));\n", KV);
-        char mb[16];
+        char mb[16], off[96];
         snprintf(mb, sizeof mb, "mb%d_", S);
+        if (VL)
+            snprintf(off, sizeof off, "lc_tkv_offer(&tkv, &tiv, &thk, &thiv, kl_[l], (%s)(i%d + l)",
+                     VIT, nr);
+        else
+            snprintf(off, sizeof off, "lc_tk_offer(tk, ti, &thk, &thi, kl_[l], i%d + l", nr);
         lc_topk_any(sb, K, S, mb, "                ", cond, sizeof cond);
         lc_sb_printf(sb, "                %s m_ = %s;\n"
                          "#pragma unroll 1\n                while (m_ != 0) {\n"
                          "                    const int l = %d - (int)clz(m_ & (0 - m_));\n"
                          "                    m_ &= m_ - 1;\n"
-                         "                    %s, &thk, &thi, kl_[l], i%d + l, kk);\n"
-                         "                }\n",
-                     K, cond, key.bits == 64 ? 63 : 31,
-                     VL ? "lc_tkv_offer(&tkv, &tiv" : "lc_tk_offer(tk, ti", nr);
+                         "                    %s, kk);\n                }\n",
+                     K, cond, key.bits == 64 ? 63 : 31, off);
         lc_topk_thf(sb, &key, FV, F, largest, "                ");
         lc_sb_printf(sb, "            }\n        }\n    }\n"
                          "#pragma unroll 1\n    for (long i%d = b_; i%d < end; i%d++) {\n",
@@ -636,13 +652,23 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         if (!largest)
             lc_sb_printf(sb, "        key_ = ~key_ & %s;\n", key.all);
         if (VL)
-            lc_sb_printf(sb, "        lc_tkv_offer(&tkv, &tiv, &thk, &thi, key_, %s, kk);\n", iv);
+            lc_sb_printf(sb, "        lc_tkv_offer(&tkv, &tiv, &thk, &thiv, key_, (%s)%s, kk);\n",
+                         VIT, iv);
         else
             lc_topk_offer(sb, fmode, K, "key_", iv, "        ");
         lc_sb_printf(sb, "    }\n");
     }
     if (VL)
-        lc_sb_printf(sb, "    vstore%d(tkv, 0, tk);\n    vstore%d(tiv, 0, ti);\n", VL, VL);
+    {
+        /* The places' indices as long, an empty place's as TK_NONE. */
+        lc_sb_printf(sb, "    vstore%d(tkv, 0, tk);\n", VL);
+        if (N < INT_MAX)
+            lc_sb_printf(sb, "    const long%d tl_ = convert_long%d(tiv);\n"
+                             "    vstore%d(select(tl_, (long%d)(TK_NONE), tl_ == (long%d)%s), 0, ti);\n",
+                         VL, VL, VL, VL, VL, VNONE);
+        else
+            lc_sb_printf(sb, "    vstore%d(tiv, 0, ti);\n", VL);
+    }
     lc_topk_finish(g, sb, K, 0, fmode);
 
 merge:

@@ -192,6 +192,25 @@ def test_columns_in_simd_lanes(dev, dtype):
     np.testing.assert_array_equal(np.asarray(v), ev)
 
 
+def test_rows_of_ties_in_simd_steps(dev):
+    """Rows of 32-bit keys in the vector list (k <= 16, int positions) where equal values decide
+    the order: rows all equal (every later element ranks first for the largest), rows with
+    fewer than k values above the tie (the tie fills the list), -0.0 beside 0.0 among the
+    tie, and both ends, for k of 3 (8 places) and 16 (16 places)."""
+    rng = np.random.default_rng(8)
+    h = np.zeros((6, 5000), np.float32)
+    h[1] = 2.5
+    h[2, rng.choice(5000, 7, replace=False)] = rng.random(7, dtype=np.float32) + 1
+    h[3, ::3] = -0.0
+    h[4] = -1
+    h[4, rng.choice(5000, 5, replace=False)] = -2
+    h[5] = rng.integers(0, 3, 5000)
+    x = lz(h, dev)
+    for k in (3, 16):
+        for largest in (True, False):
+            _check(x, h, k, -1, largest)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_long_rows_in_simd_steps(dev, dtype):
     """Long rows read along the axis (on PoCL vectors of values tested against the last

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (SIMD steps along rows)", 2 launches: lc_select_i64_13c1d7522a958128_first lc_select_i64_13c1d7522a958128_merge */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (SIMD steps along rows)", 2 launches: lc_select_i64_81149d899541e0fd_first lc_select_i64_81149d899541e0fd_merge */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 2 fused ops; select: the k largest of each row chunk, merged (SIMD steps along rows). */
@@ -32,28 +32,23 @@ static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const u
     }
 }
 
-static inline void lc_tkv_offer(uint16 *tkv, long16 *tiv, uint *thk, long *thi,
-                                const uint key, const long i, const int kk)
+static inline void lc_tkv_offer(uint16 *tkv, int16 *tiv, uint *thk, int *thi,
+                                const uint key, const int i, const int kk)
 {
     if (!TK_BETTER(key, i, *thk, *thi))
         return;
     const uint16 kv = (uint16)(key);
-    const long16 iv = (long16)(i);
-    const int16 b = (kv > *tkv) | ((kv == *tkv) & convert_int16(iv > *tiv));
+    const int16 iv = (int16)(i);
+    const int16 b = (kv > *tkv) | ((kv == *tkv) & (iv > *tiv));
     const uint16 up = (uint16)(0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14);
     const int16 bp = shuffle(b, up) & (int16)(0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
     *tkv = select(select(*tkv, kv, b), shuffle(*tkv, up), bp);
-    *tiv = select(select(*tiv, iv, convert_long16(b)), shuffle(*tiv, convert_ulong16(up)),
-                  convert_long16(bp));
-    uint tk_[16];
-    long ti_[16];
-    vstore16(*tkv, 0, tk_);
-    vstore16(*tiv, 0, ti_);
-    *thk = tk_[KK - 1];
-    *thi = ti_[KK - 1];
+    *tiv = select(select(*tiv, iv, b), shuffle(*tiv, up), bp);
+    *thi = shuffle(*tiv, (uint16)(KK - 1)).s0;
+    *thk = shuffle(*tkv, (uint16)(KK - 1)).s0;
 }
 
-__kernel void lc_select_i64_13c1d7522a958128_first(
+__kernel void lc_select_i64_81149d899541e0fd_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -73,7 +68,8 @@ __kernel void lc_select_i64_13c1d7522a958128_first(
     uint thk = 0;
     long thi = TK_NONE;
     uint16 tkv = (uint16)(0);
-    long16 tiv = (long16)(TK_NONE);
+    int16 tiv = (int16)((-1));
+    int thiv = (-1);
     const long chunk = ((n0 + P - 1) / P + 63) / 64 * 64;
     const long beg = min(n0, q * chunk), end = min(n0, (q + 1) * chunk);
     long b_ = beg;
@@ -119,7 +115,7 @@ __kernel void lc_select_i64_13c1d7522a958128_first(
                 while (m_ != 0) {
                     const int l = 31 - (int)clz(m_ & (0 - m_));
                     m_ &= m_ - 1;
-                    lc_tkv_offer(&tkv, &tiv, &thk, &thi, kl_[l], i0 + l, kk);
+                    lc_tkv_offer(&tkv, &tiv, &thk, &thiv, kl_[l], (int)(i0 + l), kk);
                 }
                 {
                     const uint t_ = thk;
@@ -136,10 +132,11 @@ __kernel void lc_select_i64_13c1d7522a958128_first(
         uint key_ = (b_ & 0x80000000u) ? ~b_ : (b_ | 0x80000000u);
         if ((uint)(b_ << 1) == 0) key_ = 0x80000000u;
         if ((uint)(b_ << 1) > 0xff000000u) key_ = 0xffffffffu;
-        lc_tkv_offer(&tkv, &tiv, &thk, &thi, key_, i0, kk);
+        lc_tkv_offer(&tkv, &tiv, &thk, &thiv, key_, (int)i0, kk);
     }
     vstore16(tkv, 0, tk);
-    vstore16(tiv, 0, ti);
+    const long16 tl_ = convert_long16(tiv);
+    vstore16(select(tl_, (long16)(TK_NONE), tl_ == (long16)(-1)), 0, ti);
     if (!fin) {
         __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
         __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
@@ -161,7 +158,7 @@ __kernel void lc_select_i64_13c1d7522a958128_first(
     }
 }
 
-__kernel void lc_select_i64_13c1d7522a958128_merge(
+__kernel void lc_select_i64_81149d899541e0fd_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
