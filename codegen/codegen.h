@@ -93,6 +93,10 @@ struct lc_target {
                                    (non-temporal) stores (CPUs) */
     int64_t topk_items;         /* items a top-k selection's rows are cut into (topk.c) */
     int topk_coalesce;          /* rows read along the axis: neighbouring items interleave */
+    int roll_loops;             /* GPU-shaped kernels on a CPU device (LAZYCL_SCHEDULE=gpu there):
+                                   the selection's loops that a GPU unrolls, to keep its list in
+                                   registers, stay rolled (the same arithmetic; PoCL compiled a
+                                   top_k kernel in 29 s unrolled, 4 s so) */
     int64_t sort_row_max;       /* rows of at most this many elements are sorted by one item
                                    each, in one launch (sort_row.c; 0: never) */
     int64_t sort_net_max;       /* ... and rows of at most this many, in vector registers where

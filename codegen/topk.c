@@ -142,7 +142,14 @@ enum {
     LC_TK_REG = 2,      /* the list in registers: KB places, every index a constant */
     LC_TK_I32 = 4,      /* ... its indices as int (a first pass over rows shorter than INT_MAX:
                            16 registers fewer, so more items fit on a compute unit) */
+    LC_TK_ROLLED = 8,   /* ... but its loops kept rolled (lc_target's roll_loops) */
 };
+
+/* The pragma before a loop of the list in registers over its places or a batch. */
+static const char *lc_tk_unroll(int mode)
+{
+    return mode & LC_TK_ROLLED ? "#pragma unroll 1\n" : "#pragma unroll\n";
+}
 
 /* The type of a list's positions, and the position of an empty place (LC_TK_I32: ints, whose
  * TI_LONG(i) widens one to the long positions of scratch and outputs). */
@@ -161,9 +168,9 @@ static const char *lc_tk_inone(int mode)
 static void lc_topk_list(struct lc_sb *sb, const char *K, int mode)
 {
     if (mode & LC_TK_REG) {
-        lc_sb_printf(sb, "    %s tk[KB];\n    %s ti[KB];\n#pragma unroll\n"
+        lc_sb_printf(sb, "    %s tk[KB];\n    %s ti[KB];\n%s"
                          "    for (int j = 0; j < KB; j++) {\n        tk[j] = 0;\n        ti[j] = %s;\n    }\n",
-                     K, lc_tk_itype(mode), lc_tk_inone(mode));
+                     K, lc_tk_itype(mode), lc_tk_unroll(mode), lc_tk_inone(mode));
         return;
     }
     lc_sb_printf(sb, "    %s tk[KB];\n    long ti[KB];\n#pragma unroll 1\n"
@@ -269,7 +276,7 @@ static void lc_topk_offer(struct lc_sb *sb, int mode, const char *K, const char 
         /* The insertion as a network over the KB places, from the last: place j takes the
          * one above it, the new element or itself. */
         lc_sb_printf(sb, "%sif (TK_BETTER(ok_, oi_, tk[KB - 1], ti[KB - 1])) {\n"
-                         "#pragma unroll\n"
+                         "%s"
                          "%s    for (int j_ = KB - 1; j_ > 0; j_--) {\n"
                          "%s        const int up_ = TK_BETTER(ok_, oi_, tk[j_ - 1], ti[j_ - 1]);\n"
                          "%s        const int here_ = TK_BETTER(ok_, oi_, tk[j_], ti[j_]);\n"
@@ -278,7 +285,7 @@ static void lc_topk_offer(struct lc_sb *sb, int mode, const char *K, const char 
                          "%s    }\n"
                          "%s    if (TK_BETTER(ok_, oi_, tk[0], ti[0])) {\n"
                          "%s        tk[0] = ok_;\n%s        ti[0] = oi_;\n%s    }\n",
-                     in2, in2, in2, in2, in2, in2, in2, in2, in2, in2, in2);
+                     in2, lc_tk_unroll(mode), in2, in2, in2, in2, in2, in2, in2, in2, in2, in2);
     } else {
         lc_sb_printf(sb, "%s{\n%s    lc_tk_offer(tk, ti, &thk, &thi, ok_, oi_, kk);\n", in2,
                      in2);
@@ -299,7 +306,7 @@ static void lc_topk_offer(struct lc_sb *sb, int mode, const char *K, const char 
 static void lc_topk_finish(struct lc_cg *g, struct lc_sb *sb, const char *K, int unravel,
                            int mode)
 {
-    const char *unroll = mode & LC_TK_REG ? "" : " 1";
+    const char *unroll = mode & LC_TK_REG && !(mode & LC_TK_ROLLED) ? "" : " 1";
     const char *idx = mode & LC_TK_I32 ? "TI_LONG(ti[j])" : "ti[j]";
     lc_sb_printf(sb, "    if (!fin) {\n"
                      "        __global %s *kd = (__global %s *)(s + kdst) + (m * P + q) * KK;\n"
@@ -452,6 +459,8 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
      * 32 bits or fewer; lists in registers for k <= 16 (larger ones would spill). */
     int mode = (inter && g->t->fixed_groups && key.bits <= 32 ? LC_TK_SHARED : 0) |
                (g->t->fixed_groups && lc_topk_room(KK) <= 16 ? LC_TK_REG : 0);
+    if (mode & LC_TK_REG && g->t->roll_loops)
+        mode |= LC_TK_ROLLED;
     /* SIMD targets: W neighbouring rows per item, their keys computed as W-lane vectors and
      * compared with the W thresholds at once (a column's top k of a product: the lanes are
      * neighbouring columns). */
@@ -559,9 +568,9 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         if (!largest)
             lc_sb_printf(sb, "                key_ = ~key_ & %s;\n", key.all);
         lc_sb_printf(sb, "                kb_[u_] = key_;\n            }\n        }\n"
-                         "#pragma unroll\n        for (int u_ = 0; u_ < %d; u_++) {\n"
+                         "%s        for (int u_ = 0; u_ < %d; u_++) {\n"
                          "            const long i%d = b_ + u_ * P;\n            if (i%d < n%d) {\n",
-                     TB, nr, nr, nr);
+                     lc_tk_unroll(mode), TB, nr, nr, nr);
         lc_topk_offer(sb, fmode, K, "kb_[u_]", iv, "                ");
         lc_sb_printf(sb, "            }\n        }\n");
         if (mode & LC_TK_SHARED) {
@@ -695,9 +704,10 @@ merge:
                          "            const long j = b_ + u_ * P;\n"
                          "            kb_[u_] = j < L ? kc[j] : 0;\n"
                          "            ib_[u_] = j < L ? ic[j] : TK_NONE;\n        }\n"
-                         "#pragma unroll\n        for (int u_ = 0; u_ < %d; u_++) {\n"
+                         "%s        for (int u_ = 0; u_ < %d; u_++) {\n"
                          "            if (b_ + u_ * P < L) {\n",
-                     LC_TK_BATCH, K, LC_TK_BATCH, LC_TK_BATCH, LC_TK_BATCH, LC_TK_BATCH);
+                     LC_TK_BATCH, K, LC_TK_BATCH, LC_TK_BATCH, LC_TK_BATCH, lc_tk_unroll(mode),
+                     LC_TK_BATCH);
         lc_topk_offer(sb, mode, K, "kb_[u_]", "ib_[u_]", "                ");
         lc_sb_printf(sb, "            }\n        }\n    }\n");
     } else {

@@ -32,6 +32,8 @@ static void lc_devtarget_make(lc_device_t d, enum lc_target_kind kind, struct lc
 {
     const struct lc_device_info *di = lc_device_info(d);
     lc_target_init(t, kind, di->fp64, di->compute_units, di->max_work_group, di->name);
+    t->roll_loops = kind == LC_TARGET_GPU && di->type != LC_DEVICE_GPU &&
+                    di->type != LC_DEVICE_ACCELERATOR;
 }
 
 void lc_engine_target(lc_device_t d, struct lc_target *t)

@@ -501,6 +501,20 @@ int main(void)
             if (long_scan || !strcmp(names[w], "scan_prologue"))
                 CHECK(kinds == 1u << LC_KERNEL_SCAN);
         }
+        if (!strcmp(names[w], "topk_long")) {
+            /* GPU-shaped kernels for a CPU device: the list's loops rolled, nothing else. */
+            struct lc_target rolled = GPU;
+            rolled.roll_loops = 1;
+            char *a = plan_code(outs, n, &GPU), *b = plan_code(outs, n, &rolled);
+            int ua = 0, ub = 0;
+            for (const char *q = a; q && (q = strstr(q, "#pragma unroll\n")) != NULL; q++)
+                ua++;
+            for (const char *q = b; q && (q = strstr(q, "#pragma unroll\n")) != NULL; q++)
+                ub++;
+            CHECK(a && b && ub < ua && strlen(b) == strlen(a) + 2 * (size_t)(ua - ub));
+            free(a);
+            free(b);
+        }
         /* The same expression at another size: identical source (sizes are arguments). */
         size_t n2 = build(w, 2, outs2);
         for (int ti = 0; ti < (int)(sizeof targets / sizeof *targets); ti++) {
