@@ -30,7 +30,10 @@ static const struct {
 
 /* The whole text of a plan's code for a target: per kernel, its schedule, its launches'
  * names and the source. Sizes (global/local) are left out: they depend on the data. */
-static char *plan_code(struct lc_node *const *outs, size_t n, const struct lc_target *t)
+/* The plan's kernels, each under a line naming its schedule and launches (launches = 0: its
+ * schedule only; the number of a selection's merges grows with the size). */
+static char *plan_code_of(struct lc_node *const *outs, size_t n, const struct lc_target *t,
+                          int launches)
 {
     struct lc_plan p;
     struct lc_error e = {0};
@@ -63,10 +66,12 @@ static char *plan_code(struct lc_node *const *outs, size_t n, const struct lc_ta
             lc_plan_free(&p);
             return NULL;
         }
-        lc_sb_printf(&sb, "/* ---- kernel %d: schedule \"%s\", %d launch%s:", k, c.schedule,
-                     c.n_launches, c.n_launches == 1 ? "" : "es");
-        for (int l = 0; l < c.n_launches; l++)
-            lc_sb_printf(&sb, " %s", c.launches[l].name);
+        lc_sb_printf(&sb, "/* ---- kernel %d: schedule \"%s\"", k, c.schedule);
+        if (launches) {
+            lc_sb_printf(&sb, ", %d launch%s:", c.n_launches, c.n_launches == 1 ? "" : "es");
+            for (int l = 0; l < c.n_launches; l++)
+                lc_sb_printf(&sb, " %s", c.launches[l].name);
+        }
         lc_sb_printf(&sb, " */\n%s\n", c.source);
         lc_kcode_free(&c);
     }
@@ -76,6 +81,11 @@ static char *plan_code(struct lc_node *const *outs, size_t n, const struct lc_ta
         return NULL;
     }
     return sb.s;
+}
+
+static char *plan_code(struct lc_node *const *outs, size_t n, const struct lc_target *t)
+{
+    return plan_code_of(outs, n, t, 1);
 }
 
 static char *read_file(const char *path)
@@ -520,7 +530,8 @@ int main(void)
         for (int ti = 0; ti < (int)(sizeof targets / sizeof *targets); ti++) {
             if (targets[ti].long_scans_only && !long_scan)
                 continue;
-            char *a = plan_code(outs, n, targets[ti].t), *b = plan_code(outs2, n2, targets[ti].t);
+            char *a = plan_code_of(outs, n, targets[ti].t, 0);
+            char *b = plan_code_of(outs2, n2, targets[ti].t, 0);
             CHECK(a && b && strcmp(a, b) == 0);
             if (a && b && strcmp(a, b) != 0) {
                 fprintf(stderr, "  %s_%s: the source changes with the size:\n", names[w],

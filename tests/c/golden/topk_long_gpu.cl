@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (chunks interleaved)", 4 launches: lc_select_i64_933623cfb77f2983_first lc_select_i64_933623cfb77f2983_merge lc_select_i64_933623cfb77f2983_merge lc_select_i64_933623cfb77f2983_merge */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (chunks interleaved)", 5 launches: lc_select_i64_933623cfb77f2983_first lc_select_i64_933623cfb77f2983_merge lc_select_i64_933623cfb77f2983_merge lc_select_i64_933623cfb77f2983_merge lc_select_i64_933623cfb77f2983_merge */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 2 fused ops; select: the k largest of each row chunk, merged (chunks interleaved). */
