@@ -94,9 +94,10 @@ struct lc_target {
     int64_t topk_items;         /* items a top-k selection's rows are cut into (topk.c) */
     int topk_coalesce;          /* rows read along the axis: neighbouring items interleave */
     int roll_loops;             /* GPU-shaped kernels on a CPU device (LAZYCL_SCHEDULE=gpu there):
-                                   the selection's loops that a GPU unrolls, to keep its list in
-                                   registers, stay rolled (the same arithmetic; PoCL compiled a
-                                   top_k kernel in 29 s unrolled, 4 s so) */
+                                   the loops a GPU unrolls to keep arrays in registers (top-k's
+                                   list, a sort tile's keys) stay rolled (the same arithmetic;
+                                   PoCL compiled a top_k kernel in 29 s unrolled, 4 s so; a
+                                   sort's in 10 s, 6 s) */
     int64_t sort_row_max;       /* rows of at most this many elements are sorted by one item
                                    each, in one launch (sort_row.c; 0: never) */
     int64_t sort_net_max;       /* ... and rows of at most this many, in vector registers where

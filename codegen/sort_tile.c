@@ -48,8 +48,11 @@ static int lc_sort_tile_fits(struct lc_cg *g)
 
 /* The helpers every kernel of the program shares: tile geometry, a group scan, the 4-bit
  * split and the tile sort by `bits` bits at `sh`. */
-static void lc_tile_helpers(struct lc_sb *sb, const char *K, int LI)
+static void lc_tile_helpers(struct lc_sb *sb, const char *K, int LI, int rolled)
 {
+    /* The tile sort's loops over an item's keys: unrolled (in registers), or rolled for a CPU
+     * running GPU-shaped kernels (lc_target's roll_loops). */
+    const char *U = rolled ? "#pragma unroll 1\n" : "#pragma unroll\n";
     lc_sb_printf(sb, "#define LT %d\n#define LI %d\n#define LN (LT * LI)\n"
                      "#define LP(i) ((i) + ((i) >> 5))   /* padded: no bank conflicts */\n\n", LC_LT, LI);
     lc_sb_printf(sb,
@@ -98,7 +101,7 @@ static void lc_tile_helpers(struct lc_sb *sb, const char *K, int LI)
         "        %s k[LI];\n"
         "        /* the item's counts of the 16 values, 8 bits each, in registers (LI < 256) */\n"
         "        ulong lo_ = 0, hi_ = 0, rp = 0, dp = 0;\n"
-        "#pragma unroll\n"
+        "%s"
         "        for (int j = 0; j < LI; j++) {\n"
         "            k[j] = lk[LP(l * LI + j)];\n"
         "            const int d = (int)(k[j] >> (sh + b)) & 15, at = (d & 7) * 8;\n"
@@ -107,7 +110,7 @@ static void lc_tile_helpers(struct lc_sb *sb, const char *K, int LI)
         "            } else {\n                r = (hi_ >> at) & 255;\n                hi_ += one;\n            }\n"
         "            rp |= r << (4 * j);\n            dp |= (ulong)d << (4 * j);\n"
         "        }\n"
-        "#pragma unroll\n"
+        "%s"
         "        for (int d = 0; d < 8; d++) {\n"
         "            c[d * LT + l] = (ushort)((lo_ >> (d * 8)) & 255);\n"
         "            c[(d + 8) * LT + l] = (ushort)((hi_ >> (d * 8)) & 255);\n        }\n"
@@ -121,21 +124,21 @@ static void lc_tile_helpers(struct lc_sb *sb, const char *K, int LI)
         "        vstore8(convert_ushort8(y0 + acc), 0, c + l * 16);\n"
         "        vstore8(convert_ushort8(y1 + acc), 1, c + l * 16);\n"
         "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-        "#pragma unroll\n"
+        "%s"
         "        for (int j = 0; j < LI; j++) {\n"
         "            const int d = (int)(dp >> (4 * j)) & 15;\n"
         "            lk[LP(c[d * LT + l] + (uint)((rp >> (4 * j)) & 15))] = k[j];\n        }\n"
         "        if (pay) {   /* lv still holds the old order: read it, then place it */\n"
         "            uint o[LI];\n"
-        "#pragma unroll\n"
+        "%s"
         "            for (int j = 0; j < LI; j++)\n                o[j] = lv[LP(l * LI + j)];\n"
         "            barrier(CLK_LOCAL_MEM_FENCE);\n"
-        "#pragma unroll\n"
+        "%s"
         "            for (int j = 0; j < LI; j++) {\n"
         "                const int d = (int)(dp >> (4 * j)) & 15;\n"
         "                lv[LP(c[d * LT + l] + (uint)((rp >> (4 * j)) & 15))] = o[j];\n            }\n"
         "        }\n"
-        "        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n}\n\n", K, K);
+        "        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n}\n\n", K, K, U, U, U, U, U);
 }
 
 /* The key of the element at i<nr> (declared by the caller), computed from the key expression;
@@ -357,7 +360,7 @@ static int lc_sort_tile_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     int passes = key.bits / DB;
     int pay = arg || lc_dtype_kind(dt) == 'f';
 
-    lc_tile_helpers(sb, key.type, LI);
+    lc_tile_helpers(sb, key.type, LI, g->t->roll_loops);
     size_t ko[2] = {0, 0}, vo[2] = {0, 0};
     if (B <= 1) {
         /* Short rows: each sorted whole in one group. */
