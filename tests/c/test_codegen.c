@@ -511,8 +511,9 @@ int main(void)
             if (long_scan || !strcmp(names[w], "scan_prologue"))
                 CHECK(kinds == 1u << LC_KERNEL_SCAN);
         }
-        if (!strcmp(names[w], "topk_long")) {
-            /* GPU-shaped kernels for a CPU device: the list's loops rolled, nothing else. */
+        if (!strcmp(names[w], "topk_long") || !strcmp(names[w], "sort_square")) {
+            /* GPU-shaped kernels for a CPU device: the list's or the tile's loops rolled,
+             * nothing else. */
             struct lc_target rolled = GPU;
             rolled.roll_loops = 1;
             char *a = plan_code(outs, n, &GPU), *b = plan_code(outs, n, &rolled);
