@@ -38,7 +38,8 @@ struct lc_cg {
     int lane_dim;                       /* ... for reads with stride 1 along this dim */
     int shifted;                        /* float32 var/std as shifted sums (no divide per element) */
     const char *acc_float;              /* float accumulator type: "double" or "float" */
-    int rnd_lanes;                      /* random sources read W lanes at a time (random.c) */
+    int rnd_lanes;                      /* random sources read W lanes at a time: the widths
+                                           read, 8 | 16 (random.c) */
     int rnd_quads;                      /* ... or four values of a Philox block at a time */
 };
 
@@ -247,10 +248,13 @@ int lc_random_quad_ok(const struct lc_cg *g, int a);
 /* Its four values at the current index and the next three along a unit-stride dim (a 4-vector,
  * one Philox block for 32-bit values when they start one); the kernel then gets the quads. */
 void lc_random_quad(struct lc_cg *g, struct lc_sb *sb, int a);
-/* Can random access a be read W lanes at a time (float dtypes, W = 8)? */
+/* Can random access a be read W lanes at a time (float dtypes, W = 8; float32, W = 16)? */
 int lc_random_vec_ok(const struct lc_cg *g, int a, int W);
 /* Its W lanes along dim rd (stride 0 or 1 there); the kernel then gets the W-lane helpers. */
 void lc_random_expr_vec(struct lc_cg *g, struct lc_sb *sb, int a, int W, int rd);
+/* The SIMD loops' width for this kernel: the target's simd_random where it draws float32
+ * random numbers and no others, else its simd. */
+int lc_simd_lanes(const struct lc_cg *g);
 
 /* ---- store.c: what the store schedules share ------------------------------------- */
 

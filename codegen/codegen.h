@@ -46,6 +46,9 @@ struct lc_target {
                                    CPU compiler crashes (in its vectorizer) on some of them
                                    taken from SPIR-V */
     int simd;                   /* explicit SIMD width of loops inside a work-item (0: none) */
+    int simd_random;            /* ... of those that draw float32 random numbers (random.c): 16
+                                   where the device prefers vectors of 16 floats (AVX-512),
+                                   Philox's 64-bit products four blocks a vector; else simd */
     int map_vec4;               /* maps over aligned contiguous runs take four elements per item
                                    with 16-byte loads and stores */
     /* Reductions. */

@@ -209,7 +209,7 @@ static int lc_map_plain(const struct lc_cg *g)
 static int lc_map_simd(struct lc_cg *g)
 {
     const struct lc_kernel *k = g->k;
-    int nd = g->nd, W = g->t->simd;
+    int nd = g->nd, W = lc_simd_lanes(g);
     if (W <= 1 || nd < 1 || nd > 3 || g->shape[nd - 1] < W || !lc_vec_ok(g, nd - 1))
         return 0;
     if (nd >= 2 && lc_map_plain(g))
@@ -224,7 +224,7 @@ static int lc_gen_map_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
                            struct lc_launch *l)
 {
     const struct lc_kernel *k = g->k;
-    int nd = g->nd, W = g->t->simd, in = nd - 1;
+    int nd = g->nd, W = lc_simd_lanes(g), in = nd - 1;
     for (int d = 0; d < nd; d++) {
         l->global[nd - 1 - d] = (size_t)g->shape[d];
         if (d < in)

@@ -345,6 +345,41 @@
         const float8 u1_ = LC_U24(convert_float8, w1_, 1u);                                 \
         return LC_R32(u1_) * lc_rnd_cos_f32_8(w2_, odd_);                                   \
     }
+/* Sixteen consecutive float32 values n..n+15 (PoCL's loops where the device prefers 16-float
+ * vectors: AVX-512), from the four blocks from n >> 2 (one lc_rnd_philox4, LC_PHILOX_PACKED in a
+ * ulong8: a 64-bit product a lane, 512 bits) and, from a shifted start, the two after them (an
+ * lc_rnd_philox2). e_, o_ hold the pairs' even and odd words (pair i: words 0-1 or 2-3 of block
+ * i / 2), lane v_ = (n & 3) + j the value of lane j counted from block n >> 2, its pair v_ / 2
+ * and its word (even or odd) v_ & 1: one shuffle gathers every lane's words, whatever the
+ * alignment, and each lane then takes the scalar formulas, sixteen wide. */
+#define LC_RND_PHILOX4_CODE(PK4)                                                            \
+    static inline uint16 lc_rnd_philox4(ulong key, ulong b)                                 \
+    {                                                                                       \
+        PK4(b, key)                                                                         \
+        return (uint16)(convert_uint8(E_), convert_uint8(O_));                              \
+    }
+#define LC_RND_LANES16_W32(n, key)                                                          \
+    const uint16 p_ = lc_rnd_philox4(key, (n) >> 2);                                       \
+    uint8 q_ = (uint8)(0);                                                                  \
+    if (((n) & 3u) != 0u)                                                                   \
+        q_ = lc_rnd_philox2(key, ((n) >> 2) + 4);                                           \
+    const uint16 e_ = (uint16)(p_.lo, q_.lo, q_.lo), o_ = (uint16)(p_.hi, q_.hi, q_.hi);    \
+    const uint16 v_ = (uint16)((uint)((n) & 3u)) +                                          \
+                      (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);        \
+    const uint16 i_ = v_ >> 1;
+#define LC_RND_LANES16_F32_CODE                                                             \
+    static inline float16 lc_rnd_uniform_f32_16(ulong key, ulong n)                         \
+    {                                                                                       \
+        LC_RND_LANES16_W32(n, key)                                                          \
+        const uint16 w_ = select(shuffle(e_, i_), shuffle(o_, i_), (v_ & 1u) != 0u);        \
+        return LC_U24(convert_float16, w_, 0u);                                             \
+    }                                                                                       \
+    static inline float16 lc_rnd_normal_f32_16(ulong key, ulong n)                          \
+    {                                                                                       \
+        LC_RND_LANES16_W32(n, key)                                                          \
+        const float16 u1_ = LC_U24(convert_float16, shuffle(e_, i_), 1u);                   \
+        return LC_R32(u1_) * lc_rnd_cos_f32_16(shuffle(o_, i_), v_ & 1u);                   \
+    }
 /* 64-bit values: value 2b + j is words 0-1 (j even) or 2-3 of block b + j / 2, that is the
  * even word j of the blocks from b as its low half and odd word j as its high half. e_, o_
  * hold the words of blocks n >> 1..: four blocks when n is even, six else (uint16, the last

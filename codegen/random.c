@@ -61,6 +61,14 @@ static void lc_each4(struct lc_sb *sb, const char *f, const char *T)
 static const char lc_philox2_cl[] = LC_XSTR(LC_RND_PHILOX2_CODE(LC_PK2)) "\n";
 static const char lc_f32_cl8[] = LC_XSTR(LC_RND_COS32_CODE(lc_rnd_cos_f32_8, uint8, float8, as_float8,
     as_uint8, LC_FMA) LC_RND_LANES8_F32_CODE) "\n";
+/* Sixteen lanes of float32 (AVX-512 targets), from Philox of four blocks at once in a ulong8. */
+#define LC_V2_8(a, b) ((ulong8)((ulong2)(a, b), (ulong2)(a, b), (ulong2)(a, b), (ulong2)(a, b)))
+#define LC_SWAP_8(v) (v).s10325476
+#define LC_PK4(b, key) LC_PHILOX_PACKED(ulong8, LC_V2_8, LC_SWAP_8, (ulong8)(0, 0, 1, 1, 2, 2, 3, 3), \
+                                        b, key)
+static const char lc_philox4_cl[] = LC_XSTR(LC_RND_PHILOX4_CODE(LC_PK4)) "\n";
+static const char lc_f32_cl16[] = LC_XSTR(LC_RND_COS32_CODE(lc_rnd_cos_f32_16, uint16, float16,
+    as_float16, as_uint16, LC_FMA) LC_RND_LANES16_F32_CODE) "\n";
 static const char lc_f64_cl8[] = LC_XSTR(LC_RND_COS64_CODE(lc_rnd_cos_f64_8, ulong8, double8,
     as_double8, as_ulong8, LC_FMA) LC_RND_LANES8_F64_CODE) "\n";
 
@@ -82,13 +90,15 @@ void lc_random_helpers(const struct lc_cg *g, struct lc_sb *sb)
     lc_sb_printf(sb, "/* Philox4x32-10 and its conversions (codegen/philox.h) */\n");
     if (bits || q32 || q64)
         lc_sb_printf(sb, "%s", lc_bits_cl);
-    /* The W-lane loops have scalar tails: both forms. */
-    if (g->rnd_lanes && (f32 || f64))
-        lc_sb_printf(sb, "%s", lc_philox2_cl);
+    /* The W-lane loops have scalar tails: both forms (rnd_lanes: the widths read, 8 | 16). */
+    int l8 = g->rnd_lanes & 8, l16 = g->rnd_lanes & 16 && f32;
+    if ((l8 || l16) && (f32 || f64))
+        lc_sb_printf(sb, "%s%s", lc_philox2_cl, l16 ? lc_philox4_cl : "");
     if (f32 || q32)
-        lc_sb_printf(sb, "%s%s%s", lc_cos32_cl, lc_f32_cl, g->rnd_lanes ? lc_f32_cl8 : "");
+        lc_sb_printf(sb, "%s%s%s%s", lc_cos32_cl, lc_f32_cl, l8 ? lc_f32_cl8 : "",
+                     l16 ? lc_f32_cl16 : "");
     if (f64)
-        lc_sb_printf(sb, "%s%s%s", lc_cos64_cl, lc_f64_cl, g->rnd_lanes ? lc_f64_cl8 : "");
+        lc_sb_printf(sb, "%s%s%s", lc_cos64_cl, lc_f64_cl, l8 ? lc_f64_cl8 : "");
     if (q32) {
         lc_each4(sb, "lc_rnd_bits_u32", "uint");
         lc_each4(sb, "lc_rnd_uniform_f32", "float");
@@ -135,7 +145,22 @@ void lc_random_quad(struct lc_cg *g, struct lc_sb *sb, int a)
 int lc_random_vec_ok(const struct lc_cg *g, int a, int W)
 {
     const struct lc_access *x = &g->acc[a];
-    return W == 8 && (x->dtype == LC_FLOAT32 || x->dtype == LC_FLOAT64);
+    return (W == 8 && (x->dtype == LC_FLOAT32 || x->dtype == LC_FLOAT64)) ||
+           (W == 16 && x->dtype == LC_FLOAT32);
+}
+
+int lc_simd_lanes(const struct lc_cg *g)
+{
+    int f32 = 0;
+    for (int a = 0; a < g->k->n_access; a++) {
+        const struct lc_access *x = &g->acc[a];
+        if (x->kind != LC_ACCESS_RANDOM)
+            continue;
+        if (x->dtype != LC_FLOAT32)
+            return g->t->simd;
+        f32 = 1;
+    }
+    return f32 ? g->t->simd_random : g->t->simd;
 }
 
 void lc_random_expr_vec(struct lc_cg *g, struct lc_sb *sb, int a, int W, int rd)
@@ -144,7 +169,7 @@ void lc_random_expr_vec(struct lc_cg *g, struct lc_sb *sb, int a, int W, int rd)
     /* Lanes along rd: stride 1 (the run of W values from the address) or 0 (every lane the
      * same element: lane 0 of that run, by the same vector code). */
     int unit = lc_stclass(x->strides[rd]) == LC_ST_UNIT;
-    g->rnd_lanes = W;
+    g->rnd_lanes |= W;
     if (!unit)
         lc_sb_printf(sb, "(%s%d)(", lc_T(x->dtype), W);
     lc_sb_printf(sb, "lc_rnd_%s_%s_%d(a%d_k, a%d_c + (ulong)(", lc_random_name(x),

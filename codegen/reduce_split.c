@@ -664,7 +664,7 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
                          "    const long r_end = min(N, (t + 1) * chunk);\n");
     int vec = nd - nk == 1 && lc_vec_ok(g, nk);
     if (vec) {
-        lc_vec_fold_loop(g, sb, "t * chunk", "r_end", t->simd, "    ");
+        lc_vec_fold_loop(g, sb, "t * chunk", "r_end", lc_simd_lanes(g), "    ");
     } else if (!t->split_strided) {
         lc_sb_printf(sb, "    for (long r = t * chunk; r < r_end; r++) {\n");
     }
@@ -734,9 +734,11 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
     l->local[0] = L;
     l->local[1] = l->local[2] = 1;
     l->global[0] = (size_t)M * P * L;
+    char simd[32] = "";
+    if (vec)
+        snprintf(simd, sizeof simd, ", %d-wide SIMD", lc_simd_lanes(g));
     snprintf(c->schedule, sizeof c->schedule,
-             "reduce: split over groups of %zu items, last group combines%s", L,
-             vec ? ", 8-wide SIMD" : "");
+             "reduce: split over groups of %zu items, last group combines%s", L, simd);
     return 0;
 }
 

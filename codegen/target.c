@@ -115,6 +115,7 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
     t->compute_units = (unsigned)cu;
     t->max_work_group = max_work_group;
     t->device_name = device_name;
+    t->simd_random = t->simd;
 
     t->work_group = mwg < 256 ? mwg : 256;
     t->scan_work_group = mwg < 64 ? mwg : 64;

@@ -34,6 +34,8 @@ static void lc_devtarget_make(lc_device_t d, enum lc_target_kind kind, struct lc
     lc_target_init(t, kind, di->fp64, di->compute_units, di->max_work_group, di->name);
     t->roll_loops = kind == LC_TARGET_GPU && di->type != LC_DEVICE_GPU &&
                     di->type != LC_DEVICE_ACCELERATOR;
+    if (t->simd && di->pref_vec_float >= 16)
+        t->simd_random = 16;
 }
 
 void lc_engine_target(lc_device_t d, struct lc_target *t)
