@@ -237,6 +237,25 @@ int lc_unkey_vec_ok(int dt);
 void lc_emit_unkey_vec(struct lc_sb *sb, int dt, const char *key, int desc, int W,
                        const char *ind);
 
+/* ---- topk_simd.c: top-k's first pass on SIMD targets (topk.c has the rest) -------------- */
+
+/* Every top-k launch's trailing parameters. */
+#define LC_TOPK_PARAMS                                                                      \
+    "const long M, const long P, const long L, const long G, const int fin, const int kk, " \
+    "const long ksrc, const long isrc, const long kdst, const long idst"
+#define LC_TK_VECS 4          /* SIMD rows: vectors an item tests at once */
+/* lc_tkv_offer, the list of KB (VL = 8 or 16) 32-bit keys in a vector, its indices of type IT
+ * (int or long) in another. */
+void lc_topk_vec_helper(struct lc_sb *sb, int VL, int largest, const char *IT);
+/* The first pass with W neighbouring rows per item, in vector lanes (its own kernel). */
+int lc_topk_first_vec(struct lc_cg *g, struct lc_sb *sb, const struct lc_key *key, int dt,
+                      int vexpr, int W, int largest);
+/* The first pass's walk of a row read along the axis, S values a vector (inside the kernel
+ * lc_topk_gen opens; VL: the list in vectors, VIT and VNONE its indices' type and empty
+ * index). */
+void lc_topk_steps(struct lc_cg *g, struct lc_sb *sb, const struct lc_key *key, int dt,
+                   int vexpr, int S, int largest, int VL, const char *VIT, const char *VNONE);
+
 /* ---- random.c: random sources ------------------------------------------------------ */
 
 /* The Philox helpers the kernel's random accesses need (nothing without one). */

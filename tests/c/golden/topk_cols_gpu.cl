@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_153ee7abd076e8a7_first lc_select_i64_153ee7abd076e8a7_merge */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged", 2 launches: lc_select_i64_a781c845903329db_first lc_select_i64_a781c845903329db_merge */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 4 fused ops; select: the k largest of each row chunk, merged. */
@@ -21,18 +21,20 @@ static inline void lc_tk_push(uint *tk, long *ti, const uint key, const long i, 
     ti[j] = i;
 }
 
-/* (key, i) offered to the list, whose last place (*thk, *thi) it must beat. */
-static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const uint key,
-                               const long i, const int kk)
+/* (key, i) offered to the list, whose last place (*thk, *thi) it must beat: 1 if it
+ * entered. */
+static inline int lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const uint key,
+                              const long i, const int kk)
 {
-    if (TK_BETTER(key, i, *thk, *thi)) {
-        lc_tk_push(tk, ti, key, i, kk);
-        *thk = tk[KK - 1];
-        *thi = ti[KK - 1];
-    }
+    if (!TK_BETTER(key, i, *thk, *thi))
+        return 0;
+    lc_tk_push(tk, ti, key, i, kk);
+    *thk = tk[KK - 1];
+    *thi = ti[KK - 1];
+    return 1;
 }
 
-__kernel void lc_select_i64_153ee7abd076e8a7_first(
+__kernel void lc_select_i64_a781c845903329db_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,
@@ -108,7 +110,7 @@ __kernel void lc_select_i64_153ee7abd076e8a7_first(
     }
 }
 
-__kernel void lc_select_i64_153ee7abd076e8a7_merge(
+__kernel void lc_select_i64_a781c845903329db_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s1,
     const float a1_v,

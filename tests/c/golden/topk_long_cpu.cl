@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (SIMD steps along rows)", 2 launches: lc_select_i64_81149d899541e0fd_first lc_select_i64_81149d899541e0fd_merge */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (SIMD steps along rows)", 2 launches: lc_select_i64_ee8cb5b90bbae7b1_first lc_select_i64_ee8cb5b90bbae7b1_merge */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 2 fused ops; select: the k largest of each row chunk, merged (SIMD steps along rows). */
@@ -21,22 +21,24 @@ static inline void lc_tk_push(uint *tk, long *ti, const uint key, const long i, 
     ti[j] = i;
 }
 
-/* (key, i) offered to the list, whose last place (*thk, *thi) it must beat. */
-static inline void lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const uint key,
-                               const long i, const int kk)
-{
-    if (TK_BETTER(key, i, *thk, *thi)) {
-        lc_tk_push(tk, ti, key, i, kk);
-        *thk = tk[KK - 1];
-        *thi = ti[KK - 1];
-    }
-}
-
-static inline void lc_tkv_offer(uint16 *tkv, int16 *tiv, uint *thk, int *thi,
-                                const uint key, const int i, const int kk)
+/* (key, i) offered to the list, whose last place (*thk, *thi) it must beat: 1 if it
+ * entered. */
+static inline int lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const uint key,
+                              const long i, const int kk)
 {
     if (!TK_BETTER(key, i, *thk, *thi))
-        return;
+        return 0;
+    lc_tk_push(tk, ti, key, i, kk);
+    *thk = tk[KK - 1];
+    *thi = ti[KK - 1];
+    return 1;
+}
+
+static inline int lc_tkv_offer(uint16 *tkv, int16 *tiv, uint *thk, int *thi,
+                               const uint key, const int i, const int kk)
+{
+    if (!TK_BETTER(key, i, *thk, *thi))
+        return 0;
     const uint16 kv = (uint16)(key);
     const int16 iv = (int16)(i);
     const int16 b = (kv > *tkv) | ((kv == *tkv) & (iv > *tiv));
@@ -46,9 +48,10 @@ static inline void lc_tkv_offer(uint16 *tkv, int16 *tiv, uint *thk, int *thi,
     *tiv = select(select(*tiv, iv, b), shuffle(*tiv, up), bp);
     *thi = shuffle(*tiv, (uint16)(KK - 1)).s0;
     *thk = shuffle(*tkv, (uint16)(KK - 1)).s0;
+    return 1;
 }
 
-__kernel void lc_select_i64_81149d899541e0fd_first(
+__kernel void lc_select_i64_ee8cb5b90bbae7b1_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -72,14 +75,44 @@ __kernel void lc_select_i64_81149d899541e0fd_first(
     int thiv = (-1);
     const long chunk = ((n0 + P - 1) / P + 63) / 64 * 64;
     const long beg = min(n0, q * chunk), end = min(n0, (q + 1) * chunk);
-    long b_ = beg;
+    const long nst_ = (end - beg) / 64, tail_ = beg + nst_ * 64;
+    const long budget_ = 8L * KK + (end - beg) / 64;
+    long ins_ = 0;
     float16 thf_;
+#pragma unroll 1
+    for (int rev_ = 0; rev_ < 2; rev_++) {
+    if (rev_) {
+        if (ins_ <= budget_)
+            break;
+        tkv = (uint16)(0);
+        tiv = (int16)((-1));
+        thiv = (-1);
+        thk = 0;
+    }
+    const int strict_ = rev_;
     {
         const uint t_ = thk;
         thf_ = (float16)(as_float((t_ & 0x80000000u) ? (t_ & ~0x80000000u) : ~t_));
     }
+    if (strict_)
+        thf_ = nextafter(thf_, (float16)(INFINITY));
+    if (rev_) {
 #pragma unroll 1
-    for (; b_ + 64 <= end; b_ += 64) {
+        for (long i0 = end - 1; i0 >= tail_; i0--) {
+            const float v0 = a0[a0_o + i0]; /* buffer */
+            const float v1 = (v0 * v0); /* multiply */
+            const uint b_ = as_uint(v1);
+            uint key_ = (b_ & 0x80000000u) ? ~b_ : (b_ | 0x80000000u);
+            if ((uint)(b_ << 1) == 0) key_ = 0x80000000u;
+            if ((uint)(b_ << 1) > 0xff000000u) key_ = 0xffffffffu;
+            ins_ += lc_tkv_offer(&tkv, &tiv, &thk, &thiv, key_, (int)i0, kk);
+        }
+    }
+#pragma unroll 1
+    for (long s_ = 0; s_ < nst_; s_++) {
+        if (!rev_ && ins_ > budget_)
+            break;
+        const long b_ = rev_ ? tail_ - (s_ + 1) * 64 : beg + s_ * 64;
         int16 c_ = 0;
 #pragma unroll
         for (int u_ = 0; u_ < 4; u_++) {
@@ -92,7 +125,8 @@ __kernel void lc_select_i64_81149d899541e0fd_first(
         const int4 c_4 = (int4)(c_8.s0, c_8.s1, c_8.s2, c_8.s3) | (int4)(c_8.s4, c_8.s5, c_8.s6, c_8.s7);
         if ((c_4.s0 | c_4.s1 | c_4.s2 | c_4.s3) != 0) {
 #pragma unroll 1
-            for (int u_ = 0; u_ < 4; u_++) {
+            for (int uu_ = 0; uu_ < 4; uu_++) {
+                const int u_ = rev_ ? 3 - uu_ : uu_;
                 const long i0 = b_ + u_ * 16;
                 const float16 w0 = vload16(0, a0 + (a0_o + i0)); /* buffer */
                 const float16 w1 = (w0 * w0); /* multiply */
@@ -113,26 +147,31 @@ __kernel void lc_select_i64_81149d899541e0fd_first(
                 uint m_ = (mb16_4.s0 | mb16_4.s1 | mb16_4.s2 | mb16_4.s3);
 #pragma unroll 1
                 while (m_ != 0) {
-                    const int l = 31 - (int)clz(m_ & (0 - m_));
-                    m_ &= m_ - 1;
-                    lc_tkv_offer(&tkv, &tiv, &thk, &thiv, kl_[l], (int)(i0 + l), kk);
+                    const int l = 31 - (int)clz(rev_ ? m_ : m_ & (0 - m_));
+                    m_ ^= (uint)1 << l;
+                    ins_ += lc_tkv_offer(&tkv, &tiv, &thk, &thiv, kl_[l], (int)(i0 + l), kk);
                 }
                 {
                     const uint t_ = thk;
                     thf_ = (float16)(as_float((t_ & 0x80000000u) ? (t_ & ~0x80000000u) : ~t_));
                 }
+                if (strict_)
+                    thf_ = nextafter(thf_, (float16)(INFINITY));
             }
         }
     }
+    if (!rev_ && ins_ <= budget_) {
 #pragma unroll 1
-    for (long i0 = b_; i0 < end; i0++) {
-        const float v0 = a0[a0_o + i0]; /* buffer */
-        const float v1 = (v0 * v0); /* multiply */
-        const uint b_ = as_uint(v1);
-        uint key_ = (b_ & 0x80000000u) ? ~b_ : (b_ | 0x80000000u);
-        if ((uint)(b_ << 1) == 0) key_ = 0x80000000u;
-        if ((uint)(b_ << 1) > 0xff000000u) key_ = 0xffffffffu;
-        lc_tkv_offer(&tkv, &tiv, &thk, &thiv, key_, (int)i0, kk);
+        for (long i0 = tail_; i0 < end; i0++) {
+            const float v0 = a0[a0_o + i0]; /* buffer */
+            const float v1 = (v0 * v0); /* multiply */
+            const uint b_ = as_uint(v1);
+            uint key_ = (b_ & 0x80000000u) ? ~b_ : (b_ | 0x80000000u);
+            if ((uint)(b_ << 1) == 0) key_ = 0x80000000u;
+            if ((uint)(b_ << 1) > 0xff000000u) key_ = 0xffffffffu;
+            ins_ += lc_tkv_offer(&tkv, &tiv, &thk, &thiv, key_, (int)i0, kk);
+        }
+    }
     }
     vstore16(tkv, 0, tk);
     const long16 tl_ = convert_long16(tiv);
@@ -158,7 +197,7 @@ __kernel void lc_select_i64_81149d899541e0fd_first(
     }
 }
 
-__kernel void lc_select_i64_81149d899541e0fd_merge(
+__kernel void lc_select_i64_ee8cb5b90bbae7b1_merge(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
