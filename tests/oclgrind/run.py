@@ -176,8 +176,13 @@ def case_sort(lc, np):
 
 
 def case_topk(lc, np):
-    for dt, shape in (("float32", (3, 1000)), ("int64", (2, 700)), ("float64", (1, 5000))):
+    for dt, shape in (("float32", (3, 1000)), ("int64", (2, 700)), ("float64", (1, 5000)),
+                      ("float32", (2, 3000))):
         h = _data(np, dt, shape, 16)
+        if shape == (2, 3000):
+            # a rising row and a row of equal values: the SIMD walk's second pass from the end
+            h[0] = np.arange(3000, dtype=dt)
+            h[1] = 1
         x = lc.asarray(h)
         for k, largest in ((5, True), (64, True), (10, False)):
             v, i = lc.top_k(x, k, largest=largest)
