@@ -31,10 +31,11 @@
 
 #define LC_TK_MIN_CHUNK 256   /* elements per chunk at least */
 #define LC_TK_MERGE 32        /* candidates a merge item takes: LC_TK_MERGE * k (>= 512) */
-#define LC_TK_MERGE_GPU 8     /* ... on fixed-group targets (>= 128): more items, more stages
-                                 (H100, top 16 of 2^28, 1.08 M candidates: merges of 512 each
-                                 0.256 ms in 3 stages, of 256 0.21, of 128 0.19 in 6, of 64 0.19
-                                 in 9); a CPU's launch costs more than a stage's wait */
+#define LC_TK_MERGE_GPU 8     /* ... on fixed-group targets, where the first pass leaves more
+                                 than one such merge (>= 128): more items, more stages (H100,
+                                 top 16 of 2^28, 1.08 M candidates: merges of 512 each 0.256 ms
+                                 in 3 stages, of 256 0.21, of 128 0.19 in 6, of 64 0.19 in 9);
+                                 a CPU's launch costs more than a stage's wait */
 #define LC_TK_BATCH 8         /* coalescing targets: elements an item reads before offering */
 /* ... in the first pass of rows cut into at least LC_TK_WIDE_P chunks (a long 1-d row): more
  * loads in flight. H100, top 16 of 2^28 float32, the first pass: 8 1.24 ms, 16 1.04, 32 2.11
@@ -332,10 +333,15 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         P = most;
     if (P < 1)
         P = 1;
-    int64_t Gmin = g->t->fixed_groups ? 128 : 512;
-    int64_t G = (int64_t)(g->t->fixed_groups ? LC_TK_MERGE_GPU : LC_TK_MERGE) * KK;
-    if (G < Gmin)
-        G = Gmin;
+    int64_t G = (int64_t)LC_TK_MERGE * KK;
+    if (G < 512)
+        G = 512;
+    if (g->t->fixed_groups && P * KK > G) {
+        /* Many candidates on a GPU: more merge items, more stages. */
+        G = (int64_t)LC_TK_MERGE_GPU * KK;
+        if (G < 128)
+            G = 128;
+    }
 
     /* The stages: P chunks, then ceil(P * KK / G) merges ... down to 1. */
     int64_t stages[16];
