@@ -199,8 +199,9 @@ static void lc_topk_steps_thf(struct lc_sb *sb, const struct lc_key *key, const 
  * last place: strict_). A row that rises for the largest (or falls for the smallest), or holds
  * many equal elements for the largest, would make every element enter: past a budget of
  * insertions the item starts its chunk again from the end, where those elements cannot enter
- * (PoCL, top 16 of each row of 4096^2 zeros: 118 ms forward, 3 so). Walking every row from the
- * end cost 20% on random rows (7.2 -> 8.6 ms: the backward reads). */
+ * (PoCL, top 16 of each row of 4096^2 zeros: 77 ms forward only, 9.3 so; random rows 7.20 ->
+ * 7.30). Walking every row from the end cost 20% on random rows (7.2 -> 8.6 ms: the backward
+ * reads). */
 void lc_topk_steps(struct lc_cg *g, struct lc_sb *sb, const struct lc_key *key, int dt,
                           int vexpr, int S, int largest, int VL, const char *VIT,
                           const char *VNONE)
