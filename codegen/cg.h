@@ -74,6 +74,9 @@ static inline const char *lc_T(int dt) { return lc_dtype_cl(dt); }
  * clang's loop pragmas and is ignored by the others; no kernel may leave it out of
  * such a loop. tests/test_sort.py and `make oclgrind` check the sorts and scatters. */
 #define LC_LOOP_SCALAR "#pragma clang loop vectorize(disable) interleave(disable)\n"
+/* The pragma before a loop a GPU unrolls to keep its arrays in registers: rolled instead for a
+ * CPU running GPU-shaped kernels (lc_target's roll_loops; the same arithmetic). */
+#define LC_UNROLL(rolled) ((rolled) ? "#pragma unroll 1\n" : "#pragma unroll\n")
 
 /* ---- collapse.c: the index space ------------------------------------------------------ */
 
@@ -239,6 +242,10 @@ void lc_emit_unkey_vec(struct lc_sb *sb, int dt, const char *key, int desc, int 
 
 /* ---- topk_simd.c: top-k's first pass on SIMD targets (topk.c has the rest) -------------- */
 
+/* key_ = the key of the row's element at the current index (topk.c): the kernel's exprs, then
+ * lc_emit_key's key of v<vexpr>, complemented for the smallest. */
+void lc_topk_elem_key(struct lc_cg *g, struct lc_sb *sb, const struct lc_key *key, int dt,
+                      int vexpr, int largest, const char *ind);
 /* Every top-k launch's trailing parameters. */
 #define LC_TOPK_PARAMS                                                                      \
     "const long M, const long P, const long L, const long G, const int fin, const int kk, " \

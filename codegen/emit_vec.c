@@ -93,8 +93,9 @@ int lc_vec_ok(struct lc_cg *g, int rd)
     const struct lc_kernel *k = g->k;
     if (!g->t->simd)
         return 0;
+    int W = lc_simd_lanes(g);
     for (int i = 0; i < k->n_exprs; i++)
-        if (!k->exprs[i].epilogue && !lc_vec_expr_ok(g, i, rd, lc_simd_lanes(g)) &&
+        if (!k->exprs[i].epilogue && !lc_vec_expr_ok(g, i, rd, W) &&
             !lc_vec_int_load_ok(g, i, rd))
             return 0;
     for (int s = 0; s < k->n_reds; s++) {

@@ -481,8 +481,9 @@ static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
     lc_init_all(g, sb, "s", "    ");
     if (nd - nk == 1 && lc_vec_ok(g, nk)) {
         char hi[16];
+        int W = lc_simd_lanes(g);
         snprintf(hi, sizeof hi, "n%d", nk);
-        lc_vec_fold_loop(g, sb, "0", hi, lc_simd_lanes(g), "    ");
+        lc_vec_fold_loop(g, sb, "0", hi, W, "    ");
         lc_emit_exprs(g, sb, 1, "    ");
         lc_store_outputs(g, sb, "    ", nk);
         lc_sb_printf(sb, "}\n");
@@ -490,7 +491,7 @@ static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
         l->global[0] = (size_t)M;
         lc_small_group_work(g->t, l, M, g->shape[nk]);   /* the kernel tests m < M */
         snprintf(c->schedule, sizeof c->schedule, "reduce: one item per output, %d-wide SIMD",
-                 lc_simd_lanes(g));
+                 W);
         return 0;
     }
     lc_sb_printf(sb, "    long r = 0;\n");

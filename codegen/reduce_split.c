@@ -662,9 +662,9 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
     else
         lc_sb_printf(sb, "    const long t = p * L + lid, chunk = (N + P * L - 1) / (P * L);\n"
                          "    const long r_end = min(N, (t + 1) * chunk);\n");
-    int vec = nd - nk == 1 && lc_vec_ok(g, nk);
+    int vec = nd - nk == 1 && lc_vec_ok(g, nk), W = vec ? lc_simd_lanes(g) : 0;
     if (vec) {
-        lc_vec_fold_loop(g, sb, "t * chunk", "r_end", lc_simd_lanes(g), "    ");
+        lc_vec_fold_loop(g, sb, "t * chunk", "r_end", W, "    ");
     } else if (!t->split_strided) {
         lc_sb_printf(sb, "    for (long r = t * chunk; r < r_end; r++) {\n");
     }
@@ -736,7 +736,7 @@ static int lc_gen_reduce_split(struct lc_cg *g, struct lc_kcode *c, struct lc_sb
     l->global[0] = (size_t)M * P * L;
     char simd[32] = "";
     if (vec)
-        snprintf(simd, sizeof simd, ", %d-wide SIMD", lc_simd_lanes(g));
+        snprintf(simd, sizeof simd, ", %d-wide SIMD", W);
     snprintf(c->schedule, sizeof c->schedule,
              "reduce: split over groups of %zu items, last group combines%s", L, simd);
     return 0;

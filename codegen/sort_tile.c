@@ -50,9 +50,8 @@ static int lc_sort_tile_fits(struct lc_cg *g)
  * split and the tile sort by `bits` bits at `sh`. */
 static void lc_tile_helpers(struct lc_sb *sb, const char *K, int LI, int rolled)
 {
-    /* The tile sort's loops over an item's keys: unrolled (in registers), or rolled for a CPU
-     * running GPU-shaped kernels (lc_target's roll_loops). */
-    const char *U = rolled ? "#pragma unroll 1\n" : "#pragma unroll\n";
+    /* The tile sort's loops over an item's keys: unrolled (in registers), or rolled. */
+    const char *U = LC_UNROLL(rolled);
     lc_sb_printf(sb, "#define LT %d\n#define LI %d\n#define LN (LT * LI)\n"
                      "#define LP(i) ((i) + ((i) >> 5))   /* padded: no bank conflicts */\n\n", LC_LT, LI);
     lc_sb_printf(sb,

@@ -96,6 +96,17 @@ static void lc_topk_helpers(struct lc_sb *sb, const char *K, int KK, int largest
         "    *thk = tk[KK - 1];\n    *thi = ti[KK - 1];\n    return 1;\n}\n\n", K, K, K);
 }
 
+void lc_topk_elem_key(struct lc_cg *g, struct lc_sb *sb, const struct lc_key *key, int dt,
+                      int vexpr, int largest, const char *ind)
+{
+    char v[16];
+    snprintf(v, sizeof v, "v%d", vexpr);
+    lc_emit_exprs(g, sb, 0, ind);
+    lc_emit_key(sb, dt, v, 0, ind);
+    if (!largest)
+        lc_sb_printf(sb, "%skey_ = ~key_ & %s;\n", ind, key->all);
+}
+
 /* The modes of an item's list (lc_topk_gen chooses). */
 enum {
     LC_TK_SHARED = 1,   /* a bound shared by a group's items (lc_topk_shared_setup) */
@@ -108,7 +119,7 @@ enum {
 /* The pragma before a loop of the list in registers over its places or a batch. */
 static const char *lc_tk_unroll(int mode)
 {
-    return mode & LC_TK_ROLLED ? "#pragma unroll 1\n" : "#pragma unroll\n";
+    return LC_UNROLL(mode & LC_TK_ROLLED);
 }
 
 /* The type of a list's positions, and the position of an empty place (LC_TK_I32: ints, whose
@@ -396,8 +407,7 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     if (VL)
         lc_sb_printf(sb, "    uint%d tkv = (uint%d)(0);\n    %s%d tiv = (%s%d)(%s);\n"
                          "    %s thiv = %s;\n", VL, VL, VIT, VL, VIT, VL, VNONE, VIT, VNONE);
-    char v[16], iv[16];
-    snprintf(v, sizeof v, "v%d", vexpr);
+    char iv[16];
     snprintf(iv, sizeof iv, "i%d", nr);
     if (inter) {
         /* TB elements P apart per step, their keys first (independent loads in flight: one at
@@ -417,10 +427,7 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                          "            const long i%d = b_ + u_ * P;\n            kb_[u_] = 0;\n"
                          "            if (i%d < n%d) {\n",
                      K, TB, TB, nr, nr, nr);
-        lc_emit_exprs(g, sb, 0, "                ");
-        lc_emit_key(sb, dt, v, 0, "                ");
-        if (!largest)
-            lc_sb_printf(sb, "                key_ = ~key_ & %s;\n", key.all);
+        lc_topk_elem_key(g, sb, &key, dt, vexpr, largest, "                ");
         lc_sb_printf(sb, "                kb_[u_] = key_;\n            }\n        }\n"
                          "%s        for (int u_ = 0; u_ < %d; u_++) {\n"
                          "            const long i%d = b_ + u_ * P;\n            if (i%d < n%d) {\n",
@@ -443,19 +450,11 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                      nr, nr, nr, nr, nr, nr);
     }
     if (!inter && S == 1) {
-        lc_emit_exprs(g, sb, 0, "        ");
-        lc_emit_key(sb, dt, v, 0, "        ");
-        if (!largest)
-            lc_sb_printf(sb, "        key_ = ~key_ & %s;\n", key.all);
-        if (VL)
-            lc_sb_printf(sb, "        lc_tkv_offer(&tkv, &tiv, &thk, &thiv, key_, (%s)%s, kk);\n",
-                         VIT, iv);
-        else
-            lc_topk_offer(sb, fmode, K, "key_", iv, "        ");
+        lc_topk_elem_key(g, sb, &key, dt, vexpr, largest, "        ");
+        lc_topk_offer(sb, fmode, K, "key_", iv, "        ");
         lc_sb_printf(sb, "    }\n");
     }
-    if (VL)
-    {
+    if (VL) {
         /* The places' indices as long, an empty place's as TK_NONE. */
         lc_sb_printf(sb, "    vstore%d(tkv, 0, tk);\n", VL);
         if (N < INT_MAX)

@@ -163,12 +163,7 @@ static void lc_topk_step_one(struct lc_cg *g, struct lc_sb *sb, const struct lc_
                              int vexpr, int largest, int VL, const char *VIT, const char *ind)
 {
     int nr = g->nd - 1;
-    char v[16];
-    snprintf(v, sizeof v, "v%d", vexpr);
-    lc_emit_exprs(g, sb, 0, ind);
-    lc_emit_key(sb, dt, v, 0, ind);
-    if (!largest)
-        lc_sb_printf(sb, "%skey_ = ~key_ & %s;\n", ind, key->all);
+    lc_topk_elem_key(g, sb, key, dt, vexpr, largest, ind);
     if (VL)
         lc_sb_printf(sb, "%sins_ += lc_tkv_offer(&tkv, &tiv, &thk, &thiv, key_, (%s)i%d, kk);\n",
                      ind, VIT, nr);

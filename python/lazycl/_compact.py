@@ -44,6 +44,7 @@ def _slots(cs, shape):
 # the source read once, and nothing but the result is written; no branch on the mask.
 _CHUNK_MIN = 256      # elements per chunk below which the plain scan and store serve
 _IN_ORDER = -1        # graph.h's LC_STORE_IN_ORDER
+_CLAMPED = -1         # graph.h's LC_GATHER_CLAMPED
 _BOUNDED = -2         # graph.h's LC_GATHER_BOUNDED
 
 
@@ -107,7 +108,7 @@ def _compact_one_pass(src, m, n):
     slot = _c._binary("subtract", _c._scan("cumsum", _counts(fm), 0), 1)
     # In range where the mask holds (the count is the scan's last value); the gather clamps the
     # others' slot (-1 before the first True), never checks it, and the store skips them.
-    _c._store(out, _c._gather(out, slot, 0, -1), fs, fm, 0, 1)
+    _c._store(out, _c._gather(out, slot, 0, _CLAMPED), fs, fm, 0, 1)
     return out
 
 

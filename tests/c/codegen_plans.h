@@ -393,7 +393,7 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             struct lc_node *one = lc_node_cast(m, LC_INT32, &err);
             struct lc_node *run = lc_node_scan(LC_OP_CUMSUM, one, 0, &err);
             struct lc_node *slot = B(LC_OP_SUB, run, iscalar(1));
-            struct lc_node *g = lc_node_gather(out, slot, 0, -1, &err);
+            struct lc_node *g = lc_node_gather(out, slot, 0, LC_GATHER_CLAMPED, &err);
             outs[0] = g ? lc_node_store(g, x, m, 0, &err) : NULL;
             lc_node_release(g);
             lc_node_release(slot);

@@ -29,9 +29,8 @@ static const struct {
 };
 
 /* The whole text of a plan's code for a target: per kernel, its schedule, its launches'
- * names and the source. Sizes (global/local) are left out: they depend on the data. */
-/* The plan's kernels, each under a line naming its schedule and launches (launches = 0: its
- * schedule only; the number of a selection's merges grows with the size). */
+ * names (launches = 0: left out, as the number of a selection's merges grows with the size)
+ * and the source. Sizes (global/local) are left out: they depend on the data. */
 static char *plan_code_of(struct lc_node *const *outs, size_t n, const struct lc_target *t,
                           int launches)
 {

@@ -621,7 +621,7 @@ static void test_scan_in_store(void)
     struct lc_node *run = lc_node_scan(LC_OP_CUMSUM, one, 1, &err);
     struct lc_node *pos = B(LC_OP_ADD, first, B(LC_OP_SUB, run, ref(one)));
     struct lc_node *slots = lc_node_reshape(out, 2, sn, &err);
-    struct lc_node *g = lc_node_gather(slots, pos, 0, -1, &err);
+    struct lc_node *g = lc_node_gather(slots, pos, 0, LC_GATHER_CLAMPED, &err);
     st = lc_node_store(g, x, NULL, LC_STORE_IN_ORDER, &err);
     CHECK(fuse_flags(&p, &st, 1, LC_FUSE_SCAN_STORE) == 1);
     CHECK(p.n_kernels == 1 && p.kernels[0].store_scan >= 0 && p.kernels[0].store_ordered &&
