@@ -133,6 +133,8 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
         lc_sb_printf(&src, "#pragma OPENCL FP_CONTRACT OFF\n");
         if (t->complex_source && lc_kernel_has(k, lc_dtype_is_complex))
             lc_sb_printf(&src, "%s\n", LC_SOURCE_ONLY_MARK);
+        if (!strcmp(kind, "gemm"))
+            lc_sb_printf(&src, "%s\n", LC_SPIR_O0_MARK);
         lc_sb_printf(&src, "/* lazycl %s kernel: %d fused op%s; %s. */\n", kind, k->n_fused,
                      k->n_fused == 1 ? "" : "s", out->schedule);
         lc_cg_helpers(&src, &g.h);

@@ -71,6 +71,10 @@ const char *lc_status_name(lc_status s);
 /* A kernel source containing this comment is built from OpenCL C even where the device takes
  * SPIR-V (under LAZYCL_BUILD=auto): codegen writes it, runtime reads it. */
 #define LC_SOURCE_ONLY_MARK "/* lazycl: build from source */"
+/* A kernel source containing this comment goes to PoCL as unoptimized SPIR bitcode (-O0) where
+ * the others are optimized lightly (-O1): PoCL took 60 s instead of 2 to make the work-group
+ * function of a float64 product's register tiles from -O1 bitcode (docs/env.md). */
+#define LC_SPIR_O0_MARK "/* lazycl: SPIR unoptimized */"
 
 #ifdef __cplusplus
 }

@@ -130,7 +130,7 @@ static Py_hash_t Device_hash(lc_py_Device *self)
 
 enum dev_attr {
     DA_NAME, DA_VENDOR, DA_PLATFORM_NAME, DA_PLATFORM_VERSION, DA_DRIVER_VERSION, DA_OPENCL_C_VERSION,
-    DA_IL_VERSION, DA_TYPE, DA_TAKES_SPIRV, DA_FP64, DA_COMPUTE_UNITS, DA_GLOBAL_MEM, DA_LOCAL_MEM,
+    DA_IL_VERSION, DA_TYPE, DA_TAKES_SPIRV, DA_TAKES_SPIR, DA_FP64, DA_COMPUTE_UNITS, DA_GLOBAL_MEM, DA_LOCAL_MEM,
     DA_MAX_ALLOC, DA_MAX_WG, DA_VEC, DA_FILTER, DA_INDEX, DA_ALIGN, DA_SCHEDULE, DA_INTHREAD,
     DA_INTHREAD_LIMIT,
 };
@@ -148,6 +148,7 @@ static PyObject *Device_get(lc_py_Device *self, void *closure)
     case DA_IL_VERSION: return PyUnicode_FromString(in->il_version);
     case DA_TYPE: return PyUnicode_FromString(type_name(in->type));
     case DA_TAKES_SPIRV: return PyBool_FromLong(in->takes_spirv);
+    case DA_TAKES_SPIR: return PyBool_FromLong(in->spir_llvm != 0);
     case DA_FP64: return PyBool_FromLong(in->fp64);
     case DA_COMPUTE_UNITS: return PyLong_FromUnsignedLong(in->compute_units);
     case DA_GLOBAL_MEM: return PyLong_FromUnsignedLongLong(in->global_mem);
@@ -193,6 +194,8 @@ static PyGetSetDef Device_getset[] = {
     DEV_GET("il_version", DA_IL_VERSION, "CL_DEVICE_IL_VERSION, '' when the device takes no IL."),
     DEV_GET("type", DA_TYPE, "'cpu', 'gpu', 'accelerator' or 'other'."),
     DEV_GET("takes_spirv", DA_TAKES_SPIRV, "Whether kernels are built through SPIR-V."),
+    DEV_GET("takes_spir", DA_TAKES_SPIR, "Whether the device takes SPIR 1.2 bitcode (PoCL with "
+            "cl_khr_spir): kernels are built through it when clang-15 matches PoCL's LLVM."),
     DEV_GET("fp64", DA_FP64, "Whether float64 is supported."),
     DEV_GET("compute_units", DA_COMPUTE_UNITS, "Number of compute units."),
     DEV_GET("global_mem", DA_GLOBAL_MEM, "Global memory in bytes."),
@@ -481,6 +484,7 @@ static PyObject *py_stats(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(ignored))
         dict_set_u64(d, "memory_cache_hits", s.memory_cache_hits) < 0 ||
         dict_set_u64(d, "disk_cache_hits", s.disk_cache_hits) < 0 ||
         dict_set_u64(d, "spirv_builds", s.spirv_builds) < 0 ||
+        dict_set_u64(d, "spir_builds", s.spir_builds) < 0 ||
         dict_set_u64(d, "launches", s.launches) < 0 ||
         dict_set_u64(d, "launches_inthread", s.launches_inthread) < 0 ||
         dict_set_u64(d, "buffers_allocated", s.buffers_allocated) < 0 ||

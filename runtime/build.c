@@ -113,12 +113,13 @@ static int device_has_cl12(const struct lc_device *d)
 
 /* The options the driver gets: from source, the options (with -cl-std=CL1.2
  * added when the device has OpenCL C 1.2 and they choose none); from
- * SPIR-V only the -cl-* options other than -cl-std (-D, -I and -cl-std went
- * to clang). A binary from the disk cache is built with the same string. */
-void lc_build_driver_options(const struct lc_device *d, const char *options, int spirv, char *out,
+ * SPIR-V or SPIR only the -cl-* options other than -cl-std (-D, -I and -cl-std went
+ * to clang), after "-x spir -spir-std=1.2" for SPIR. A binary from the disk cache is
+ * built with the same string. */
+void lc_build_driver_options(const struct lc_device *d, const char *options, int route, char *out,
                              size_t n)
 {
-    if (!spirv) {
+    if (route == LC_ROUTE_SOURCE) {
         if (!strstr(options, "-cl-std=") && device_has_cl12(d))
             snprintf(out, n, "-cl-std=CL1.2%s%s", options[0] ? " " : "", options);
         else
@@ -128,8 +129,7 @@ void lc_build_driver_options(const struct lc_device *d, const char *options, int
     char store[4096];
     char *argv[140];
     int k = lc_split_options(options, store, sizeof store, argv, 140);
-    size_t len = 0;
-    out[0] = '\0';
+    size_t len = (size_t)snprintf(out, n, "%s", route == LC_ROUTE_SPIR ? "-x spir -spir-std=1.2" : "");
     for (int i = 0; i < k && len < n; i++)
         if (strncmp(argv[i], "-cl-", 4) == 0 && strncmp(argv[i], "-cl-std=", 8) != 0)
             len += (size_t)snprintf(out + len, n - len, "%s%s", len ? " " : "", argv[i]);
@@ -143,42 +143,48 @@ lc_status lc_build_source(struct lc_device *d, const char *source, const char *n
     if (rc != CL_SUCCESS)
         return lc_cl_fail(e, rc, "clCreateProgramWithSource", d);
     char opts[4096];
-    lc_build_driver_options(d, options, 0, opts, sizeof opts);
+    lc_build_driver_options(d, options, LC_ROUTE_SOURCE, opts, sizeof opts);
     LC_TRY(build_program(d, prog, opts, name, source, "from source", e));
     *out = prog;
     return LC_OK;
 }
 
-lc_status lc_build_spirv(struct lc_device *d, const char *source, const char *name, const char *options,
-                         cl_program *out, char **spv, size_t *spv_n, struct lc_error *e)
+lc_status lc_build_clang(struct lc_device *d, const char *source, const char *name,
+                         const char *options, int route, cl_program *out, char **bits,
+                         size_t *bits_n, struct lc_error *e)
 {
-    LC_TRY(lc_spirv_compile(d, source, name, options, spv, spv_n, e));
+    int spir = route == LC_ROUTE_SPIR;
+    LC_TRY(lc_clang_compile(d, source, name, options, spir, bits, bits_n, e));
     cl_int rc;
-    cl_program prog = clCreateProgramWithIL(d->ctx, *spv, *spv_n, &rc);
+    cl_program prog;
+    if (spir) {
+        const unsigned char *b = (const unsigned char *)*bits;
+        cl_int status;
+        prog = clCreateProgramWithBinary(d->ctx, 1, &d->id, bits_n, &b, &status, &rc);
+    } else {
+        prog = clCreateProgramWithIL(d->ctx, *bits, *bits_n, &rc);
+    }
     if (rc != CL_SUCCESS)
-        return lc_cl_fail(e, rc, "clCreateProgramWithIL", d);
+        return lc_cl_fail(e, rc, spir ? "clCreateProgramWithBinary (SPIR)" : "clCreateProgramWithIL", d);
     char opts[4096];
-    lc_build_driver_options(d, options, 1, opts, sizeof opts);
-    LC_TRY(build_program(d, prog, opts, name, source, "SPIR-V", e));
+    lc_build_driver_options(d, options, route, opts, sizeof opts);
+    LC_TRY(build_program(d, prog, opts, name, source, spir ? "SPIR" : "SPIR-V", e));
     *out = prog;
     return LC_OK;
 }
 
-/* Write <name>.cl (and <name>.spv) into LAZYCL_DUMP. */
-void lc_build_dump(const char *name, const char *source, const char *spv, size_t spv_n)
+/* Write <name>.cl, <name>.spv or <name>.bc into LAZYCL_DUMP. */
+void lc_build_dump(const char *name, const char *source, int route, const char *bits,
+                   size_t bits_n)
 {
     const char *dir = lc_dump_dir();
     if (!dir)
         return;
     mkdir(dir, 0755);
     char path[4600];
-    if (!spv) {
-        snprintf(path, sizeof path, "%s/%s.cl", dir, name);
-        if (lc_write_file(path, source, strlen(source)) != 0)
-            LC_LOG(1, "cannot write %s: %s", path, strerror(errno));
-    } else {
-        snprintf(path, sizeof path, "%s/%s.spv", dir, name);
-        if (lc_write_file(path, spv, spv_n) != 0)
-            LC_LOG(1, "cannot write %s: %s", path, strerror(errno));
-    }
+    const char *ext = !bits ? "cl" : route == LC_ROUTE_SPIR ? "bc" : "spv";
+    snprintf(path, sizeof path, "%s/%s.%s", dir, name, ext);
+    int bad = bits ? lc_write_file(path, bits, bits_n) : lc_write_file(path, source, strlen(source));
+    if (bad != 0)
+        LC_LOG(1, "cannot write %s: %s", path, strerror(errno));
 }

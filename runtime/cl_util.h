@@ -148,7 +148,7 @@ int lc_cl_is_oom(cl_int rc);
 struct lc_stats_atomic {
     atomic_ullong kernels_compiled, memory_cache_hits, disk_cache_hits, launches;
     atomic_ullong buffers_allocated, pool_hits, bytes_in_use, bytes_cached, peak_bytes;
-    atomic_ullong bytes_to_device, bytes_from_device, spirv_builds, plan_hits, plan_misses,
+    atomic_ullong bytes_to_device, bytes_from_device, spirv_builds, spir_builds, plan_hits, plan_misses,
         gemm_tunings, launches_inthread;
 };
 extern struct lc_stats_atomic lc_stats_g;
@@ -254,21 +254,28 @@ void lc_disk_store(struct lc_device *d, struct lc_cache_key key, cl_program prog
 /* The compiler identity of a build from source in the cache key (docs/cache.md). */
 #define LC_COMPILER_SOURCE "source"
 
-/* LAZYCL_BUILD and the SPIR-V tools, as found once per process. */
+/* LAZYCL_BUILD and the tools, as found once per process. */
 struct lc_build_env {
     int mode;                    /* enum lc_build_mode */
     char bad[128];               /* a bad LAZYCL_BUILD value, "" when fine */
     char clang[1024], spirv[1024];   /* LAZYCL_CLANG, LAZYCL_LLVM_SPIRV, else their defaults */
-    int tools_ok;                /* both tools answer --version */
+    int tools_ok;                /* both tools answer --version (the SPIR-V route) */
     char tools_id[512];          /* "spirv:<clang version>;<llvm-spirv version>" */
-    char tools_why[1024];        /* why the tools are not usable */
+    char tools_why[1024];        /* why the SPIR-V tools are not usable */
+    int spir_ok;                 /* clang answers --version (the SPIR route) */
+    int clang_major;             /* its major version, 0 when unknown */
+    char spir_id[512];           /* "spir:<clang version>;route <LC_SPIR_ROUTE_VERSION>" */
+    char spir_why[1024];         /* why clang is not usable */
 };
+/* The SPIR route's version in the cache key: raise it when its prelude or clang options change. */
+#define LC_SPIR_ROUTE_VERSION 1
 /* Read the environment and look for the tools on the first call (thread-safe). */
 const struct lc_build_env *lc_build_env(void);
-/* OpenCL C -> SPIR-V with clang + llvm-spirv. *spv is malloc'd. On failure
- * LC_ERR_COMPILE with the tools' output as the log. */
-lc_status lc_spirv_compile(struct lc_device *d, const char *source, const char *name,
-                           const char *options, char **spv, size_t *spv_n, struct lc_error *e);
+/* OpenCL C -> SPIR-V with clang + llvm-spirv, or SPIR 1.2 bitcode with clang when `spir`.
+ * *out is malloc'd. On failure LC_ERR_COMPILE with the tools' output as the log. */
+lc_status lc_clang_compile(struct lc_device *d, const char *source, const char *name,
+                           const char *options, int spir, char **out, size_t *out_n,
+                           struct lc_error *e);
 /* Write n bytes to a new file at `path`: 0, or -1 (errno says why). */
 int lc_write_file(const char *path, const void *data, size_t n);
 
@@ -279,19 +286,24 @@ int lc_split_options(const char *options, char *store, size_t store_n, char **ar
  * e->detail; `what` names the route. */
 lc_status lc_build_failed(struct lc_error *e, struct lc_device *d, const char *name,
                           const char *source, const char *what, const char *log);
-/* The options the driver gets (from source, or from SPIR-V when `spirv`). */
-void lc_build_driver_options(const struct lc_device *d, const char *options, int spirv, char *out,
+/* How a program reaches the driver: its OpenCL C, SPIR-V (clCreateProgramWithIL) or SPIR 1.2
+ * bitcode (clCreateProgramWithBinary, "-x spir"). */
+enum lc_route { LC_ROUTE_SOURCE = 0, LC_ROUTE_SPIRV, LC_ROUTE_SPIR };
+/* The options the driver gets on that route. */
+void lc_build_driver_options(const struct lc_device *d, const char *options, int route, char *out,
                              size_t n);
 /* Build `source` with the driver's compiler; on success *out is a built program. */
 lc_status lc_build_source(struct lc_device *d, const char *source, const char *name,
                           const char *options, cl_program *out, struct lc_error *e);
-/* Build `source` through SPIR-V; *spv (malloc'd, the caller frees it) keeps the SPIR-V
- * made, also when the driver then fails on it. */
-lc_status lc_build_spirv(struct lc_device *d, const char *source, const char *name,
-                         const char *options, cl_program *out, char **spv, size_t *spv_n,
-                         struct lc_error *e);
-/* Write <name>.cl, or <name>.spv when spv is given, into LAZYCL_DUMP (when set). */
-void lc_build_dump(const char *name, const char *source, const char *spv, size_t spv_n);
+/* Build `source` through clang: SPIR-V or SPIR bitcode (route). *bits (malloc'd, the caller
+ * frees it) keeps what clang made, also when the driver then fails on it. */
+lc_status lc_build_clang(struct lc_device *d, const char *source, const char *name,
+                         const char *options, int route, cl_program *out, char **bits,
+                         size_t *bits_n, struct lc_error *e);
+/* Write <name>.cl, or with bits <name>.spv (SPIR-V) or <name>.bc (SPIR), into LAZYCL_DUMP
+ * (when set). */
+void lc_build_dump(const char *name, const char *source, int route, const char *bits,
+                   size_t bits_n);
 
 /* ---- staged transfers (staging.c) ------------------------------------------------- */
 

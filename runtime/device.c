@@ -137,6 +137,21 @@ static void platform_token(const struct lc_device *d, char *out, size_t n)
         snprintf(out, n, "%s", "*");
 }
 
+/* PoCL takes SPIR 1.2 bitcode (cl_khr_spir) from the LLVM it was built on, which its
+ * platform version names ("OpenCL 3.0 PoCL 3.1+debian  Linux, ..., LLVM 15.0.6, ..."):
+ * that LLVM's major version, or 0 (not PoCL, no cl_khr_spir, no LLVM named). */
+static int pocl_spir_llvm(const char *pname, const char *pversion, const char *ext)
+{
+    int listed = 0;   /* the whole word: cl_khr_spirv_* are other extensions */
+    for (const char *p = ext; (p = strstr(p, "cl_khr_spir")) != NULL && !listed; p += 11)
+        listed = (p == ext || p[-1] == ' ') && (p[11] == ' ' || p[11] == '\0');
+    if (strcmp(pname, "Portable Computing Language") != 0 || !listed)
+        return 0;
+    const char *l = strstr(pversion, "LLVM ");
+    int major = 0;
+    return l && sscanf(l + 5, "%d", &major) == 1 && major > 0 ? major : 0;
+}
+
 /* Read what d's OpenCL device is (no context yet). */
 static void device_fill(struct lc_device *d, cl_platform_id p, int pidx, const char *pname,
                         const char *pvendor, const char *pversion, cl_device_id id)
@@ -160,12 +175,12 @@ static void device_fill(struct lc_device *d, cl_platform_id p, int pidx, const c
     cl_device_fp_config fp = 0;
     if (clGetDeviceInfo(id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL) != CL_SUCCESS)
         fp = 0;
-    if (!fp) {
-        char ext[4096];
-        device_str(id, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+    char ext[4096];
+    device_str(id, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+    if (!fp)
         fp = strstr(ext, "cl_khr_fp64") != NULL;
-    }
     in->fp64 = fp != 0;
+    in->spir_llvm = pocl_spir_llvm(pname, pversion, ext);
     in->compute_units = device_u32(id, CL_DEVICE_MAX_COMPUTE_UNITS);
     in->global_mem = device_u64(id, CL_DEVICE_GLOBAL_MEM_SIZE);
     in->local_mem = device_u64(id, CL_DEVICE_LOCAL_MEM_SIZE);

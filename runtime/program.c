@@ -5,10 +5,12 @@
  *      the kernels made from it so far;
  *   2. the disk cache (diskcache.c): a device binary, loaded with
  *      clCreateProgramWithBinary + clBuildProgram;
- *   3. a build (build.c): SPIR-V (spirv.c: clang-15 -cc1 ... -emit-llvm-bc,
- *      llvm-spirv-15; then clCreateProgramWithIL) when the device takes SPIR-V
- *      and LAZYCL_BUILD allows it, else clCreateProgramWithSource. The binary
- *      then goes to disk.
+ *   3. a build (build.c), on one of three routes (docs/env.md, LAZYCL_BUILD):
+ *      SPIR-V (spirv.c: clang-15 -cc1 ... -emit-llvm-bc, llvm-spirv-15; then
+ *      clCreateProgramWithIL) when the device takes SPIR-V; SPIR 1.2 bitcode
+ *      (clang-15 alone; clCreateProgramWithBinary) for PoCL built on the same
+ *      LLVM, which then skips parsing opencl-c.h for every program; else
+ *      clCreateProgramWithSource. The binary then goes to disk.
  * The key (cachefile.c) covers the source, the options, the device, its
  * driver and the compiler route, so a route change never reuses a binary.
  *
@@ -20,17 +22,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The disk cache, else a build (then stored on disk). *spirv_failed says a
- * SPIR-V route failed, which auto mode retries from source. */
-static lc_status load_or_build(struct lc_device *d, struct lc_cache_key key, const char *source,
-                               const char *name, const char *options, int spirv, cl_program *out,
-                               int *spirv_failed, struct lc_error *e)
+static const char *route_name(int route)
 {
-    *spirv_failed = 0;
-    lc_build_dump(name, source, NULL, 0);
+    return route == LC_ROUTE_SPIRV ? "SPIR-V" : route == LC_ROUTE_SPIR ? "SPIR" : "source";
+}
+
+/* The compiler identity of a route in the cache key. */
+static const char *route_id(int route)
+{
+    const struct lc_build_env *env = lc_build_env();
+    return route == LC_ROUTE_SPIRV ? env->tools_id : route == LC_ROUTE_SPIR ? env->spir_id
+                                                                            : LC_COMPILER_SOURCE;
+}
+
+/* The disk cache, else a build (then stored on disk). *clang_failed says a
+ * route through clang failed, which auto mode retries from source. */
+static lc_status load_or_build(struct lc_device *d, struct lc_cache_key key, const char *source,
+                               const char *name, const char *options, int route, cl_program *out,
+                               int *clang_failed, struct lc_error *e)
+{
+    *clang_failed = 0;
+    lc_build_dump(name, source, route, NULL, 0);
     unsigned long long t0 = lc_now_ns();
     char dopts[4096];
-    lc_build_driver_options(d, options, spirv, dopts, sizeof dopts);
+    lc_build_driver_options(d, options, route, dopts, sizeof dopts);
     cl_program prog = lc_disk_load(d, key, dopts);
     if (prog) {
         LC_STAT_ADD(disk_cache_hits, 1);
@@ -39,36 +54,37 @@ static lc_status load_or_build(struct lc_device *d, struct lc_cache_key key, con
         return LC_OK;
     }
     lc_status st;
-    if (spirv) {
-        char *spv = NULL;
-        size_t spv_n = 0;
-        st = lc_build_spirv(d, source, name, options, &prog, &spv, &spv_n, e);
-        if (spv)
-            lc_build_dump(name, source, spv, spv_n);
-        free(spv);
-        *spirv_failed = st != LC_OK;
+    if (route != LC_ROUTE_SOURCE) {
+        char *bits = NULL;
+        size_t bits_n = 0;
+        st = lc_build_clang(d, source, name, options, route, &prog, &bits, &bits_n, e);
+        if (bits)
+            lc_build_dump(name, source, route, bits, bits_n);
+        free(bits);
+        *clang_failed = st != LC_OK;
     } else {
         st = lc_build_source(d, source, name, options, &prog, e);
     }
     if (st != LC_OK)
         return st;
     LC_STAT_ADD(kernels_compiled, 1);
-    if (spirv)
+    if (route == LC_ROUTE_SPIRV)
         LC_STAT_ADD(spirv_builds, 1);
-    LC_LOG(2, "kernel %s: built %s for '%s' in %.1f ms", name, spirv ? "via SPIR-V" : "from source",
-           d->info.name, (double)(lc_now_ns() - t0) / 1e6);
+    if (route == LC_ROUTE_SPIR)
+        LC_STAT_ADD(spir_builds, 1);
+    LC_LOG(2, "kernel %s: built %s%s for '%s' in %.1f ms", name, route ? "via " : "from ",
+           route_name(route), d->info.name, (double)(lc_now_ns() - t0) / 1e6);
     lc_disk_store(d, key, prog);
     *out = prog;
     return LC_OK;
 }
 
 static lc_status kernel_get(struct lc_device *d, const char *source, const char *name,
-                            const char *options, int spirv, lc_kernel_t *out, struct lc_error *e)
+                            const char *options, int route, lc_kernel_t *out, struct lc_error *e)
 {
     const struct lc_build_env *env = lc_build_env();
     struct lc_cache_key key = lc_cache_key_make(source, options, d->info.name, d->info.platform_version,
-                                                d->info.driver_version,
-                                                spirv ? env->tools_id : LC_COMPILER_SOURCE);
+                                                d->info.driver_version, route_id(route));
     lc_status st = LC_OK;
     if (lc_kcache_lookup(d, key, name, out, &st, e))
         return st;
@@ -82,20 +98,21 @@ static lc_status kernel_get(struct lc_device *d, const char *source, const char 
         return st;
     }
     cl_program prog = NULL;
-    int spirv_failed = 0;
-    st = load_or_build(d, key, source, name, options, spirv, &prog, &spirv_failed, e);
+    int clang_failed = 0;
+    st = load_or_build(d, key, source, name, options, route, &prog, &clang_failed, e);
     if (st == LC_OK)
         st = lc_kcache_add(d, key, prog, name, out, e);
     lc_kcache_build_unlock(d);
 
-    if (spirv_failed && env->mode == LC_BUILD_AUTO) {
-        LC_LOG(1, "kernel %s: SPIR-V build failed, building from source: %s", name, e ? e->msg : "");
+    if (clang_failed && env->mode == LC_BUILD_AUTO) {
+        LC_LOG(1, "kernel %s: %s build failed, building from source: %s", name, route_name(route),
+               e ? e->msg : "");
         lc_error_clear(e);
-        st = kernel_get(d, source, name, options, 0, out, e);
+        st = kernel_get(d, source, name, options, LC_ROUTE_SOURCE, out, e);
         if (st == LC_OK) {
-            /* Remember the fallback under the SPIR-V key too (in memory and on
+            /* Remember the fallback under the clang route's key too (in memory and on
              * disk), so that this process and the next never retry the failing
-             * SPIR-V build of the same source. */
+             * build of the same source. */
             struct lc_cache_key skey = lc_cache_key_make(source, options, d->info.name,
                                                          d->info.platform_version,
                                                          d->info.driver_version, LC_COMPILER_SOURCE);
@@ -107,6 +124,44 @@ static lc_status kernel_get(struct lc_device *d, const char *source, const char 
     return st;
 }
 
+/* The route for device d under LAZYCL_BUILD, or -1 with e set when the mode asks for a
+ * route whose tools are missing. */
+static int pick_route(struct lc_device *d, const char *source, struct lc_error *e)
+{
+    const struct lc_build_env *env = lc_build_env();
+    if (env->mode == LC_BUILD_SOURCE)
+        return LC_ROUTE_SOURCE;
+    /* A kernel may ask for the driver's own compiler (LC_SOURCE_ONLY_MARK): one that some
+     * driver miscompiles, or crashes on, from SPIR-V. Under LAZYCL_BUILD=auto only. */
+    if (env->mode == LC_BUILD_AUTO && strstr(source, LC_SOURCE_ONLY_MARK))
+        return LC_ROUTE_SOURCE;
+    if (d->info.takes_spirv && env->mode != LC_BUILD_SPIR) {
+        if (env->tools_ok)
+            return LC_ROUTE_SPIRV;
+        if (env->mode == LC_BUILD_SPIRV) {
+            lc_error_set(e, LC_ERR_COMPILE, "LAZYCL_BUILD=spirv, but the SPIR-V tools are not "
+                         "usable: %s", env->tools_why);
+            return -1;
+        }
+        return LC_ROUTE_SOURCE;
+    }
+    if (d->info.spir_llvm && env->mode != LC_BUILD_SPIRV) {
+        if (env->spir_ok && env->clang_major == d->info.spir_llvm)
+            return LC_ROUTE_SPIR;
+        if (env->mode == LC_BUILD_SPIR) {
+            if (env->spir_ok)
+                lc_error_set(e, LC_ERR_COMPILE, "LAZYCL_BUILD=spir, but %s is clang %d and "
+                             "'%s' takes SPIR from LLVM %d", env->clang, env->clang_major,
+                             d->info.name, d->info.spir_llvm);
+            else
+                lc_error_set(e, LC_ERR_COMPILE, "LAZYCL_BUILD=spir, but clang is not usable: %s",
+                             env->spir_why);
+            return -1;
+        }
+    }
+    return LC_ROUTE_SOURCE;
+}
+
 lc_status lc_kernel_get(lc_device_t d, const char *source, const char *name, const char *options,
                         lc_kernel_t *out, struct lc_error *e)
 {
@@ -116,18 +171,10 @@ lc_status lc_kernel_get(lc_device_t d, const char *source, const char *name, con
         options = "";
     const struct lc_build_env *env = lc_build_env();
     if (env->bad[0])
-        return lc_error_set(e, LC_ERR_INVALID, "LAZYCL_BUILD must be auto, source or spirv, not '%s'",
-                            env->bad);
-    int spirv = d->info.takes_spirv && env->mode != LC_BUILD_SOURCE;
-    /* A kernel may ask for the driver's own compiler (LC_SOURCE_ONLY_MARK): one that some
-     * driver miscompiles, or crashes on, from SPIR-V. Under LAZYCL_BUILD=auto only. */
-    if (spirv && env->mode == LC_BUILD_AUTO && strstr(source, LC_SOURCE_ONLY_MARK))
-        spirv = 0;
-    if (spirv && !env->tools_ok) {
-        if (env->mode == LC_BUILD_SPIRV)
-            return lc_error_set(e, LC_ERR_COMPILE, "LAZYCL_BUILD=spirv, but the SPIR-V tools are not "
-                                "usable: %s", env->tools_why);
-        spirv = 0;
-    }
-    return kernel_get(d, source, name, options, spirv, out, e);
+        return lc_error_set(e, LC_ERR_INVALID, "LAZYCL_BUILD must be auto, source, spirv or spir, "
+                            "not '%s'", env->bad);
+    int route = pick_route(d, source, e);
+    if (route < 0)
+        return LC_ERR_COMPILE;
+    return kernel_get(d, source, name, options, route, out, e);
 }

@@ -33,6 +33,8 @@ struct lc_device_info {
     char il_version[256];            /* CL_DEVICE_IL_VERSION, "" when none */
     int type;                        /* enum lc_device_type */
     int takes_spirv;                 /* il_version lists SPIR-V */
+    int spir_llvm;                   /* PoCL with cl_khr_spir: the major version of its LLVM, which
+                                        SPIR 1.2 bitcode for it must come from; 0 otherwise */
     int fp64;                        /* double precision supported */
     uint32_t compute_units;
     uint64_t global_mem;
@@ -228,12 +230,13 @@ size_t lc_pool_class_size(unsigned cls);
 
 /* ---- programs and kernels ------------------------------------------------------- */
 
-enum lc_build_mode { LC_BUILD_AUTO = 0, LC_BUILD_SOURCE, LC_BUILD_SPIRV };
+enum lc_build_mode { LC_BUILD_AUTO = 0, LC_BUILD_SOURCE, LC_BUILD_SPIRV, LC_BUILD_SPIR };
 
 /* Get the kernel `name` of the OpenCL C program `source` built for device d
  * with `options`. Looks in the memory cache, then the disk cache, then
- * builds (SPIR-V through clang-15 + llvm-spirv-15 when the device takes IL
- * and LAZYCL_BUILD allows, else from source). The kernel is owned by the
+ * builds (SPIR-V through clang-15 + llvm-spirv-15 when the device takes IL,
+ * SPIR 1.2 bitcode from clang-15 for PoCL built on LLVM 15, as LAZYCL_BUILD
+ * allows; else from source). The kernel is owned by the
  * device's cache. A build failure is LC_ERR_COMPILE with the source and the
  * build log in e->detail. */
 lc_status lc_kernel_get(lc_device_t d, const char *source, const char *name, const char *options,
@@ -386,6 +389,7 @@ struct lc_stats {
     uint64_t bytes_to_device;
     uint64_t bytes_from_device;
     uint64_t spirv_builds;         /* of kernels_compiled, those built through SPIR-V */
+    uint64_t spir_builds;          /* of kernels_compiled, those built from SPIR 1.2 bitcode */
     uint64_t plan_hits;            /* forces that reused a cached plan (engine/plancache.c) */
     uint64_t plan_misses;          /* forces that fused and generated code */
     uint64_t gemm_tunings;         /* GEMM autotunes run (engine/autotune.c) */

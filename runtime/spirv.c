@@ -1,5 +1,6 @@
-/* spirv.c: LAZYCL_BUILD and the SPIR-V toolchain: clang and llvm-spirv found once, then
- * OpenCL C -> SPIR-V (lc_spirv_compile) in a private temporary directory per build.
+/* spirv.c: LAZYCL_BUILD and clang's routes: clang (and llvm-spirv) found once, then OpenCL C
+ * -> SPIR-V (clang + llvm-spirv) or SPIR 1.2 bitcode (clang alone) in a private temporary
+ * directory per build (lc_clang_compile).
  */
 #include "runtime/cl_util.h"
 
@@ -92,7 +93,7 @@ static void make_tmpdir(char *out, size_t n)
 
 static void remove_tmpdir(const char *dir)
 {
-    static const char *const names[] = {"k.cl", "k.bc", "k.spv", "log"};
+    static const char *const names[] = {"k.cl", "k.bc", "k.spv", "pre.h", "log"};
     char p[4200];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
@@ -131,6 +132,14 @@ static int tool_version(const char *tool, char *out, size_t n)
     return 0;
 }
 
+/* The major version in clang's --version line ("Debian clang version 15.0.6"), or 0. */
+static int clang_major(const char *version_line)
+{
+    const char *v = strstr(version_line, "version ");
+    int major = 0;
+    return v && sscanf(v + 8, "%d", &major) == 1 ? major : 0;
+}
+
 static void build_read_env(void)
 {
     const char *m = getenv("LAZYCL_BUILD");
@@ -140,6 +149,8 @@ static void build_read_env(void)
         env.mode = LC_BUILD_SOURCE;
     else if (strcmp(m, "spirv") == 0)
         env.mode = LC_BUILD_SPIRV;
+    else if (strcmp(m, "spir") == 0)
+        env.mode = LC_BUILD_SPIR;
     else
         snprintf(env.bad, sizeof env.bad, "%s", m);
 
@@ -152,12 +163,18 @@ static void build_read_env(void)
     if (tool_version(env.clang, cv, sizeof cv) != 0) {
         snprintf(env.tools_why, sizeof env.tools_why,
                  "'%.900s --version' failed (is clang-15 installed?)", env.clang);
-    } else if (tool_version(env.spirv, sv, sizeof sv) != 0) {
-        snprintf(env.tools_why, sizeof env.tools_why,
-                 "'%.900s --version' failed (is llvm-spirv-15 installed?)", env.spirv);
+        snprintf(env.spir_why, sizeof env.spir_why, "%s", env.tools_why);
     } else {
-        env.tools_ok = 1;
-        snprintf(env.tools_id, sizeof env.tools_id, "spirv:%s;%s", cv, sv);
+        env.clang_major = clang_major(cv);
+        env.spir_ok = 1;
+        snprintf(env.spir_id, sizeof env.spir_id, "spir:%s;route %d", cv, LC_SPIR_ROUTE_VERSION);
+        if (tool_version(env.spirv, sv, sizeof sv) != 0) {
+            snprintf(env.tools_why, sizeof env.tools_why,
+                     "'%.900s --version' failed (is llvm-spirv-15 installed?)", env.spirv);
+        } else {
+            env.tools_ok = 1;
+            snprintf(env.tools_id, sizeof env.tools_id, "spirv:%s;%s", cv, sv);
+        }
     }
     if (!env.tools_ok)
         LC_LOG(1, "SPIR-V tools not usable, building from source: %s", env.tools_why);
@@ -169,23 +186,44 @@ const struct lc_build_env *lc_build_env(void)
     return &env;
 }
 
-/* OpenCL C -> SPIR-V with clang + llvm-spirv. *spv is malloc'd. On failure
- * LC_ERR_COMPILE with the tools' output as the log. */
-lc_status lc_spirv_compile(struct lc_device *d, const char *source, const char *name,
-                           const char *options, char **spv, size_t *spv_n, struct lc_error *e)
+/* What the SPIR route's clang reads before the kernel (-include). PoCL's kernel library
+ * knows some builtins only by the names PoCL's own headers give them (_builtin_renames.h):
+ * for those, the SPIR name finds nothing to link, so they are called by PoCL's name here.
+ * A builtin missing from this list fails the build at the link (then, under
+ * LAZYCL_BUILD=auto, the kernel is built from source: LAZYCL_DEBUG=1 says so). Raise
+ * LC_SPIR_ROUTE_VERSION (in the cache key) with any change here or to clang's options. */
+static const char spir_prelude[] =
+    "void __attribute__((overloadable)) _cl_mem_fence(cl_mem_fence_flags);\n"
+    "void __attribute__((overloadable)) _cl_read_mem_fence(cl_mem_fence_flags);\n"
+    "void __attribute__((overloadable)) _cl_write_mem_fence(cl_mem_fence_flags);\n"
+    "#define mem_fence _cl_mem_fence\n"
+    "#define read_mem_fence _cl_read_mem_fence\n"
+    "#define write_mem_fence _cl_write_mem_fence\n";
+
+/* OpenCL C -> SPIR-V (clang, then llvm-spirv) or, when `spir`, SPIR 1.2 bitcode (clang).
+ * Both take the builtins' declarations from clang's tables (-fdeclare-opencl-builtins), not
+ * by parsing opencl-c.h: most of a small kernel's build time. SPIR bitcode is optimized
+ * lightly (-O1; PoCL optimizes each work-group function itself, faster from -O1 bitcode
+ * than from -O0), products' kernels not at all (LC_SPIR_O0_MARK). *out is malloc'd. On
+ * failure LC_ERR_COMPILE with the tools' output. */
+lc_status lc_clang_compile(struct lc_device *d, const char *source, const char *name,
+                           const char *options, int spir, char **out, size_t *out_n,
+                           struct lc_error *e)
 {
-    char dir[4096], cl[4200], bc[4200], sp[4200], log[4200];
+    char dir[4096], cl[4200], bc[4200], sp[4200], pre[4200], log[4200];
     make_tmpdir(dir, sizeof dir);
     if (!dir[0])
-        return lc_error_set(e, LC_ERR_IO, "cannot make a temporary directory for a SPIR-V build: %s",
-                            strerror(errno));
+        return lc_error_set(e, LC_ERR_IO, "cannot make a temporary directory for a %s build: %s",
+                            spir ? "SPIR" : "SPIR-V", strerror(errno));
     snprintf(cl, sizeof cl, "%s/k.cl", dir);
     snprintf(bc, sizeof bc, "%s/k.bc", dir);
     snprintf(sp, sizeof sp, "%s/k.spv", dir);
+    snprintf(pre, sizeof pre, "%s/pre.h", dir);
     snprintf(log, sizeof log, "%s/log", dir);
     lc_status st = LC_OK;
-    if (lc_write_file(cl, source, strlen(source)) != 0) {
-        st = lc_error_set(e, LC_ERR_IO, "cannot write %s: %s", cl, strerror(errno));
+    if (lc_write_file(cl, source, strlen(source)) != 0 ||
+        (spir && lc_write_file(pre, spir_prelude, sizeof spir_prelude - 1) != 0)) {
+        st = lc_error_set(e, LC_ERR_IO, "cannot write in %s: %s", dir, strerror(errno));
         goto done;
     }
     char store[4096];
@@ -199,16 +237,25 @@ lc_status lc_spirv_compile(struct lc_device *d, const char *source, const char *
         argv[n++] = "-cl-std=CL1.2";
     argv[n++] = "-emit-llvm-bc";
     argv[n++] = "-finclude-default-header";
+    argv[n++] = "-fdeclare-opencl-builtins";
     int opt_at = n;
-    argv[n++] = "-O3";
+    if (spir) {
+        argv[n++] = strstr(source, LC_SPIR_O0_MARK) ? "-O0" : "-O1";
+        argv[n++] = "-disable-O0-optnone";
+        argv[n++] = "-Dinline=";   /* as PoCL's front end: a plain inline function is kept */
+        argv[n++] = "-include";
+        argv[n++] = pre;
+    } else {
+        argv[n++] = "-O3";
+    }
     n += lc_split_options(options, store, sizeof store, argv + n, 140);
     argv[n++] = "-o";
     argv[n++] = bc;
     argv[n++] = cl;
     argv[n] = NULL;
     int rc = run_tool(argv, log);
-    if (rc == 0) {
-        char *argv2[] = {env.spirv, bc, "-o", sp, NULL};
+    char *argv2[] = {env.spirv, bc, "-o", sp, NULL};
+    if (rc == 0 && !spir) {
         rc = run_tool(argv2, log);
         if (rc != 0) {
             /* llvm-spirv-15 cannot translate some instructions clang's
@@ -223,15 +270,16 @@ lc_status lc_spirv_compile(struct lc_device *d, const char *source, const char *
     if (rc != 0) {
         char *text = read_file(log, NULL);
         char what[300];
-        snprintf(what, sizeof what, "SPIR-V: %s exited with %d", rc == -1 ? "a tool could not run, it" :
-                 "clang/llvm-spirv", rc);
+        snprintf(what, sizeof what, "%s: %s exited with %d", spir ? "SPIR" : "SPIR-V",
+                 rc == -1 ? "a tool could not run, it" : spir ? "clang" : "clang/llvm-spirv", rc);
         st = lc_build_failed(e, d, name, source, what, text ? text : "");
         free(text);
         goto done;
     }
-    *spv = read_file(sp, spv_n);
-    if (!*spv)
-        st = lc_error_set(e, LC_ERR_IO, "cannot read the SPIR-V that llvm-spirv wrote (%s)", sp);
+    *out = read_file(spir ? bc : sp, out_n);
+    if (!*out)
+        st = lc_error_set(e, LC_ERR_IO, "cannot read the %s that %s wrote", spir ? "bitcode" : "SPIR-V",
+                          spir ? "clang" : "llvm-spirv");
 done:
     remove_tmpdir(dir);
     return st;

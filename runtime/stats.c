@@ -30,6 +30,7 @@ void lc_stats_get(struct lc_stats *out)
     out->bytes_to_device = LD(bytes_to_device);
     out->bytes_from_device = LD(bytes_from_device);
     out->spirv_builds = LD(spirv_builds);
+    out->spir_builds = LD(spir_builds);
     out->plan_hits = LD(plan_hits);
     out->plan_misses = LD(plan_misses);
     out->gemm_tunings = LD(gemm_tunings);
@@ -62,6 +63,7 @@ void lc_stats_reset(void)
     Z(bytes_to_device);
     Z(bytes_from_device);
     Z(spirv_builds);
+    Z(spir_builds);
     Z(plan_hits);
     Z(plan_misses);
     Z(gemm_tunings);

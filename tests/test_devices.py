@@ -13,7 +13,7 @@ TYPES = {"cpu", "gpu", "accelerator", "other"}
 STAT_KEYS = {
     "kernels_compiled", "memory_cache_hits", "disk_cache_hits", "launches", "buffers_allocated",
     "pool_hits", "bytes_in_use", "bytes_cached", "peak_bytes", "bytes_to_device",
-    "bytes_from_device", "spirv_builds", "plan_hits", "plan_misses",
+    "bytes_from_device", "spirv_builds", "spir_builds", "plan_hits", "plan_misses",
     "gemm_tunings",
 }
 

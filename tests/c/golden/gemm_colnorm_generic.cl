@@ -1,9 +1,10 @@
-/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory, post-reduction partials", 2 launches: lc_gemm_f32_2de742f750270d0c lc_gemm_f32_2de742f750270d0c_post */
+/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory, post-reduction partials", 2 launches: lc_gemm_f32_2144eb3b40c1cc5c lc_gemm_f32_2144eb3b40c1cc5c_post */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
+/* lazycl: SPIR unoptimized */
 /* lazycl gemm kernel: 7 fused ops; gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory, post-reduction partials. */
 __kernel __attribute__((reqd_work_group_size(16, 1, 1)))
-void lc_gemm_f32_2de742f750270d0c(
+void lc_gemm_f32_2144eb3b40c1cc5c(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     __global const float *restrict a1, const long a1_o, const long a1_s2,
@@ -304,7 +305,7 @@ void lc_gemm_f32_2de742f750270d0c(
 }
 
 /* The partials of each output combined in order, then phase 2. */
-__kernel void lc_gemm_f32_2de742f750270d0c_post(
+__kernel void lc_gemm_f32_2144eb3b40c1cc5c_post(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     __global const float *restrict a1, const long a1_o, const long a1_s2,

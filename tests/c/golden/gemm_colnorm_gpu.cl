@@ -1,9 +1,10 @@
-/* ---- kernel 0: schedule "gemm: 128x128 tiles of 4 along K in local memory, 8x8 per item, 4-wide reads, post-reduction partials", 2 launches: lc_gemm_f32_c320b1bd0ae33351 lc_gemm_f32_c320b1bd0ae33351_post */
+/* ---- kernel 0: schedule "gemm: 128x128 tiles of 4 along K in local memory, 8x8 per item, 4-wide reads, post-reduction partials", 2 launches: lc_gemm_f32_c9355dbb4a3c1dd4 lc_gemm_f32_c9355dbb4a3c1dd4_post */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
+/* lazycl: SPIR unoptimized */
 /* lazycl gemm kernel: 7 fused ops; gemm: 128x128 tiles of 4 along K in local memory, 8x8 per item, 4-wide reads, post-reduction partials. */
 __kernel __attribute__((reqd_work_group_size(16, 16, 1)))
-void lc_gemm_f32_c320b1bd0ae33351(
+void lc_gemm_f32_c9355dbb4a3c1dd4(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     __global const float *restrict a1, const long a1_o, const long a1_s2,
@@ -224,7 +225,7 @@ void lc_gemm_f32_c320b1bd0ae33351(
 }
 
 /* The partials of each output combined in order, then phase 2. */
-__kernel void lc_gemm_f32_c320b1bd0ae33351_post(
+__kernel void lc_gemm_f32_c9355dbb4a3c1dd4_post(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     __global const float *restrict a1, const long a1_o, const long a1_s2,

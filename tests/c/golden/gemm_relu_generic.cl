@@ -1,9 +1,10 @@
-/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory", 1 launch: lc_gemm_f32_af5b56583d1ad8e0 */
+/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory", 1 launch: lc_gemm_f32_05b5534c5a942498 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
+/* lazycl: SPIR unoptimized */
 /* lazycl gemm kernel: 7 fused ops; gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory. */
 __kernel __attribute__((reqd_work_group_size(16, 1, 1)))
-void lc_gemm_f32_af5b56583d1ad8e0(
+void lc_gemm_f32_05b5534c5a942498(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     const float a1_v,

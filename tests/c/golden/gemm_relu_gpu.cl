@@ -1,9 +1,10 @@
-/* ---- kernel 0: schedule "gemm: 128x128 tiles of 4 along K in local memory, 8x8 per item, 4-wide reads", 1 launch: lc_gemm_f32_5fdf3022726eb0ed */
+/* ---- kernel 0: schedule "gemm: 128x128 tiles of 4 along K in local memory, 8x8 per item, 4-wide reads", 1 launch: lc_gemm_f32_f1d2f27ed97b094b */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
+/* lazycl: SPIR unoptimized */
 /* lazycl gemm kernel: 7 fused ops; gemm: 128x128 tiles of 4 along K in local memory, 8x8 per item, 4-wide reads. */
 __kernel __attribute__((reqd_work_group_size(16, 16, 1)))
-void lc_gemm_f32_5fdf3022726eb0ed(
+void lc_gemm_f32_f1d2f27ed97b094b(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     const float a1_v,

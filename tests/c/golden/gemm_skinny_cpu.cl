@@ -1,9 +1,10 @@
-/* ---- kernel 0: schedule "gemm: all 8 rows x panels of up to 512 columns per item (8-wide vectors), 4 values of K a step", 1 launch: lc_gemm_f32_570000a6578ba3c0 */
+/* ---- kernel 0: schedule "gemm: all 8 rows x panels of up to 512 columns per item (8-wide vectors), 4 values of K a step", 1 launch: lc_gemm_f32_722d56fef283b644 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
+/* lazycl: SPIR unoptimized */
 /* lazycl gemm kernel: 4 fused ops; gemm: all 8 rows x panels of up to 512 columns per item (8-wide vectors), 4 values of K a step. */
 __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
-void lc_gemm_f32_570000a6578ba3c0(
+void lc_gemm_f32_722d56fef283b644(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     __global const float *restrict a1, const long a1_o, const long a1_s2,

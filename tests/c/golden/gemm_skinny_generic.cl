@@ -1,9 +1,10 @@
-/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory", 1 launch: lc_gemm_f32_d91179aacb99a4bd */
+/* ---- kernel 0: schedule "gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory", 1 launch: lc_gemm_f32_487a93d17140d494 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
+/* lazycl: SPIR unoptimized */
 /* lazycl gemm kernel: 4 fused ops; gemm: 4 rows x 16 columns per item (8-wide vectors), panels of 256 along K in local memory. */
 __kernel __attribute__((reqd_work_group_size(2, 1, 1)))
-void lc_gemm_f32_d91179aacb99a4bd(
+void lc_gemm_f32_487a93d17140d494(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     __global const float *restrict a1, const long a1_o, const long a1_s2,

@@ -1,8 +1,9 @@
-/* ---- kernel 0: schedule "gemm: up to 16 rows, an item per 4 columns and slice of K, in registers; slices added by a second launch", 2 launches: lc_gemm_f32_35404d5387e179da_part lc_gemm_f32_35404d5387e179da_comb */
+/* ---- kernel 0: schedule "gemm: up to 16 rows, an item per 4 columns and slice of K, in registers; slices added by a second launch", 2 launches: lc_gemm_f32_6af52778a57050b8_part lc_gemm_f32_6af52778a57050b8_comb */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
+/* lazycl: SPIR unoptimized */
 /* lazycl gemm kernel: 4 fused ops; gemm: up to 16 rows, an item per 4 columns and slice of K, in registers; slices added by a second launch. */
-__kernel void lc_gemm_f32_35404d5387e179da_part(
+__kernel void lc_gemm_f32_6af52778a57050b8_part(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     __global const float *restrict a1, const long a1_o, const long a1_s2,
@@ -190,7 +191,7 @@ __kernel void lc_gemm_f32_35404d5387e179da_part(
         }
 }
 
-__kernel void lc_gemm_f32_35404d5387e179da_comb(
+__kernel void lc_gemm_f32_6af52778a57050b8_comb(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     __global const float *restrict a1, const long a1_o, const long a1_s2,
