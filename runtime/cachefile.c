@@ -5,7 +5,7 @@
  *     offset  size  field
  *          0     8  magic "LZCLCACH"
  *          8     4  format version (LC_CACHE_FORMAT_VERSION)
- *         12     4  kind: 0 = device binary, 1 = SPIR-V
+ *         12     4  kind: 0 = device binary, 1 = SPIR-V, 2 = SPIR bitcode (lc_entry_kind)
  *         16    16  key: lo then hi, each u64
  *         32     8  payload size
  *         40     8  checksum: XXH3-64 of header bytes 0..39 followed by the payload
@@ -138,7 +138,7 @@ lc_status lc_cache_entry_decode(const void *blob, size_t n, struct lc_cache_key 
         return lc_error_set(e, LC_ERR_IO, "cache entry has format version %u, this lazycl writes %u",
                             ver, LC_CACHE_FORMAT_VERSION);
     uint32_t kd = get_u32(b + 12);
-    if (kd > 1)
+    if (kd > LC_ENTRY_SPIR)
         return lc_error_set(e, LC_ERR_IO, "cache entry has an unknown kind %u", kd);
     if (get_u64(b + 16) != k.lo || get_u64(b + 24) != k.hi)
         return lc_error_set(e, LC_ERR_IO, "cache entry is for another key");

@@ -248,6 +248,9 @@ cl_program lc_kcache_alias(struct lc_device *d, struct lc_cache_key key, struct 
 cl_program lc_disk_load(struct lc_device *d, struct lc_cache_key key, const char *options);
 /* Write prog's binary to the disk cache under `key`; a failure is only logged. */
 void lc_disk_store(struct lc_device *d, struct lc_cache_key key, cl_program prog);
+/* Write `bytes` as an entry of `kind` (enum lc_entry_kind) under `key`; a failure is only
+ * logged. lc_disk_load builds a SPIR entry as the binary it is (clCreateProgramWithBinary). */
+void lc_disk_store_bytes(struct lc_cache_key key, int kind, const void *bytes, size_t n);
 
 /* ---- building programs (spirv.c, build.c) --------------------------------------- */
 

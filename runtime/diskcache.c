@@ -137,11 +137,11 @@ cl_program lc_disk_load(struct lc_device *d, struct lc_cache_key key, const char
         discard(path, e.msg);
         goto out;
     }
-    if (kind != 0 || pn == 0) {
-        discard(path, "not a device binary");
+    if ((kind != LC_ENTRY_BINARY && kind != LC_ENTRY_SPIR) || pn == 0) {
+        discard(path, "neither a device binary nor SPIR bitcode");
         goto out;
     }
-    if (!lc_cache_binary_usable(payload, pn)) {
+    if (kind == LC_ENTRY_BINARY && !lc_cache_binary_usable(payload, pn)) {
         discard(path, "a PoCL binary without its program bitcode");
         goto out;
     }
@@ -174,7 +174,7 @@ out:
 
 void lc_disk_store(struct lc_device *d, struct lc_cache_key key, cl_program prog)
 {
-    char dir[4096], path[4200], shard[4200], tmp[4300];
+    char dir[4096];
     if (!cache_dir(dir, sizeof dir))
         return;
     /* A program made from source or SPIR-V belongs to every device of the context (a device
@@ -222,9 +222,17 @@ void lc_disk_store(struct lc_device *d, struct lc_cache_key key, cl_program prog
         free(bin);
         return;
     }
-    size_t n = 0;
-    void *blob = lc_cache_entry_encode(key, 0, bin, bn, &n);
+    lc_disk_store_bytes(key, LC_ENTRY_BINARY, bin, bn);
     free(bin);
+}
+
+void lc_disk_store_bytes(struct lc_cache_key key, int kind, const void *bytes, size_t bn)
+{
+    char dir[4096], path[4200], shard[4200], tmp[4300];
+    if (!cache_dir(dir, sizeof dir))
+        return;
+    size_t n = 0;
+    void *blob = lc_cache_entry_encode(key, (uint32_t)kind, bytes, bn, &n);
     if (!blob)
         return;
     lc_cache_entry_path(dir, key, path, sizeof path);

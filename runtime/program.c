@@ -54,19 +54,20 @@ static lc_status load_or_build(struct lc_device *d, struct lc_cache_key key, con
         return LC_OK;
     }
     lc_status st;
+    char *bits = NULL;
+    size_t bits_n = 0;
     if (route != LC_ROUTE_SOURCE) {
-        char *bits = NULL;
-        size_t bits_n = 0;
         st = lc_build_clang(d, source, name, options, route, &prog, &bits, &bits_n, e);
         if (bits)
             lc_build_dump(name, source, route, bits, bits_n);
-        free(bits);
         *clang_failed = st != LC_OK;
     } else {
         st = lc_build_source(d, source, name, options, &prog, e);
     }
-    if (st != LC_OK)
+    if (st != LC_OK) {
+        free(bits);
         return st;
+    }
     LC_STAT_ADD(kernels_compiled, 1);
     if (route == LC_ROUTE_SPIRV)
         LC_STAT_ADD(spirv_builds, 1);
@@ -74,7 +75,13 @@ static lc_status load_or_build(struct lc_device *d, struct lc_cache_key key, con
         LC_STAT_ADD(spir_builds, 1);
     LC_LOG(2, "kernel %s: built %s%s for '%s' in %.1f ms", name, route ? "via " : "from ",
            route_name(route), d->info.name, (double)(lc_now_ns() - t0) / 1e6);
-    lc_disk_store(d, key, prog);
+    /* PoCL's SPIR: the disk keeps the bitcode, PoCL's own cache the kernels compiled from it
+     * (a device binary would cost a second compile of every kernel: enum lc_entry_kind). */
+    if (route == LC_ROUTE_SPIR)
+        lc_disk_store_bytes(key, LC_ENTRY_SPIR, bits, bits_n);
+    else
+        lc_disk_store(d, key, prog);
+    free(bits);
     *out = prog;
     return LC_OK;
 }

@@ -314,8 +314,13 @@ struct lc_cache_key lc_cache_key_make(const char *source, const char *options,
 /* "0123...ef" (32 hex digits + NUL). */
 void lc_cache_key_hex(struct lc_cache_key k, char out[33]);
 
+/* What an entry holds: a device binary (CL_PROGRAM_BINARIES), SPIR-V (reserved: never
+ * written), or the SPIR 1.2 bitcode clang made for PoCL, whose own cache (POCL_CACHE_DIR)
+ * keeps the kernels compiled from it: asking PoCL for a device binary would make it compile
+ * every kernel's generic work-group function a second time (docs/cache.md). */
+enum lc_entry_kind { LC_ENTRY_BINARY = 0, LC_ENTRY_SPIRV = 1, LC_ENTRY_SPIR = 2 };
 /* An entry file: header {magic "LZCLCACH", u32 format version, u32 kind
- * (0 = device binary, 1 = SPIR-V), key (16 bytes), u64 payload size, u64
+ * (enum lc_entry_kind), key (16 bytes), u64 payload size, u64
  * XXH3-64 checksum of the first 40 header bytes followed by the payload},
  * then the payload. All little-endian.
  * lc_cache_entry_encode returns a malloc'd blob of *n bytes.

@@ -162,6 +162,42 @@ def test_spir_disk_cache(dev, tmp_path):
     assert s3["kernels_compiled"] == 1 and s3["disk_cache_hits"] == 0
 
 
+def _entries(cache):
+    """The kinds and payloads of the kernel entries under a lazycl cache directory."""
+    out = []
+    for root, _, files in os.walk(cache):
+        for f in files:
+            if f.endswith(".bin"):
+                b = open(os.path.join(root, f), "rb").read()
+                assert b[:8] == b"LZCLCACH"
+                out.append((int.from_bytes(b[12:16], "little"), b[48:]))
+    return out
+
+
+def _generic_builds(pocl_cache):
+    """PoCL's generic work-group functions (its cache's 0-0-0 folders): compiled when a
+    program's device binary is asked for."""
+    return [r for r, dirs, _ in os.walk(pocl_cache) if os.path.basename(r) == "0-0-0"]
+
+
+def test_spir_disk_entry_is_bitcode(dev, tmp_path):
+    """On the SPIR route the disk keeps clang's bitcode (kind 2), and PoCL is never asked for
+    a device binary, which would make it compile each kernel's generic work-group function
+    (a second compile); the source route keeps PoCL's binary, and PoCL compiles it."""
+    for mode, kind in (("spir", 2), ("source", 0)):
+        cache, pocl = tmp_path / f"c-{mode}", tmp_path / f"p-{mode}"
+        s, _ = build(dev, SRC, "lc_spir_axpy", LAZYCL_BUILD=mode, LAZYCL_CACHE="1",
+                     LAZYCL_CACHE_DIR=str(cache), POCL_CACHE_DIR=str(pocl))
+        assert "error" not in s, s
+        entries = _entries(cache)
+        assert [k for k, _ in entries] == [kind], (mode, entries)
+        if mode == "spir":
+            assert entries[0][1][:4] == b"BC\xc0\xde"
+            assert not _generic_builds(pocl)
+        else:
+            assert _generic_builds(pocl)
+
+
 def test_routes_agree_bit_for_bit(dev, tmp_path):
     """Maps, scans, reductions, a sort, an argmax and a product: the SPIR route's kernels
     give the source route's bits (FP_CONTRACT OFF in both, no fast math)."""

@@ -108,6 +108,17 @@ int main(void)
     CHECK(kind == 0 && pn == 0);
     free(blob0);
 
+    /* The SPIR bitcode kind round trips; the next kind is unknown. */
+    size_t n2 = 0;
+    unsigned char *blob2 = lc_cache_entry_encode(base, LC_ENTRY_SPIR, payload, sizeof payload, &n2);
+    CHECK(blob2 && lc_cache_entry_decode(blob2, n2, base, &kind, &p, &pn, &e) == LC_OK);
+    CHECK(kind == LC_ENTRY_SPIR && pn == sizeof payload);
+    free(blob2);
+    blob2 = lc_cache_entry_encode(base, LC_ENTRY_SPIR + 1, payload, sizeof payload, &n2);
+    CHECK(blob2 && lc_cache_entry_decode(blob2, n2, base, &kind, &p, &pn, &e) != LC_OK);
+    lc_error_clear(&e);
+    free(blob2);
+
     /* Truncated, at every length short of the whole. */
     int ok = 1;
     for (size_t cut = 0; cut < n; cut += (cut < 64 ? 1 : 37))
