@@ -39,6 +39,12 @@ WIDTH_DTYPES = ["bool", "uint16", "float32", "int64"]
 #: another compiler), `make test` runs the cases of a test's dtype parameter in these dtypes
 #: only. The default device (LAZYCL_DEVICE) and any GPU get every case of `make test`.
 OTHER_DEVICE_DTYPES = ["int64", "float32", "complex64"]
+#: Under LAZYCL_SCHEDULE=gpu on a CPU device (test_gpu_schedules.py's child runs: GPU-shaped
+#: kernels on PoCL, standing in for the GPU that CI lacks), `make test` runs the cases of a
+#: test's dtype parameter in these dtypes only: every kind (bool, signed, unsigned, float,
+#: complex) and the widths 2, 4 and 8 bytes, 8 both integer and float. The GPU machine's runs
+#: and `make test-full` take them all.
+GPU_SCHEDULE_DTYPES = ["bool", "uint16", "int64", "float32", "float64", "complex64"]
 #: The names a test gives its device and dtype parameters.
 _DEVICE_PARAMS = ("dev", "device")
 _DTYPE_PARAMS = ("dtype", "dt", "xdtype", "wdtype", "src", "idt")
@@ -118,6 +124,18 @@ def _other_device_dtype(item):
     return any(_key(params[p]) not in OTHER_DEVICE_DTYPES for p in _DTYPE_PARAMS if p in params)
 
 
+def _gpu_schedule_dtype(item):
+    """Whether item runs GPU-shaped kernels on a CPU device (LAZYCL_SCHEDULE=gpu) in a dtype
+    outside GPU_SCHEDULE_DTYPES (make test-full only)."""
+    if os.environ.get("LAZYCL_SCHEDULE") != "gpu":
+        return False
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    name = _devname(next((params[p] for p in _DEVICE_PARAMS if p in params), None))
+    if name is None or not name.endswith(":cpu"):
+        return False
+    return any(_key(params[p]) not in GPU_SCHEDULE_DTYPES for p in _DTYPE_PARAMS if p in params)
+
+
 def _devname(d):
     """A device parameter (a lazycl.Device or a filter string) as "platform:type", else None."""
     s = d if isinstance(d, str) else getattr(d, "filter_string", None)
@@ -144,7 +162,7 @@ def pytest_collection_modifyitems(config, items):
     keep, left = [], []
     for item in items:
         out = not FULL and (item.get_closest_marker("full") is not None or
-                            _other_device_dtype(item))
+                            _other_device_dtype(item) or _gpu_schedule_dtype(item))
         if shard and not out:
             out = zlib.crc32(item.nodeid.encode()) % shard[1] != shard[0] - 1
         (left if out else keep).append(item)
