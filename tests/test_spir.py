@@ -1,6 +1,5 @@
 """Builds through SPIR 1.2 bitcode on PoCL (clang-15 -> clCreateProgramWithBinary "-x spir"),
 LAZYCL_BUILD=spir, and its fallback to source: runtime/spirv.c, build.c, program.c."""
-import json
 import os
 import shutil
 import subprocess
@@ -10,6 +9,7 @@ import numpy as np
 import pytest
 
 import lazycl
+from kernel_build import build, build_env
 
 SPIR_DEVICES = [d for d in lazycl.devices() if d.takes_spir]
 
@@ -39,16 +39,7 @@ FENCES = """__kernel void lc_spir_fences(__global int *a)
 }
 """
 
-BUILD = """
-import json, sys, lazycl
-from lazycl import _lazycl
-lazycl.reset_stats()
-try:
-    _lazycl._kernel_build(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4])
-    print(json.dumps(lazycl.stats()))
-except Exception as e:
-    print(json.dumps({"error": type(e).__name__, "text": str(e)}))
-"""
+
 
 # The same expressions in two processes, one per route: their bits are compared.
 EXPRS = """
@@ -66,22 +57,6 @@ np.savez(sys.argv[2], *[np.asarray(o) for o in out])
 s = lc.stats()
 print(s["kernels_compiled"], s["spir_builds"], s["disk_cache_hits"])
 """
-
-
-def _env(**env):
-    full = dict(os.environ)
-    for k in ("LAZYCL_BUILD", "LAZYCL_CLANG", "LAZYCL_LLVM_SPIRV", "LAZYCL_DUMP"):
-        full.pop(k, None)
-    full["LAZYCL_CACHE"] = "0"
-    full.update(env)
-    return full
-
-
-def build(device, source, name, options="", **env):
-    r = subprocess.run([sys.executable, "-c", BUILD, device.filter_string, source, name, options],
-                       env=_env(**env), capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout.strip().splitlines()[-1]), r.stderr
 
 
 @pytest.fixture(params=SPIR_DEVICES, ids=lambda d: d.filter_string)
@@ -204,7 +179,7 @@ def test_routes_agree_bit_for_bit(dev, tmp_path):
     got = {}
     for mode in ("spir", "source"):
         r = subprocess.run([sys.executable, "-c", EXPRS, dev.filter_string, str(tmp_path / mode)],
-                           env=_env(LAZYCL_BUILD=mode), capture_output=True, text=True, timeout=900)
+                           env=build_env(LAZYCL_BUILD=mode), capture_output=True, text=True, timeout=900)
         assert r.returncode == 0, r.stderr[-3000:]
         compiled, spir, _ = map(int, r.stdout.split())
         assert compiled > 0 and (spir == compiled if mode == "spir" else spir == 0), (mode, r.stdout)

@@ -1,13 +1,11 @@
 """Builds through SPIR-V (clang-15 + llvm-spirv-15 + clCreateProgramWithIL) and LAZYCL_BUILD."""
-import json
-import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
 import lazycl
+from kernel_build import build
 
 SPIRV_DEVICES = [d for d in lazycl.devices() if d.takes_spirv]
 TOOLS = shutil.which("clang-15") and shutil.which("llvm-spirv-15")
@@ -37,28 +35,6 @@ __kernel void lc_spirv_f64(__global double *restrict y, const double a)
 }
 """
 
-BUILD = """
-import json, sys, lazycl
-from lazycl import _lazycl
-lazycl.reset_stats()
-try:
-    _lazycl._kernel_build(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4])
-    print(json.dumps(lazycl.stats()))
-except Exception as e:
-    print(json.dumps({"error": type(e).__name__, "text": str(e)}))
-"""
-
-
-def build(device, source, name, options="", **env):
-    full = dict(os.environ)
-    for k in ("LAZYCL_BUILD", "LAZYCL_CLANG", "LAZYCL_LLVM_SPIRV", "LAZYCL_DUMP"):
-        full.pop(k, None)
-    full["LAZYCL_CACHE"] = "0"
-    full.update(env)
-    r = subprocess.run([sys.executable, "-c", BUILD, device.filter_string, source, name, options],
-                       env=full, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout.strip().splitlines()[-1]), r.stderr
 
 
 @pytest.fixture(params=SPIRV_DEVICES, ids=lambda d: d.filter_string)
