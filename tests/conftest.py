@@ -17,6 +17,11 @@ import re
 import sys
 import zlib
 
+# No GEMM autotune in the suite (and its child processes): which of the candidate kernels a
+# large product runs would otherwise depend on timings. test_autotune.py's children turn it on,
+# and check every candidate against NumPy.
+os.environ.setdefault("LAZYCL_AUTOTUNE", "0")
+
 import numpy as np
 import pytest
 
