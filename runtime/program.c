@@ -73,8 +73,9 @@ static lc_status load_or_build(struct lc_device *d, struct lc_cache_key key, con
         LC_STAT_ADD(spirv_builds, 1);
     if (route == LC_ROUTE_SPIR)
         LC_STAT_ADD(spir_builds, 1);
-    LC_LOG(2, "kernel %s: built %s%s for '%s' in %.1f ms", name, route ? "via " : "from ",
-           route_name(route), d->info.name, (double)(lc_now_ns() - t0) / 1e6);
+    LC_LOG(2, "kernel %s: built %s%s for '%s' in %.1f ms", name,
+           route == LC_ROUTE_SOURCE ? "from " : "via ", route_name(route), d->info.name,
+           (double)(lc_now_ns() - t0) / 1e6);
     /* PoCL's SPIR: the disk keeps the bitcode, PoCL's own cache the kernels compiled from it
      * (a device binary would cost a second compile of every kernel: enum lc_entry_kind). */
     if (route == LC_ROUTE_SPIR)
@@ -136,26 +137,21 @@ static lc_status kernel_get(struct lc_device *d, const char *source, const char 
 static int pick_route(struct lc_device *d, const char *source, struct lc_error *e)
 {
     const struct lc_build_env *env = lc_build_env();
+    int route = LC_ROUTE_SOURCE;
     if (env->mode == LC_BUILD_SOURCE)
-        return LC_ROUTE_SOURCE;
-    /* A kernel may ask for the driver's own compiler (LC_SOURCE_ONLY_MARK): one that some
-     * driver miscompiles, or crashes on, from SPIR-V. Under LAZYCL_BUILD=auto only. */
-    if (env->mode == LC_BUILD_AUTO && strstr(source, LC_SOURCE_ONLY_MARK))
-        return LC_ROUTE_SOURCE;
+        return route;
     if (d->info.takes_spirv && env->mode != LC_BUILD_SPIR) {
-        if (env->tools_ok)
-            return LC_ROUTE_SPIRV;
-        if (env->mode == LC_BUILD_SPIRV) {
+        if (env->tools_ok) {
+            route = LC_ROUTE_SPIRV;
+        } else if (env->mode == LC_BUILD_SPIRV) {
             lc_error_set(e, LC_ERR_COMPILE, "LAZYCL_BUILD=spirv, but the SPIR-V tools are not "
                          "usable: %s", env->tools_why);
             return -1;
         }
-        return LC_ROUTE_SOURCE;
-    }
-    if (d->info.spir_llvm && env->mode != LC_BUILD_SPIRV) {
-        if (env->spir_ok && env->clang_major == d->info.spir_llvm)
-            return LC_ROUTE_SPIR;
-        if (env->mode == LC_BUILD_SPIR) {
+    } else if (d->info.spir_llvm && env->mode != LC_BUILD_SPIRV) {
+        if (env->spir_ok && env->clang_major == d->info.spir_llvm) {
+            route = LC_ROUTE_SPIR;
+        } else if (env->mode == LC_BUILD_SPIR) {
             if (env->spir_ok)
                 lc_error_set(e, LC_ERR_COMPILE, "LAZYCL_BUILD=spir, but %s is clang %d and "
                              "'%s' takes SPIR from LLVM %d", env->clang, env->clang_major,
@@ -166,7 +162,12 @@ static int pick_route(struct lc_device *d, const char *source, struct lc_error *
             return -1;
         }
     }
-    return LC_ROUTE_SOURCE;
+    /* A kernel may ask for the driver's own compiler (LC_SOURCE_ONLY_MARK): one that some
+     * driver miscompiles, or crashes on, from SPIR-V. Under LAZYCL_BUILD=auto only; looked
+     * for only where a route through clang was chosen (every lookup passes here). */
+    if (route != LC_ROUTE_SOURCE && env->mode == LC_BUILD_AUTO && strstr(source, LC_SOURCE_ONLY_MARK))
+        route = LC_ROUTE_SOURCE;
+    return route;
 }
 
 lc_status lc_kernel_get(lc_device_t d, const char *source, const char *name, const char *options,

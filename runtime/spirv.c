@@ -240,8 +240,12 @@ lc_status lc_clang_compile(struct lc_device *d, const char *source, const char *
     argv[n++] = "-fdeclare-opencl-builtins";
     int opt_at = n;
     if (spir) {
-        argv[n++] = strstr(source, LC_SPIR_O0_MARK) ? "-O0" : "-O1";
-        argv[n++] = "-disable-O0-optnone";
+        if (strstr(source, LC_SPIR_O0_MARK)) {
+            argv[n++] = "-O0";
+            argv[n++] = "-disable-O0-optnone";   /* PoCL's own passes must still optimize it */
+        } else {
+            argv[n++] = "-O1";
+        }
         argv[n++] = "-Dinline=";   /* as PoCL's front end: a plain inline function is kept */
         argv[n++] = "-include";
         argv[n++] = pre;

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import lazycl
-from kernel_build import build, build_env
+from kernel_build import (build, build_env, check_auto_mode_falls_back, check_disk_cache,
+                          check_strict_mode_error)
 
 SPIR_DEVICES = [d for d in lazycl.devices() if d.takes_spir]
 
@@ -112,29 +113,15 @@ def test_missing_clang_is_an_error_in_spir_mode(dev):
 
 
 def test_clang_error_in_spir_mode_has_log(dev):
-    bad = "__kernel void lc_spir_bad(__global float *a) { a[0] = nope; }\n"
-    s, _ = build(dev, bad, "lc_spir_bad", LAZYCL_BUILD="spir")
-    assert s["error"] == "CompileError"
-    assert "nope" in s["text"] and "SPIR" in s["text"]
+    check_strict_mode_error(dev, "spir", "SPIR")
 
 
 def test_clang_error_in_auto_mode_falls_back_to_driver_log(dev):
-    bad = "__kernel void lc_spir_bad(__global float *a) { a[0] = nope; }\n"
-    s, err = build(dev, bad, "lc_spir_bad", LAZYCL_DEBUG="1")
-    assert s["error"] == "CompileError"
-    assert "from source" in s["text"] and "nope" in s["text"]
-    assert "SPIR build failed" in err
+    check_auto_mode_falls_back(dev, "SPIR")
 
 
 def test_spir_disk_cache(dev, tmp_path):
-    env = {"LAZYCL_CACHE": "1", "LAZYCL_CACHE_DIR": str(tmp_path / "c")}
-    s1, _ = build(dev, SRC, "lc_spir_axpy", **env)
-    assert s1["spir_builds"] == 1
-    s2, _ = build(dev, SRC, "lc_spir_axpy", **env)
-    assert s2["kernels_compiled"] == 0 and s2["disk_cache_hits"] == 1
-    # The source route is another key: no reuse of the SPIR route's binary.
-    s3, _ = build(dev, SRC, "lc_spir_axpy", LAZYCL_BUILD="source", **env)
-    assert s3["kernels_compiled"] == 1 and s3["disk_cache_hits"] == 0
+    check_disk_cache(dev, SRC, "lc_spir_axpy", "spir_builds", tmp_path)
 
 
 def _entries(cache):

@@ -5,7 +5,8 @@ import subprocess
 import pytest
 
 import lazycl
-from kernel_build import build
+from kernel_build import (build, check_auto_mode_falls_back, check_disk_cache,
+                          check_strict_mode_error)
 
 SPIRV_DEVICES = [d for d in lazycl.devices() if d.takes_spirv]
 TOOLS = shutil.which("clang-15") and shutil.which("llvm-spirv-15")
@@ -109,29 +110,15 @@ def test_missing_tools_are_an_error_in_spirv_mode(dev):
 
 
 def test_clang_error_in_spirv_mode_has_log(dev):
-    bad = "__kernel void lc_spirv_bad(__global float *a) { a[0] = nope; }\n"
-    s, _ = build(dev, bad, "lc_spirv_bad", LAZYCL_BUILD="spirv")
-    assert s["error"] == "CompileError"
-    assert "nope" in s["text"] and "build log" in s["text"]
+    check_strict_mode_error(dev, "spirv", "build log")
 
 
 def test_clang_error_in_auto_mode_falls_back_to_driver_log(dev):
-    bad = "__kernel void lc_spirv_bad(__global float *a) { a[0] = nope; }\n"
-    s, err = build(dev, bad, "lc_spirv_bad", LAZYCL_DEBUG="1")
-    assert s["error"] == "CompileError"
-    assert "from source" in s["text"] and "nope" in s["text"]
-    assert "SPIR-V build failed" in err
+    check_auto_mode_falls_back(dev, "SPIR-V")
 
 
 def test_spirv_disk_cache(dev, tmp_path):
-    env = {"LAZYCL_CACHE": "1", "LAZYCL_CACHE_DIR": str(tmp_path / "c")}
-    s1, _ = build(dev, SRC, "lc_spirv_axpy", **env)
-    assert s1["spirv_builds"] == 1
-    s2, _ = build(dev, SRC, "lc_spirv_axpy", **env)
-    assert s2["kernels_compiled"] == 0 and s2["disk_cache_hits"] == 1
-    # The source route is another key: no reuse of the SPIR-V route's binary.
-    s3, _ = build(dev, SRC, "lc_spirv_axpy", LAZYCL_BUILD="source", **env)
-    assert s3["kernels_compiled"] == 1 and s3["disk_cache_hits"] == 0
+    check_disk_cache(dev, SRC, "lc_spirv_axpy", "spirv_builds", tmp_path)
 
 
 def test_spirv_kernel_runs(dev):
