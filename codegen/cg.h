@@ -263,6 +263,17 @@ int lc_topk_first_vec(struct lc_cg *g, struct lc_sb *sb, const struct lc_key *ke
 void lc_topk_steps(struct lc_cg *g, struct lc_sb *sb, const struct lc_key *key, int dt,
                    int vexpr, int S, int largest, int VL, const char *VIT, const char *VNONE);
 
+/* ---- topk_group.c: a long row's top k in one launch on GPUs ----------------------------- */
+
+#define LC_TK_GROUP_BATCH 8   /* candidates an item of the last group reads at once */
+/* Before the kernel: a candidate's 64-bit word and its reads (TK_WORD, TK_WPOS, TK_WREAD). */
+void lc_topk_group_helpers(struct lc_sb *sb, int largest);
+/* The first pass's end where each group's items take chunks of one row (P a multiple of the
+ * group's size; the shared bound, lists in registers with int positions): the group's k best
+ * to scratch (`kdst`, after one zeroed counter a row), and the row's last group writes the
+ * result. Closes the kernel. */
+void lc_topk_group_finish(struct lc_cg *g, struct lc_sb *sb, int rolled);
+
 /* ---- random.c: random sources ------------------------------------------------------ */
 
 /* The Philox helpers the kernel's random accesses need (nothing without one). */

@@ -6,7 +6,9 @@
  * element enters only when it beats the k-th, one comparison for most elements. The items'
  * lists go to scratch and are merged the same way by items of G candidates each, until one
  * list per row is left, which is written best first. With P = 1 (short rows, or as many
- * rows as items) the first launch writes the result.
+ * rows as items) the first launch writes the result. A long row on a GPU (at least
+ * LC_TK_WIDE_P chunks, in whole groups) skips the merge launches: each group selects its
+ * items' k best and the row's last group merges the groups' (codegen/topk_group.c).
  *
  * The order is the stable sort's, so the result is the sort's: keys are the sort's
  * order-preserving keys (codegen/sort.c: NaN above everything, -0.0 equal to +0.0); for the
@@ -33,9 +35,10 @@
 #define LC_TK_MERGE 32        /* candidates a merge item takes: LC_TK_MERGE * k (>= 512) */
 #define LC_TK_MERGE_GPU 8     /* ... on fixed-group targets, where the first pass leaves more
                                  than one such merge (>= 128): more items, more stages (H100,
-                                 top 16 of 2^28, 1.08 M candidates: merges of 512 each 0.256 ms
-                                 in 3 stages, of 256 0.21, of 128 0.19 in 6, of 64 0.19 in 9);
-                                 a CPU's launch costs more than a stage's wait */
+                                 top 16 of 2^28 before topk_group.c, 1.08 M candidates: merges
+                                 of 512 each 0.256 ms in 3 stages, of 256 0.21, of 128 0.19 in
+                                 6, of 64 0.19 in 9); a CPU's launch costs more than a stage's
+                                 wait */
 #define LC_TK_BATCH 8         /* coalescing targets: elements an item reads before offering */
 /* ... in the first pass of rows cut into at least LC_TK_WIDE_P chunks (a long 1-d row): more
  * loads in flight. H100, top 16 of 2^28 float32, the first pass: 8 1.24 ms, 16 1.04, 32 2.11
@@ -344,6 +347,12 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         P = most;
     if (P < 1)
         P = 1;
+    /* A long row's chunks in whole groups on GPUs: each group selects its k best and the last
+     * group of the row merges them, in the first pass's launch (topk_group.c). */
+    int one = inter && (mode & LC_TK_SHARED) && (mode & LC_TK_REG) && N < INT_MAX &&
+              P >= LC_TK_WIDE_P && P / (int64_t)wg >= 2;
+    if (one)
+        P -= P % (int64_t)wg;
     int64_t G = (int64_t)LC_TK_MERGE * KK;
     if (G < 512)
         G = 512;
@@ -358,7 +367,7 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     int64_t stages[16];
     int ns = 0;
     stages[ns++] = P;
-    while (stages[ns - 1] > 1 && ns < 16) {
+    while (!one && stages[ns - 1] > 1 && ns < 16) {
         int64_t L = stages[ns - 1] * KK;
         stages[ns] = (L + G - 1) / G;
         ns++;
@@ -367,6 +376,12 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     size_t off[2][2] = {{0, area}, {area + iarea, 2 * area + iarea}};
     c->scratch_bytes = P > 1 ? 2 * (area + iarea) : 8;
     c->zero_bytes = 0;
+    /* One launch: a counter a row (zeroed), then each group's k words. */
+    size_t counters = lc_round_up((size_t)M * sizeof(int), 8);
+    if (one) {
+        c->zero_bytes = counters;
+        c->scratch_bytes = counters + (size_t)(M * (P / (int64_t)wg) * KK) * 8;
+    }
 
     lc_topk_helpers(sb, K, KK, largest);
     /* The steps along rows keep a list of 8 or 16 32-bit keys in vectors (lc_tkv_offer). */
@@ -375,6 +390,8 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     const char *VNONE = N >= INT_MAX ? "TK_NONE" : largest ? "(-1)" : "INT_MAX";
     if (VL)
         lc_topk_vec_helper(sb, VL, largest, VIT);
+    if (one)
+        lc_topk_group_helpers(sb, largest);
     if (W > 1) {
         if (lc_topk_first_vec(g, sb, &key, dt, vexpr, W, largest) < 0)
             return -1;
@@ -439,6 +456,10 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
             lc_topk_pool(sb, "      ");
         }
         lc_sb_printf(sb, "    }\n");
+        if (one) {
+            lc_topk_group_finish(g, sb, (mode & LC_TK_ROLLED) != 0);
+            goto launches;
+        }
         if (mode & LC_TK_SHARED)
             lc_sb_printf(sb, "    if (!live_) return;\n");
     } else if (S > 1) {
@@ -505,13 +526,16 @@ merge:
     }
     lc_topk_finish(g, sb, K, 1, mode);
 
-    /* The launches: the first pass, then each merge, areas ping-ponging. */
+launches:
+    /* The launches: the first pass, then each merge, areas ping-ponging (one: its words after
+     * the counters). */
     for (int st = 0; st < ns; st++) {
         struct lc_launch *l = lc_new_launch(c, st == 0 ? "_first" : "_merge");
         if (!l)
             return -1;
         int64_t Pst = stages[st], L = st == 0 ? 0 : stages[st - 1] * KK;
-        const size_t *src = off[(st + 1) & 1], *dst = off[st & 1];
+        size_t one_dst[2] = {counters, 0};
+        const size_t *src = off[(st + 1) & 1], *dst = one ? one_dst : off[st & 1];
         if (lc_sort_params(g, l, NULL, LC_TOPK_PARAMS) < 0 || lc_add_i64(l, M) < 0 ||
             lc_add_i64(l, Pst) < 0 || lc_add_i64(l, L) < 0 || lc_add_i64(l, G) < 0)
             return -1;
@@ -529,7 +553,8 @@ merge:
     /* Structure only (the source carries it): not k, the chunks or the launches. */
     snprintf(c->schedule, sizeof c->schedule, "select: the k %s of each row chunk, merged%s",
              largest ? "largest" : "smallest",
-             inter ? " (chunks interleaved)" : W > 1 ? " (rows in SIMD lanes)"
+             one ? " (chunks interleaved, groups' k merged by the last)"
+             : inter ? " (chunks interleaved)" : W > 1 ? " (rows in SIMD lanes)"
                                              : S > 1 ? " (SIMD steps along rows)" : "");
     return 0;
 }

@@ -243,3 +243,40 @@ def test_long_rows_in_simd_steps(dev, dtype):
     ev, ei = _ref(np.abs(ha - 0.5), 12, -1, False)
     np.testing.assert_array_equal(np.asarray(i), ei)
     np.testing.assert_array_equal(np.asarray(v), ev)
+
+
+@pytest.mark.parametrize("dtype", core(["float32", "int32", "uint16", "int8", "bool", "float64"],
+                                       ["float32", "uint16", "bool", "float64"]))
+def test_long_row_in_one_launch(dev, dtype):
+    """A long row cut into many chunks: on GPUs (P >= 1024 chunks in whole groups) each group
+    selects the k best of its items' lists and the row's last group merges them, in one launch
+    (codegen/topk_group.c); keys of 64 bits keep the merges. NaN, -0.0, ties (a row of equal
+    values: every later element ranks first for the largest), rising rows, both ends, several
+    rows, a pending key."""
+    n = 300001
+    h = make(dtype, (n,), seed=5, lo=-100, hi=100)
+    if h.dtype.kind == "f":
+        h[::1009] = np.nan
+        h[7::101] = -0.0
+        h[8::103] = 0.0
+    x = lz(h, dev)
+    for k in (1, 7, 16):
+        for largest in (True, False):
+            lazycl.reset_stats()
+            _check(x, h, k, -1, largest)
+    one = dev.schedule == "gpu" and dev.compute_units * 512 >= 1024 and h.dtype.itemsize <= 4
+    if one:
+        lazycl.reset_stats()
+        lazycl.top_k(x, 16)[1].compute()
+        assert lazycl.stats()["launches"] == 1, lazycl.stats()
+    for r in (np.zeros(n, h.dtype), np.arange(n).astype(h.dtype)):
+        for largest in (True, False):
+            _check(lz(r, dev), r, 16, -1, largest)
+    rows = make(dtype, (3, 1 << 19), seed=6, lo=-100, hi=100)
+    for largest in (True, False):
+        _check(lz(rows, dev), rows, 16, -1, largest)
+    if h.dtype.kind == "f":
+        v, i = lazycl.top_k(lazycl.abs(x - 3) * 2, 16, largest=False)
+        ev, ei = _ref(np.abs(h - 3) * 2, 16, -1, False)
+        np.testing.assert_array_equal(np.asarray(i), ei)
+        np.testing.assert_array_equal(np.asarray(v), ev)

@@ -1,7 +1,7 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (chunks interleaved)", 5 launches: lc_select_i64_19cbad81ae8adf34_first lc_select_i64_19cbad81ae8adf34_merge lc_select_i64_19cbad81ae8adf34_merge lc_select_i64_19cbad81ae8adf34_merge lc_select_i64_19cbad81ae8adf34_merge */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (chunks interleaved, groups' k merged by the last)", 1 launch: lc_select_i64_46e171867cb8c565_first */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
-/* lazycl select kernel: 2 fused ops; select: the k largest of each row chunk, merged (chunks interleaved). */
+/* lazycl select kernel: 2 fused ops; select: the k largest of each row chunk, merged (chunks interleaved, groups' k merged by the last). */
 #define KB 16   /* the lists' room: k rounded up (one kernel serves several k) */
 #define KK ((int)kk)
 #define TK_NONE (-1L)
@@ -34,7 +34,17 @@ static inline int lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const ui
     return 1;
 }
 
-__kernel void lc_select_i64_19cbad81ae8adf34_first(
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+/* A candidate's word (0: an empty place), and its position back. */
+#define TK_WORD(k, i) ((i) == TI_NONE ? 0ul : ((ulong)(k) << 32) | (ulong)(uint)((i) + 1))
+#define TK_WPOS(w) ((w) == 0ul ? TK_NONE : (long)(uint)(w) - 1)
+#if defined(cl_nv_pragma_unroll)
+#define TK_WREAD(p) (*(p))
+#else
+#define TK_WREAD(p) atom_add((p), 0ul)
+#endif
+
+__kernel void lc_select_i64_46e171867cb8c565_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -134,110 +144,97 @@ __kernel void lc_select_i64_19cbad81ae8adf34_first(
               bnd_ = max(bnd_, atomic_or(rthr_, 0u));
       }
     }
-    if (!live_) return;
-    if (!fin) {
-        __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
-        __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
+    /* The group's k best (topk_group.c). */
+    __local ulong red_[64];
+    __local ulong sel_[KB];
+    __local int last_;
+    const int wgs_ = (int)get_local_size(0);
+    ulong hw[KB];
 #pragma unroll
-        for (int j = 0; j < KB; j++) {
-            if (j >= KK)
-                break;
-            kd[j] = tk[j];
-            id[j] = TI_LONG(ti[j]);
-        }
-        return;
-    }
-#pragma unroll
-    for (long pos_ = 0; pos_ < KB; pos_++) {
-        if (pos_ >= KK)
-            break;
-        const long val_ = TI_LONG(ti[pos_]);
-        out0[0 + pos_] = val_;
-    }
-}
-
-__kernel void lc_select_i64_19cbad81ae8adf34_merge(
-    __global long *restrict out0,
-    __global const float *restrict a0, const long a0_o,
-    const long n0,
-    __global char *s_, const long sbase, const long M, const long P, const long L, const long G, const int fin, const int kk, const long ksrc, const long isrc, const long kdst, const long idst)
-{
-    __global char *s = s_ + sbase;
-    const long g_ = get_global_id(0);
-    const long m = g_ / P, q = g_ % P;
-    __local uint thr_[65];
-    const long mb_ = (long)(get_group_id(0) * get_local_size(0)) / P;
-    for (int r_ = (int)get_local_id(0); r_ < 65; r_ += (int)get_local_size(0))
-        thr_[r_] = 0u;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (m >= M) return;
-    volatile __local uint *rthr_ = thr_ + (m - mb_);
-    uint bnd_ = 0u, seen_ = 0u;
-    __global const uint *kc = (__global const uint *)(s + ksrc) + m * L;
-    __global const long *ic = (__global const long *)(s + isrc) + m * L;
-    uint tk[KB];
-    long ti[KB];
-#pragma unroll
-    for (int j = 0; j < KB; j++) {
-        tk[j] = 0;
-        ti[j] = TK_NONE;
-    }
+    for (int j = 0; j < KB; j++)
+        hw[j] = live_ && j < KK ? TK_WORD(tk[j], ti[j]) : 0ul;
 #pragma unroll 1
-    for (long b_ = q; b_ < L; b_ += 8 * P) {
-        uint kb_[8];
-        long ib_[8];
+    for (int r_ = 0; r_ < KK; r_++) {
+        red_[lid_] = hw[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll 1
+        for (int h_ = 1; h_ < wgs_; h_ <<= 1) {
+            if ((lid_ & (2 * h_ - 1)) == 0 && lid_ + h_ < wgs_)
+                red_[lid_] = max(red_[lid_], red_[lid_ + h_]);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        const ulong w_ = red_[0];
+        if (w_ != 0ul && hw[0] == w_) {
+#pragma unroll
+            for (int j_ = 0; j_ < KB - 1; j_++)
+                hw[j_] = hw[j_ + 1];
+            hw[KB - 1] = 0ul;
+        }
+        if (lid_ == 0)
+            sel_[r_] = w_;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    /* Its words to the row's candidates, then the count of groups done. */
+    const long GP = P / wgs_;
+    volatile __global ulong *cw_ = (volatile __global ulong *)(s + kdst) + m * GP * KK;
+    for (int j = lid_; j < KK; j += wgs_)
+        atom_xchg(cw_ + (q / wgs_) * KK + j, sel_[j]);
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lid_ == 0)
+        last_ = atomic_inc((volatile __global int *)s + m) == (int)(GP - 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!last_)
+        return;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    /* The last group: the row's GP * KK candidates, 8 read at once by each item. */
+#pragma unroll
+    for (int j = 0; j < KB; j++)
+        hw[j] = 0ul;
+#pragma unroll 1
+    for (long b_ = lid_; b_ < GP * KK; b_ += 8 * wgs_) {
+        ulong wb_[8];
 #pragma unroll
         for (int u_ = 0; u_ < 8; u_++) {
-            const long j = b_ + u_ * P;
-            kb_[u_] = j < L ? kc[j] : 0;
-            ib_[u_] = j < L ? ic[j] : TK_NONE;
+            const long j_ = b_ + u_ * wgs_;
+            wb_[u_] = j_ < GP * KK ? TK_WREAD(cw_ + j_) : 0ul;
         }
 #pragma unroll
         for (int u_ = 0; u_ < 8; u_++) {
-            if (b_ + u_ * P < L) {
-                {
-                    const uint ok_ = kb_[u_];
-                    const long oi_ = ib_[u_];
-                    if ((++seen_ & 15u) == 0u)
-                        bnd_ = max(bnd_, atomic_or(rthr_, 0u));
-                    if (ok_ >= bnd_) {
-                        if (TK_BETTER(ok_, oi_, tk[KB - 1], ti[KB - 1])) {
+            const ulong w_ = wb_[u_];
+            if (w_ > hw[KB - 1]) {
 #pragma unroll
-                            for (int j_ = KB - 1; j_ > 0; j_--) {
-                                const int up_ = TK_BETTER(ok_, oi_, tk[j_ - 1], ti[j_ - 1]);
-                                const int here_ = TK_BETTER(ok_, oi_, tk[j_], ti[j_]);
-                                tk[j_] = up_ ? tk[j_ - 1] : here_ ? ok_ : tk[j_];
-                                ti[j_] = up_ ? ti[j_ - 1] : here_ ? oi_ : ti[j_];
-                            }
-                            if (TK_BETTER(ok_, oi_, tk[0], ti[0])) {
-                                tk[0] = ok_;
-                                ti[0] = oi_;
-                            }
-                            if (ti[KB - 1] != TK_NONE && tk[KB - 1] > bnd_)
-                                bnd_ = max((uint)tk[KB - 1], atomic_max(rthr_, (uint)tk[KB - 1]));
-                        }
-                    }
-                }
+                for (int j_ = KB - 1; j_ > 0; j_--)
+                    hw[j_] = w_ > hw[j_ - 1] ? hw[j_ - 1] : w_ > hw[j_] ? w_ : hw[j_];
+                if (w_ > hw[0])
+                    hw[0] = w_;
             }
         }
     }
-    if (!fin) {
-        __global uint *kd = (__global uint *)(s + kdst) + (m * P + q) * KK;
-        __global long *id = (__global long *)(s + idst) + (m * P + q) * KK;
-#pragma unroll
-        for (int j = 0; j < KB; j++) {
-            if (j >= KK)
-                break;
-            kd[j] = tk[j];
-            id[j] = ti[j];
+#pragma unroll 1
+    for (int r_ = 0; r_ < KK; r_++) {
+        red_[lid_] = hw[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll 1
+        for (int h_ = 1; h_ < wgs_; h_ <<= 1) {
+            if ((lid_ & (2 * h_ - 1)) == 0 && lid_ + h_ < wgs_)
+                red_[lid_] = max(red_[lid_], red_[lid_ + h_]);
+            barrier(CLK_LOCAL_MEM_FENCE);
         }
-        return;
-    }
+        const ulong w_ = red_[0];
+        if (w_ != 0ul && hw[0] == w_) {
 #pragma unroll
-    for (long pos_ = 0; pos_ < KB; pos_++) {
-        if (pos_ >= KK)
-            break;
-        const long val_ = ti[pos_];
+            for (int j_ = 0; j_ < KB - 1; j_++)
+                hw[j_] = hw[j_ + 1];
+            hw[KB - 1] = 0ul;
+        }
+        if (lid_ == 0)
+            sel_[r_] = w_;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (int j = lid_; j < KK; j += wgs_) {
+        const long pos_ = j;
+        const long val_ = TK_WPOS(sel_[j]);
         out0[0 + pos_] = val_;
     }
 }
