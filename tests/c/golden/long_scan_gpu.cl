@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_scan_f32_a3ea467091862da0 */
+/* ---- kernel 0: schedule "scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_scan_f32_2d3f6e210e8bfadf */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl scan kernel: 1 fused op; scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
@@ -31,7 +31,7 @@ static inline uint lc_lb_get(volatile __global ulong *w, double *v) {
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_scan_f32_a3ea467091862da0(
+__kernel void lc_scan_f32_2d3f6e210e8bfadf(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
@@ -54,10 +54,10 @@ __kernel void lc_scan_f32_a3ea467091862da0(
     const long base = q * 4096;
     for (int j = 0; j < 16; j++) {
         const long i0 = base + j * 256 + lid;
-        double x_ = (double)(-0.0);
+        float x_ = (float)(-0.0);
         if (i0 < n0) {
             const float v0 = a0[a0_o + i0]; /* buffer */
-            x_ = (double)v0;
+            x_ = (float)v0;
         }
         buf[j * 288 + lid + (lid >> 3)] = x_;
     }
