@@ -328,14 +328,16 @@ void lc_group_inclusive_scan(struct lc_helpers *h, struct lc_sb *sb, int op, int
                              const char *A, const char *id, size_t L);
 /* Bytes of an OpenCL C scalar or vector type of the scans' accumulators (0: unknown). */
 int lc_acc_bytes(const char *A);
-/* A tile scan's first step: the tile's values (index k at k + k / 8, fewer bank conflicts where
- * items read E adjacent values; k from base, E per item) into local buf[] as A, read coalesced,
+/* log2 of E (a power of 2): a tile's index k is at k + (k >> lc_tile_shift(E)) in local memory. */
+int lc_tile_shift(int E);
+/* A tile scan's first step: the tile's values (index k at k + k / E: no bank conflicts where
+ * items read E adjacent values, each item's at a stride of E + 1; k from base, E per item) into local buf[] as A, read coalesced,
  * then a barrier; v<..> is the value, `prologue`: only what it needs is emitted (a store's scan,
  * lc_emit_scan_prologue), else every expr. */
 void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v, const char *A,
                   const char *id, int E);
 /* A tile scan's last step: after a barrier, the outputs of the group's L*E elements (its
- * value v<out> read from local buf[], index k at k + k / 8, at base + k), coalesced. */
+ * value v<out> read from local buf[], index k at k + k / E, at base + k), coalesced. */
 void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char *v);
 /* The exprs a store's scan folds in (its prologue: the scanned value and what it reads), in
  * order. */

@@ -212,6 +212,14 @@ void lc_group_inclusive_scan(struct lc_helpers *h, struct lc_sb *sb, int op, int
         lc_sb_printf(sb, "#endif\n");
 }
 
+int lc_tile_shift(int E)
+{
+    int s = 0;
+    while ((1 << (s + 1)) <= E)
+        s++;
+    return s;
+}
+
 void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v, const char *A,
                   const char *id, int E)
 {
@@ -227,9 +235,9 @@ void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v
         lc_emit_exprs(g, sb, 0, "            ");
     lc_sb_printf(sb, "            x_ = (%s)%s;\n"
                      "        }\n"
-                     "        buf[j * %zu + lid + (lid >> 3)] = x_;\n"
+                     "        buf[j * %zu + lid + (lid >> %d)] = x_;\n"
                      "    }\n"
-                     "    barrier(CLK_LOCAL_MEM_FENCE);\n", A, v, L + L / 8);
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n", A, v, L + L / (size_t)E, lc_tile_shift(E));
 }
 
 void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char *v)
@@ -241,8 +249,8 @@ void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char 
                      "    for (int j = 0; j < %d; j++) {\n"
                      "        const long i%d = base + j * %zu + lid;\n"
                      "        if (i%d < n%d) {\n"
-                     "            const %s %s = (%s)buf[j * %zu + lid + (lid >> 3)];\n",
-                 E, nr, L, nr, nr, T, v, T, L + L / 8);
+                     "            const %s %s = (%s)buf[j * %zu + lid + (lid >> %d)];\n",
+                 E, nr, L, nr, nr, T, v, T, L + L / (size_t)E, lc_tile_shift(E));
     lc_store_outputs(g, sb, "            ", g->nd);
     lc_sb_printf(sb, "        }\n    }\n}\n");
 }
@@ -338,7 +346,7 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
         }
         lc_sb_printf(sb, "    __local %s buf[%lld];\n"
                          "    const long grp = get_group_id(0);\n"
-                         "    const long m = grp / P, q = grp %% P;\n", A, (long long)(ph == 0 ? (int64_t)L : TS + TS / 8));
+                         "    const long m = grp / P, q = grp %% P;\n", A, (long long)(ph == 0 ? (int64_t)L : TS + TS / E));
         if (nr > 0)
             lc_unravel(sb, 0, nr, "m", "    ");
         lc_sb_printf(sb, "    const long base = q * %lld;\n", (long long)TS);

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f32_88103de77389d970 */
+/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f32_6226a2aada8ebe3f */
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 6 fused ops; store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
@@ -20,7 +20,7 @@ static inline uint lc_lb_get(volatile __global ulong *w, uint *v) {
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_store_f32_88103de77389d970(
+__kernel void lc_store_f32_6226a2aada8ebe3f(
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
     const int a2_v,
@@ -29,7 +29,7 @@ __kernel void lc_store_f32_88103de77389d970(
     const long x7_n, const long M, __global char *part_, const long sbase, const long P)
 {
     __global char *sc_ = part_ + sbase;
-    __local uint buf[4608];
+    __local uint buf[4352];
     __local uint tot[256];
     __local uint lbv_[32];
     __local uint lbs_[32];
@@ -53,14 +53,14 @@ __kernel void lc_store_f32_88103de77389d970(
             const int v3 = (int)(v2); /* astype */
             x_ = (uint)v3;
         }
-        buf[j * 288 + lid + (lid >> 3)] = x_;
+        buf[j * 272 + lid + (lid >> 4)] = x_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const int E_ = 16;
+    const int E_ = 16, E_SH = 4;
     uint acc = (uint)(0);
     for (int e = 0; e < 16; e++) {
         const int ke_ = lid * E_ + e;
-        acc += (uint)buf[ke_ + (ke_ >> 3)];
+        acc += (uint)buf[ke_ + (ke_ >> E_SH)];
     }
 #if defined(cl_nv_pragma_unroll)
     {
@@ -147,15 +147,15 @@ __kernel void lc_store_f32_88103de77389d970(
     }
     for (int e = 0; e < 16; e++) {
         const int ke_ = lid * E_ + e;
-        const uint x_ = buf[ke_ + (ke_ >> 3)];
-        buf[ke_ + (ke_ >> 3)] = pre;
+        const uint x_ = buf[ke_ + (ke_ >> E_SH)];
+        buf[ke_ + (ke_ >> E_SH)] = pre;
         pre += (uint)x_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int j = 0; j < 16; j++) {
         const long i0 = base + j * 256 + lid;
         if (i0 < n0) {
-            uint sacc_ = buf[j * 288 + lid + (lid >> 3)];
+            uint sacc_ = buf[j * 272 + lid + (lid >> E_SH)];
             const float v0 = a0[a0_o + i0]; /* buffer */
             const float v1 = a1_v; /* full */
             const uchar v2 = (uchar)((v0 > v1)); /* greater */

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_scan_f32_66894ed13e0422c7 */
+/* ---- kernel 0: schedule "scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_scan_f32_d701a93d1377b80f */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl scan kernel: 1 fused op; scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
@@ -21,13 +21,13 @@ static inline uint lc_lb_get(volatile __global ulong *w, float *v) {
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_scan_f32_66894ed13e0422c7(
+__kernel void lc_scan_f32_d701a93d1377b80f(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
 {
     __global char *sc_ = part_ + sbase;
-    __local float buf[4608];
+    __local float buf[4352];
     __local float tot[256];
     __local float lbv_[32];
     __local uint lbs_[32];
@@ -48,15 +48,15 @@ __kernel void lc_scan_f32_66894ed13e0422c7(
             const float v0 = a0[a0_o + i0]; /* buffer */
             x_ = (float)v0;
         }
-        buf[j * 288 + lid + (lid >> 3)] = x_;
+        buf[j * 272 + lid + (lid >> 4)] = x_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const int E_ = 16;
+    const int E_ = 16, E_SH = 4;
     float acc = (float)(-INFINITY);
     for (int e = 0; e < 16; e++) {
         const int ke_ = lid * E_ + e;
-        if (buf[ke_ + (ke_ >> 3)] > acc || isnan(buf[ke_ + (ke_ >> 3)])) acc = buf[ke_ + (ke_ >> 3)];
-        buf[ke_ + (ke_ >> 3)] = acc;
+        if (buf[ke_ + (ke_ >> E_SH)] > acc || isnan(buf[ke_ + (ke_ >> E_SH)])) acc = buf[ke_ + (ke_ >> E_SH)];
+        buf[ke_ + (ke_ >> E_SH)] = acc;
     }
 #if defined(cl_nv_pragma_unroll)
     {
@@ -144,14 +144,14 @@ __kernel void lc_scan_f32_66894ed13e0422c7(
     for (int e = 0; e < 16; e++) {
         const int ke_ = lid * E_ + e;
         float t_ = pre;
-        if (buf[ke_ + (ke_ >> 3)] > t_ || isnan(buf[ke_ + (ke_ >> 3)])) t_ = buf[ke_ + (ke_ >> 3)];
-        buf[ke_ + (ke_ >> 3)] = t_;
+        if (buf[ke_ + (ke_ >> E_SH)] > t_ || isnan(buf[ke_ + (ke_ >> E_SH)])) t_ = buf[ke_ + (ke_ >> E_SH)];
+        buf[ke_ + (ke_ >> E_SH)] = t_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int j = 0; j < 16; j++) {
         const long i0 = base + j * 256 + lid;
         if (i0 < n0) {
-            const float v0 = (float)buf[j * 288 + lid + (lid >> 3)];
+            const float v0 = (float)buf[j * 272 + lid + (lid >> 4)];
             out0[i0] = v0;
         }
     }

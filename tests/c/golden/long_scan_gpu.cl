@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_scan_f32_2d3f6e210e8bfadf */
+/* ---- kernel 0: schedule "scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_scan_f32_c7bf6449f222e45b */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl scan kernel: 1 fused op; scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
@@ -31,13 +31,13 @@ static inline uint lc_lb_get(volatile __global ulong *w, double *v) {
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_scan_f32_2d3f6e210e8bfadf(
+__kernel void lc_scan_f32_c7bf6449f222e45b(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
 {
     __global char *sc_ = part_ + sbase;
-    __local float buf[4608];
+    __local float buf[4352];
     __local double tot[256];
     __local double lbv_[512];
     __local int lbw_;
@@ -59,14 +59,14 @@ __kernel void lc_scan_f32_2d3f6e210e8bfadf(
             const float v0 = a0[a0_o + i0]; /* buffer */
             x_ = (float)v0;
         }
-        buf[j * 288 + lid + (lid >> 3)] = x_;
+        buf[j * 272 + lid + (lid >> 4)] = x_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const int E_ = 16;
+    const int E_ = 16, E_SH = 4;
     double acc = (double)(-0.0);
     for (int e = 0; e < 16; e++) {
         const int ke_ = lid * E_ + e;
-        acc += (double)buf[ke_ + (ke_ >> 3)];
+        acc += (double)buf[ke_ + (ke_ >> E_SH)];
     }
 #if defined(cl_nv_pragma_unroll)
     {
@@ -159,14 +159,14 @@ __kernel void lc_scan_f32_2d3f6e210e8bfadf(
     }
     for (int e = 0; e < 16; e++) {
         const int ke_ = lid * E_ + e;
-        pre += (double)buf[ke_ + (ke_ >> 3)];
-        buf[ke_ + (ke_ >> 3)] = (float)pre;
+        pre += (double)buf[ke_ + (ke_ >> E_SH)];
+        buf[ke_ + (ke_ >> E_SH)] = (float)pre;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int j = 0; j < 16; j++) {
         const long i0 = base + j * 256 + lid;
         if (i0 < n0) {
-            const float v0 = (float)buf[j * 288 + lid + (lid >> 3)];
+            const float v0 = (float)buf[j * 272 + lid + (lid >> 4)];
             out0[i0] = v0;
         }
     }

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f64_8f3dbf5f14e1871b */
+/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f64_6d975772039c50e5 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 4 fused ops; store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
@@ -31,14 +31,14 @@ static inline uint lc_lb_get(volatile __global ulong *w, double *v) {
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_store_f64_8f3dbf5f14e1871b(
+__kernel void lc_store_f64_6d975772039c50e5(
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
     __global double *a2, const long a2_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)
 {
     __global char *sc_ = part_ + sbase;
-    __local double buf[4608];
+    __local double buf[4352];
     __local double tot[256];
     __local double lbv_[512];
     __local int lbw_;
@@ -62,14 +62,14 @@ __kernel void lc_store_f64_8f3dbf5f14e1871b(
             const float v2 = (v0 * v1); /* multiply */
             x_ = (double)v2;
         }
-        buf[j * 288 + lid + (lid >> 3)] = x_;
+        buf[j * 272 + lid + (lid >> 4)] = x_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const int E_ = 16;
+    const int E_ = 16, E_SH = 4;
     double acc = (double)(-0.0);
     for (int e = 0; e < 16; e++) {
         const int ke_ = lid * E_ + e;
-        acc += (double)buf[ke_ + (ke_ >> 3)];
+        acc += (double)buf[ke_ + (ke_ >> E_SH)];
     }
 #if defined(cl_nv_pragma_unroll)
     {
@@ -162,15 +162,15 @@ __kernel void lc_store_f64_8f3dbf5f14e1871b(
     }
     for (int e = 0; e < 16; e++) {
         const int ke_ = lid * E_ + e;
-        const double x_ = buf[ke_ + (ke_ >> 3)];
-        buf[ke_ + (ke_ >> 3)] = pre;
+        const double x_ = buf[ke_ + (ke_ >> E_SH)];
+        buf[ke_ + (ke_ >> E_SH)] = pre;
         pre += (double)x_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int j = 0; j < 16; j++) {
         const long i0 = base + j * 256 + lid;
         if (i0 < n0) {
-            double sacc_ = buf[j * 288 + lid + (lid >> 3)];
+            double sacc_ = buf[j * 272 + lid + (lid >> E_SH)];
             const float v0 = a0[a0_o + i0]; /* buffer */
             const float v1 = a1_v; /* full */
             const float v2 = (v0 * v1); /* multiply */
