@@ -6,8 +6,8 @@
  * element enters only when it beats the k-th, one comparison for most elements. The items'
  * lists go to scratch and are merged the same way by items of G candidates each, until one
  * list per row is left, which is written best first. With P = 1 (short rows, or as many
- * rows as items) the first launch writes the result. A long row on a GPU (at least
- * LC_TK_WIDE_P chunks, in whole groups) skips the merge launches: each group selects its
+ * rows as items) the first launch writes the result. A long row on a GPU (chunks for two
+ * groups at least, in whole groups) skips the merge launches: each group selects its
  * items' k best and the row's last group merges the groups' (codegen/topk_group.c).
  *
  * The order is the stable sort's, so the result is the sort's: keys are the sort's
@@ -347,10 +347,11 @@ static int lc_topk_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         P = most;
     if (P < 1)
         P = 1;
-    /* A long row's chunks in whole groups on GPUs: each group selects its k best and the last
-     * group of the row merges them, in the first pass's launch (topk_group.c). */
+    /* A long row's chunks in whole groups on GPUs (two groups at least, a third of the chunks
+     * lost to the rounding at most): each group selects its k best and the last group of the
+     * row merges them, in the first pass's launch (topk_group.c). */
     int one = inter && (mode & LC_TK_SHARED) && (mode & LC_TK_REG) && N < INT_MAX &&
-              P >= LC_TK_WIDE_P && P / (int64_t)wg >= 2;
+              P >= 2 * (int64_t)wg;
     if (one)
         P -= P % (int64_t)wg;
     int64_t G = (int64_t)LC_TK_MERGE * KK;

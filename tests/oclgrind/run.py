@@ -191,6 +191,14 @@ def case_topk(lc, np):
             idx = order[:, n - 1:n - 1 - k:-1] if largest else order[:, :k]
             _same(np, i, idx, f"top_k indices {dt} {shape} k={k} {largest}")
             _same(np, v, np.take_along_axis(h, idx, -1), f"top_k values {dt} {shape} k={k}")
+    # a long 1-d row: on GPU schedules its groups' k best, merged by the last group in the
+    # first launch (codegen/topk_group.c)
+    h = _data(np, "float32", (40000,), 19)
+    h[::7] = 0.5
+    for k, largest in ((16, True), (3, False)):
+        v, i = lc.top_k(lc.asarray(h), k, largest=largest)
+        order = np.argsort(h, kind="stable")
+        _same(np, i, order[::-1][:k] if largest else order[:k], f"top_k long row k={k}")
 
 
 def case_store(lc, np):
@@ -416,6 +424,7 @@ _CPU = {
     "gemm": ["gemm: 4 rows"],
 }
 _GPU = {
+    "topk": ["k largest", "k smallest", "groups' k merged by the last"],
     "store": ["store 1-d", "store 2-d", "store with its scan"],
     "sort": ["rows in one work-group tile", "LSD radix in work-group tiles"],
     "scan": ["scan: one item per row", "scan: tiles of"],
