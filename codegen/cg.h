@@ -269,10 +269,10 @@ void lc_topk_steps(struct lc_cg *g, struct lc_sb *sb, const struct lc_key *key, 
 /* Before the kernel: a candidate's 64-bit word and its reads (TK_WORD, TK_WPOS, TK_WREAD). */
 void lc_topk_group_helpers(struct lc_sb *sb, int largest);
 /* The first pass's end where each group's items take chunks of one row (P a multiple of the
- * group's size; the shared bound, lists in registers with int positions): the group's k best
+ * group's size wg; the shared bound, lists in registers with int positions): the group's k best
  * to scratch (`kdst`, after one zeroed counter a row), and the row's last group writes the
  * result. Closes the kernel. */
-void lc_topk_group_finish(struct lc_cg *g, struct lc_sb *sb, int rolled);
+void lc_topk_group_finish(struct lc_cg *g, struct lc_sb *sb, size_t wg, int rolled);
 
 /* ---- random.c: random sources ------------------------------------------------------ */
 

@@ -74,7 +74,7 @@ static void lc_topk_group_select(struct lc_sb *sb, const char *unroll)
                  unroll);
 }
 
-void lc_topk_group_finish(struct lc_cg *g, struct lc_sb *sb, int rolled)
+void lc_topk_group_finish(struct lc_cg *g, struct lc_sb *sb, size_t wg, int rolled)
 {
     const char *unroll = LC_UNROLL(rolled);
     lc_sb_printf(sb, "    /* The group's k best (topk_group.c). */\n"
@@ -86,7 +86,7 @@ void lc_topk_group_finish(struct lc_cg *g, struct lc_sb *sb, int rolled)
                      "%s"
                      "    for (int j = 0; j < KB; j++)\n"
                      "        hw[j] = live_ && j < KK ? TK_WORD(tk[j], ti[j]) : 0ul;\n",
-                 g->t->scan_work_group, unroll);
+                 wg, unroll);
     lc_topk_group_select(sb, unroll);
     lc_sb_printf(sb,
                  "    /* Its words to the row's candidates, then the count of groups done. */\n"

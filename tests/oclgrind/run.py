@@ -193,7 +193,7 @@ def case_topk(lc, np):
             _same(np, v, np.take_along_axis(h, idx, -1), f"top_k values {dt} {shape} k={k}")
     # a long 1-d row: on GPU schedules its groups' k best, merged by the last group in the
     # first launch (codegen/topk_group.c)
-    h = _data(np, "float32", (40000,), 19)
+    h = _data(np, "float32", (140000,), 19)
     h[::7] = 0.5
     for k, largest in ((16, True), (3, False)):
         v, i = lc.top_k(lc.asarray(h), k, largest=largest)

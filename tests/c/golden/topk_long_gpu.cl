@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (chunks interleaved, groups' k merged by the last)", 1 launch: lc_select_i64_46e171867cb8c565_first */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (chunks interleaved, groups' k merged by the last)", 1 launch: lc_select_i64_5ab53791289a37d0_first */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 2 fused ops; select: the k largest of each row chunk, merged (chunks interleaved, groups' k merged by the last). */
@@ -44,7 +44,7 @@ static inline int lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const ui
 #define TK_WREAD(p) atom_add((p), 0ul)
 #endif
 
-__kernel void lc_select_i64_46e171867cb8c565_first(
+__kernel void lc_select_i64_5ab53791289a37d0_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -53,16 +53,16 @@ __kernel void lc_select_i64_46e171867cb8c565_first(
     __global char *s = s_ + sbase;
     const long g_ = get_global_id(0);
     const long m = g_ / P, q = g_ % P;
-    __local uint thr_[65];
+    __local uint thr_[257];
     const long mb_ = (long)(get_group_id(0) * get_local_size(0)) / P;
-    for (int r_ = (int)get_local_id(0); r_ < 65; r_ += (int)get_local_size(0))
+    for (int r_ = (int)get_local_id(0); r_ < 257; r_ += (int)get_local_size(0))
         thr_[r_] = 0u;
     barrier(CLK_LOCAL_MEM_FENCE);
     volatile __local uint *rthr_ = thr_ + (m - mb_);
     uint bnd_ = 0u, seen_ = 0u;
     const int live_ = !(m >= M || q >= P);
     const int lid_ = (int)get_local_id(0);
-    __local uint pool_[64];
+    __local uint pool_[256];
     const long gb_ = (long)(get_group_id(0) * get_local_size(0));
     /* The group's items of row m: [jlo_, jhi_). */
     const int jlo_ = (int)max(0L, m * P - gb_);
@@ -145,7 +145,7 @@ __kernel void lc_select_i64_46e171867cb8c565_first(
       }
     }
     /* The group's k best (topk_group.c). */
-    __local ulong red_[64];
+    __local ulong red_[256];
     __local ulong sel_[KB];
     __local int last_;
     const int wgs_ = (int)get_local_size(0);
