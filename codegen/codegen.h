@@ -128,6 +128,12 @@ struct lc_target {
 /* Describe a device of kind `kind` from that kind's profile and the device's facts. */
 void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
                     unsigned compute_units, size_t max_work_group, const char *device_name);
+/* PoCL's major version in its platform version string ("OpenCL 3.0 PoCL 5.0+debian ..."),
+ * 0 if none is named. */
+int lc_pocl_major(const char *platform_version);
+/* What a PoCL device of that major version changes in t (a PoCL target's): from PoCL 4 on,
+ * sort_net_max is one block (target.c says why). */
+void lc_target_for_pocl(struct lc_target *t, int pocl_major);
 /* The GEMM tile candidates of t's kind that the autotuner times (engine/autotune.c): how
  * many (0: no product schedule to tune); candidate 0 is lc_target_init's default. */
 int lc_target_gemm_count(const struct lc_target *t);

@@ -136,6 +136,25 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
     t->topk_items += cu * p->topk_items;
 }
 
+int lc_pocl_major(const char *platform_version)
+{
+    const char *p = platform_version ? strstr(platform_version, "PoCL ") : NULL;
+    int major = 0;
+    return p && sscanf(p + 5, "%d", &major) == 1 && major > 0 ? major : 0;
+}
+
+/* The vector merges of sorted runs (sort_net.c) were measured fast on PoCL 3.1 only: on PoCL
+ * 5.0 (Ubuntu 24.04, an Intel Xeon with AVX-512, 2 cores; ms, two calls) rows of 4096^2
+ * float32 took 535-561 merged, 72-118 by the radix passes (NumPy 69-79), while rows of 256 (one
+ * block, no merge) took 61-89 in the network, 84-123 by the radix passes; loading the runs'
+ * heads by two loads and a select, not a select of pointers, was as slow (570). PoCL 4 was not
+ * measured. So from PoCL 4 on only rows of one block take the network. */
+void lc_target_for_pocl(struct lc_target *t, int pocl_major)
+{
+    if (pocl_major >= 4 && t->sort_net_max > 256)
+        t->sort_net_max = 256;
+}
+
 /* The GEMM tile candidates the autotuner times (engine/autotune.c) on a device of each kind
  * (at most LC_TUNEREC_MAX_CANDIDATES, engine/tunerec.h); the first of each list is the default
  * lc_target_init sets. GPUs: the H100 sweep's best (K in steps of 4) and its neighbours (steps

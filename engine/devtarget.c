@@ -36,6 +36,8 @@ static void lc_devtarget_make(lc_device_t d, enum lc_target_kind kind, struct lc
                     di->type != LC_DEVICE_ACCELERATOR;
     if (t->simd && di->pref_vec_float >= 16)
         t->simd_random = 16;
+    if (kind == LC_TARGET_POCL)
+        lc_target_for_pocl(t, lc_pocl_major(di->platform_version));
 }
 
 void lc_engine_target(lc_device_t d, struct lc_target *t)

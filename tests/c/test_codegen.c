@@ -470,6 +470,30 @@ static void check_user_functions(void)
     lc_node_release(b);
 }
 
+/* PoCL's version from its platform version string, and what it changes: from PoCL 4 on a row
+ * longer than one block (the sort of 40 rows of 300) takes no vector merges. */
+static void check_pocl_versions(void)
+{
+    CHECK(lc_pocl_major("OpenCL 3.0 PoCL 5.0+debian  Linux, None+Asserts, RELOC, SPIR, "
+                        "LLVM 16.0.6, SLEEF, DISTRO, POCL_DEBUG") == 5);
+    CHECK(lc_pocl_major("OpenCL 3.0 PoCL 3.1+debian  Linux, None+Asserts, RELOC, LLVM 15.0.6") == 3);
+    CHECK(lc_pocl_major("OpenCL 3.0 CUDA 13.0.94") == 0 && lc_pocl_major("") == 0 &&
+          lc_pocl_major(NULL) == 0);
+    struct lc_target t3 = CPU, t5 = CPU;
+    lc_target_for_pocl(&t3, 3);
+    lc_target_for_pocl(&t5, 5);
+    CHECK(t3.sort_net_max == CPU.sort_net_max && CPU.sort_net_max > 256 && t5.sort_net_max == 256);
+    struct lc_node *outs[4] = {0};
+    size_t n = build(35, 1, outs);
+    CHECK(n == 1 && outs[0]);
+    char *a = plan_code(outs, n, &t3), *b = plan_code(outs, n, &t5);
+    CHECK(a && strstr(a, "a merge sort in vector registers") != NULL);
+    CHECK(b && strstr(b, "sort: ") != NULL && strstr(b, "a merge sort in vector registers") == NULL);
+    free(a);
+    free(b);
+    lc_node_release(outs[0]);
+}
+
 int main(void)
 {
     lc_target_init(&CPU, LC_TARGET_POCL, 1, 2, 4096, "test cpu");
@@ -481,6 +505,7 @@ int main(void)
     have_clang = system("command -v clang-15 >/dev/null 2>&1") == 0;
     check_small_groups();
     check_user_functions();
+    check_pocl_versions();
     if (!have_clang)
         printf("note: clang-15 not found, generated kernels are not compiled\n");
     for (int w = 0; w < (int)(sizeof names / sizeof *names); w++) {
