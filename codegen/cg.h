@@ -328,7 +328,9 @@ void lc_group_inclusive_scan(struct lc_helpers *h, struct lc_sb *sb, int op, int
                              const char *A, const char *id, size_t L);
 /* Bytes of an OpenCL C scalar or vector type of the scans' accumulators (0: unknown). */
 int lc_acc_bytes(const char *A);
-/* log2 of E (a power of 2): a tile's index k is at k + (k >> lc_tile_shift(E)) in local memory. */
+/* floor(log2(E)): a tile's index k is at k + (k >> lc_tile_shift(E)) in local memory, a word
+ * of padding every 2^shift elements (every E where E is a power of 2, as every target's is);
+ * the tile takes TS + (TS >> shift) words, a row of L items L + (L >> shift). */
 int lc_tile_shift(int E);
 /* A tile scan's first step: the tile's values (index k at k + k / E: no bank conflicts where
  * items read E adjacent values, each item's at a stride of E + 1; k from base, E per item) into local buf[] as A, read coalesced,

@@ -237,7 +237,7 @@ void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v
                      "        }\n"
                      "        buf[j * %zu + lid + (lid >> %d)] = x_;\n"
                      "    }\n"
-                     "    barrier(CLK_LOCAL_MEM_FENCE);\n", A, v, L + L / (size_t)E, lc_tile_shift(E));
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n", A, v, L + (L >> lc_tile_shift(E)), lc_tile_shift(E));
 }
 
 void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char *v)
@@ -250,7 +250,7 @@ void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char 
                      "        const long i%d = base + j * %zu + lid;\n"
                      "        if (i%d < n%d) {\n"
                      "            const %s %s = (%s)buf[j * %zu + lid + (lid >> %d)];\n",
-                 E, nr, L, nr, nr, T, v, T, L + L / (size_t)E, lc_tile_shift(E));
+                 E, nr, L, nr, nr, T, v, T, L + (L >> lc_tile_shift(E)), lc_tile_shift(E));
     lc_store_outputs(g, sb, "            ", g->nd);
     lc_sb_printf(sb, "        }\n    }\n}\n");
 }
@@ -346,7 +346,7 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
         }
         lc_sb_printf(sb, "    __local %s buf[%lld];\n"
                          "    const long grp = get_group_id(0);\n"
-                         "    const long m = grp / P, q = grp %% P;\n", A, (long long)(ph == 0 ? (int64_t)L : TS + TS / E));
+                         "    const long m = grp / P, q = grp %% P;\n", A, (long long)(ph == 0 ? (int64_t)L : TS + (TS >> lc_tile_shift(E))));
         if (nr > 0)
             lc_unravel(sb, 0, nr, "m", "    ");
         lc_sb_printf(sb, "    const long base = q * %lld;\n", (long long)TS);
