@@ -245,10 +245,11 @@ def test_long_rows_in_simd_steps(dev, dtype):
     np.testing.assert_array_equal(np.asarray(v), ev)
 
 
-# `make test` takes float, 16-bit unsigned and bool keys (float64's 64-bit keys keep the
-# merges, which test_long_rows_in_simd_steps' float64 rows take); `make test-full` all six.
+# `make test` takes float32 keys (PoCL builds each GPU-shaped one-launch kernel, for the
+# LAZYCL_SCHEDULE=gpu child run, in 3-6 s: the groups' selection in loops with barriers);
+# `make test-full` every width, signed and unsigned, and bool's ties.
 @pytest.mark.parametrize("dtype", core(["float32", "int32", "uint16", "int8", "bool", "float64"],
-                                       ["float32", "uint16", "bool"]))
+                                       ["float32"]))
 def test_long_row_in_one_launch(dev, dtype):
     """A long row cut into many chunks: on GPUs (P >= 1024 chunks in whole groups) each group
     selects the k best of its items' lists and the row's last group merges them, in one launch
