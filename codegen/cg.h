@@ -175,6 +175,9 @@ void lc_vcast(struct lc_sb *sb, const char *v, int from, int to, int W);
  * `space` ("__global" or "__local"), val one of dt. */
 void lc_emit_atomic_fold(struct lc_cg *g, struct lc_sb *sb, const char *ind, int dt, int op,
                          const char *space, const char *ptr, const char *val);
+/* Before a kernel: `#define name(p)`, the read of a 64-bit word in global memory that other
+ * work-groups of the launch write by atomics (cl_khr_int64_base_atomics enabled). */
+void lc_emit_shared_read64(struct lc_sb *sb, const char *name);
 
 /* ---- sort.c ---------------------------------------------------------------------------- */
 

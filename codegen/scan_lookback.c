@@ -31,10 +31,9 @@
  * M rows of P tiles, all zeroed.
  *
  * The words are written by atomics and read by atomics (OpenCL 1.2 orders plain accesses of
- * different groups by nothing), or on NVIDIA by volatile loads: PTX's ld.volatile is a relaxed
- * load at system scope from sm_70 on, which sees the atomics' writes and leaves the atomic
- * unit to them (H100, 2^28 float32 cumsum: 0.91 ms against 1.07 with atom_add; int32 into
- * int64: 1.37 against 1.52).
+ * different groups by nothing), or on NVIDIA by volatile loads (lc_emit_shared_read64; H100,
+ * 2^28 float32 cumsum: 0.91 ms against 1.07 with atom_add; int32 into int64: 1.37 against
+ * 1.52).
  */
 #include "codegen/cg.h"
 
@@ -75,8 +74,9 @@ static int lc_lb_assoc(int op, int dt)
 /* The helpers that put and get a tile's state (before the kernel): NW words of 8 bytes. */
 static void lc_lb_helpers(struct lc_sb *sb, const char *A, int nw)
 {
-    lc_sb_printf(sb, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
-                     "static inline void lc_lb_put(volatile __global ulong *w, const %s v, "
+    lc_sb_printf(sb, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
+    lc_emit_shared_read64(sb, "LC_LB_READ");
+    lc_sb_printf(sb, "static inline void lc_lb_put(volatile __global ulong *w, const %s v, "
                      "const uint st) {\n"
                      "    union { %s t; uint u[%d]; } u_;\n", A, A, nw);
     for (int k = 0; k < nw; k++)
@@ -88,18 +88,10 @@ static void lc_lb_helpers(struct lc_sb *sb, const char *A, int nw)
                      "/* The state's status (0 until every word shows the same one), its value in *v. */\n"
                      "static inline uint lc_lb_get(volatile __global ulong *w, %s *v) {\n"
                      "    union { %s t; uint u[%d]; } u_;\n"
-                     "#if defined(cl_nv_pragma_unroll)\n"
-                     "    const ulong a = *w;\n"
-                     "#else\n"
-                     "    const ulong a = atom_add(w, (ulong)0);\n"
-                     "#endif\n"
+                     "    const ulong a = LC_LB_READ(w);\n"
                      "    u_.u[0] = (uint)a;\n", A, A, nw);
     if (nw == 2)
-        lc_sb_printf(sb, "#if defined(cl_nv_pragma_unroll)\n"
-                         "    const ulong b = w[1];\n"
-                         "#else\n"
-                         "    const ulong b = atom_add(w + 1, (ulong)0);\n"
-                         "#endif\n"
+        lc_sb_printf(sb, "    const ulong b = LC_LB_READ(w + 1);\n"
                          "    if ((a >> 32) != (b >> 32))\n"
                          "        return 0;\n"
                          "    u_.u[1] = (uint)b;\n");

@@ -15,9 +15,9 @@
  *
  * The group's k best: k rounds, each a tree of maxima over the items' best remaining words in
  * local memory; the item whose word won drops it. Words are unique, so one item drops each
- * round. Candidates are written and read by 64-bit atomics (on NVIDIA read by volatile loads,
- * as scan_lookback.c's states): OpenCL 1.2 orders plain accesses of different groups by
- * nothing. The counter (one int a row) is in zeroed scratch; no group waits for another.
+ * round. Candidates are written by 64-bit atomics and read as scan_lookback.c's states are
+ * (lc_emit_shared_read64): OpenCL 1.2 orders plain accesses of different groups by nothing.
+ * The counter (one int a row) is in zeroed scratch; no group waits for another.
  *
  * H100, top 16 of 2^28 float32: kernels 1.10 ms (first pass 0.91, six merges 0.19) -> 0.88 in
  * one launch. Items per compute unit, with it: 384 1.04 ms, 512 (kept) 0.88, 768 1.14, 1024
@@ -38,11 +38,8 @@ void lc_topk_group_helpers(struct lc_sb *sb, int largest)
     else
         lc_sb_printf(sb, "#define TK_WORD(k, i) ((i) == TI_NONE ? 0ul : ((ulong)(k) << 32) | (ulong)(uint)(INT_MAX - (i)))\n"
                          "#define TK_WPOS(w) ((w) == 0ul ? TK_NONE : (long)INT_MAX - (long)(uint)(w))\n");
-    lc_sb_printf(sb, "#if defined(cl_nv_pragma_unroll)\n"
-                     "#define TK_WREAD(p) (*(p))\n"
-                     "#else\n"
-                     "#define TK_WREAD(p) atom_add((p), 0ul)\n"
-                     "#endif\n\n");
+    lc_emit_shared_read64(sb, "TK_WREAD");
+    lc_sb_printf(sb, "\n");
 }
 
 /* The group's KK best words into sel_[0, KK), best first, from each item's sorted hw[KB]

@@ -1,7 +1,12 @@
-/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f32_6226a2aada8ebe3f */
+/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f32_2147b952e00e4ed1 */
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 6 fused ops; store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#if defined(cl_nv_pragma_unroll)
+#define LC_LB_READ(p) (*(p))
+#else
+#define LC_LB_READ(p) atom_add((p), (ulong)0)
+#endif
 static inline void lc_lb_put(volatile __global ulong *w, const uint v, const uint st) {
     union { uint t; uint u[1]; } u_;
     u_.u[0] = 0;
@@ -11,16 +16,12 @@ static inline void lc_lb_put(volatile __global ulong *w, const uint v, const uin
 /* The state's status (0 until every word shows the same one), its value in *v. */
 static inline uint lc_lb_get(volatile __global ulong *w, uint *v) {
     union { uint t; uint u[1]; } u_;
-#if defined(cl_nv_pragma_unroll)
-    const ulong a = *w;
-#else
-    const ulong a = atom_add(w, (ulong)0);
-#endif
+    const ulong a = LC_LB_READ(w);
     u_.u[0] = (uint)a;
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_store_f32_6226a2aada8ebe3f(
+__kernel void lc_store_f32_2147b952e00e4ed1(
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
     const int a2_v,

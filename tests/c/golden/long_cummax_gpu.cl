@@ -1,8 +1,13 @@
-/* ---- kernel 0: schedule "scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_scan_f32_d701a93d1377b80f */
+/* ---- kernel 0: schedule "scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_scan_f32_52f4cb684fd7f886 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl scan kernel: 1 fused op; scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#if defined(cl_nv_pragma_unroll)
+#define LC_LB_READ(p) (*(p))
+#else
+#define LC_LB_READ(p) atom_add((p), (ulong)0)
+#endif
 static inline void lc_lb_put(volatile __global ulong *w, const float v, const uint st) {
     union { float t; uint u[1]; } u_;
     u_.u[0] = 0;
@@ -12,16 +17,12 @@ static inline void lc_lb_put(volatile __global ulong *w, const float v, const ui
 /* The state's status (0 until every word shows the same one), its value in *v. */
 static inline uint lc_lb_get(volatile __global ulong *w, float *v) {
     union { float t; uint u[1]; } u_;
-#if defined(cl_nv_pragma_unroll)
-    const ulong a = *w;
-#else
-    const ulong a = atom_add(w, (ulong)0);
-#endif
+    const ulong a = LC_LB_READ(w);
     u_.u[0] = (uint)a;
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_scan_f32_d701a93d1377b80f(
+__kernel void lc_scan_f32_52f4cb684fd7f886(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0, const long M, __global char *part_, const long sbase, const long P)

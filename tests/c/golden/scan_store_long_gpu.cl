@@ -1,8 +1,13 @@
-/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f64_6d975772039c50e5 */
+/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f64_76cdc17622512c93 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 4 fused ops; store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#if defined(cl_nv_pragma_unroll)
+#define LC_LB_READ(p) (*(p))
+#else
+#define LC_LB_READ(p) atom_add((p), (ulong)0)
+#endif
 static inline void lc_lb_put(volatile __global ulong *w, const double v, const uint st) {
     union { double t; uint u[2]; } u_;
     u_.u[0] = 0;
@@ -14,24 +19,16 @@ static inline void lc_lb_put(volatile __global ulong *w, const double v, const u
 /* The state's status (0 until every word shows the same one), its value in *v. */
 static inline uint lc_lb_get(volatile __global ulong *w, double *v) {
     union { double t; uint u[2]; } u_;
-#if defined(cl_nv_pragma_unroll)
-    const ulong a = *w;
-#else
-    const ulong a = atom_add(w, (ulong)0);
-#endif
+    const ulong a = LC_LB_READ(w);
     u_.u[0] = (uint)a;
-#if defined(cl_nv_pragma_unroll)
-    const ulong b = w[1];
-#else
-    const ulong b = atom_add(w + 1, (ulong)0);
-#endif
+    const ulong b = LC_LB_READ(w + 1);
     if ((a >> 32) != (b >> 32))
         return 0;
     u_.u[1] = (uint)b;
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_store_f64_6d975772039c50e5(
+__kernel void lc_store_f64_76cdc17622512c93(
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
     __global double *a2, const long a2_o,

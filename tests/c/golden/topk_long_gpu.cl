@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (chunks interleaved, groups' k merged by the last)", 1 launch: lc_select_i64_5ab53791289a37d0_first */
+/* ---- kernel 0: schedule "select: the k largest of each row chunk, merged (chunks interleaved, groups' k merged by the last)", 1 launch: lc_select_i64_4b54ad07c66108db_first */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl select kernel: 2 fused ops; select: the k largest of each row chunk, merged (chunks interleaved, groups' k merged by the last). */
@@ -41,10 +41,10 @@ static inline int lc_tk_offer(uint *tk, long *ti, uint *thk, long *thi, const ui
 #if defined(cl_nv_pragma_unroll)
 #define TK_WREAD(p) (*(p))
 #else
-#define TK_WREAD(p) atom_add((p), 0ul)
+#define TK_WREAD(p) atom_add((p), (ulong)0)
 #endif
 
-__kernel void lc_select_i64_5ab53791289a37d0_first(
+__kernel void lc_select_i64_4b54ad07c66108db_first(
     __global long *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
