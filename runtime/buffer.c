@@ -224,7 +224,10 @@ lc_status lc_buffer_write(lc_queue_t q, lc_buffer_t b, size_t offset, const void
                                   lc_prof_event(t0, side, &ev));
         if (t0 && rc == CL_SUCCESS)
             lc_prof_add(q, side, LC_PROF_H2D, NULL, n, 0, t0, ev);
-        lc_queue_leave(q, side, blocking && rc == CL_SUCCESS);
+        /* Never done, even blocking: a blocking write only lets the caller reuse src (the
+         * driver may have copied it and still hold the command: Intel's CPU runtime does),
+         * so the other side of the queue waits for it as for any command. */
+        lc_queue_leave(q, side, 0);
     }
     if (rc != CL_SUCCESS)
         return lc_cl_fail(e, rc, "clEnqueueWriteBuffer", q->dev);

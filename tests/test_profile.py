@@ -208,3 +208,21 @@ def test_long_profile(dev):
     assert len(p.kernels) >= 17000
     _check_records(p)
     np.testing.assert_array_equal(x.numpy(), np.arange(64, dtype=np.float32) + 17000)
+
+
+def test_upload_then_profiled_kernel(dev):
+    """An upload behind unfinished work, outside a profile, then read by a kernel inside it:
+    the upload (a blocking write, which only lets the host reuse its memory: a driver may copy
+    it and leave the command queued, as Intel's CPU runtime does behind a running kernel) is
+    ordered before the profiling twin's kernel. Before the fix this failed in about a quarter
+    of the rounds on Intel's CPU runtime."""
+    w = lz(np.arange(1 << 16, dtype=np.float32), dev)
+    for r in range(100):
+        busy = lc.sin(w + r)
+        busy.compute()                   # queued on the threaded side, maybe still running
+        a = np.arange(64, dtype=np.float32) + r
+        x = lz(a, dev)
+        with lc.profile():
+            y = x + 1
+            y.compute()
+        np.testing.assert_array_equal(y.numpy(), a + 1, err_msg=f"round {r}")
