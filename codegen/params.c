@@ -243,9 +243,9 @@ void lc_small_group(const struct lc_target *t, struct lc_launch *l, int64_t tota
 {
     if (!lc_small_group_check(t, total))
         return;
-    size_t wg = 8, max = t->max_work_group ? t->max_work_group : 1;
+    size_t wg = LC_SMALL_GROUP_MIN, max = t->max_work_group ? t->max_work_group : 1;
     while (wg < (size_t)total)
-        wg *= 2;
+        wg *= LC_SMALL_GROUP_STEP;
     /* A device with smaller work-groups (Oclgrind: 1024) takes several of its largest
      * power of two. */
     while (wg > max && wg > 1)
@@ -263,10 +263,11 @@ void lc_small_group_work(const struct lc_target *t, struct lc_launch *l, int64_t
     if (!lc_small_group_check(t, total) || (double)total * (double)per_item < LC_SMALL_GROUP_WORK)
         return;
     /* Enough work that one group (one thread on PoCL) would leave the other cores idle: groups
-     * halved, down to 8 items, until there are two per compute unit. */
+     * a step of the ladder smaller, down to its first, until there are two per compute unit. */
     size_t groups = 2 * (size_t)(t->compute_units ? t->compute_units : 1);
-    while (l->local[0] > 8 && l->global[0] / l->local[0] < groups) {
-        l->local[0] /= 2;
+    while (l->local[0] > LC_SMALL_GROUP_MIN && l->global[0] / l->local[0] < groups) {
+        l->local[0] = l->local[0] / LC_SMALL_GROUP_STEP > LC_SMALL_GROUP_MIN
+                          ? l->local[0] / LC_SMALL_GROUP_STEP : LC_SMALL_GROUP_MIN;
         l->global[0] = lc_round_up((size_t)total, l->local[0]);
     }
 }

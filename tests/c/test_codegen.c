@@ -364,6 +364,9 @@ static void check_small_groups(void)
         if (total <= 4096) {   /* LC_SMALL_GROUP_MAX, codegen/cg.h */
             CHECK(l->use_local && l->local[0] <= cases[c].max_wg && l->global[0] >= total &&
                   l->global[0] % l->local[0] == 0);
+            /* A size of the ladder (8, 64, 512, 4096), or the device's limit below it. */
+            CHECK(l->local[0] == cases[c].max_wg || l->local[0] == 8 || l->local[0] == 64 ||
+                  l->local[0] == 512 || l->local[0] == 4096);
             CHECK(strstr(code.source, "if (i0 >= n0) return;") != NULL);
         } else {
             CHECK(!l->use_local && l->global[0] == total);
