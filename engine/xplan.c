@@ -138,7 +138,6 @@ lc_status lc_xplan_make(const struct lc_plan *p, struct lc_kcode *codes,
     }
     for (int k = 0; k < p->n_kernels; k++) {
         struct lc_xkernel *xk = &x->kernels[k];
-        lc_status st;
         if (debug >= 4)
             fprintf(stderr, "[lazycl] kernel %d (%s):\n%s\n", k, xk->code.schedule, xk->code.source);
         if (lc_xplan_name_leaves(&xk->code, &p->kernels[k], sig) < 0) {
@@ -150,12 +149,8 @@ lc_status lc_xplan_make(const struct lc_plan *p, struct lc_kcode *codes,
             goto nomem;
         for (int li = 0; li < xk->code.n_launches; li++) {
             const struct lc_launch *l = &xk->code.launches[li];
-            st = l->blas ? LC_OK : lc_kernel_get(d, xk->code.source, l->name, "-w",
-                                                 &xk->kerns[li], e);
-            if (st != LC_OK) {
-                lc_xplan_free(x);
-                return st;
-            }
+            /* The kernel itself is built at its first launch (lc_xrun_kernel): on a device
+             * with an in-thread companion, small work runs the companion's build alone. */
             if (l->n_args > x->max_args)
                 x->max_args = l->n_args;
             for (int a = 0; a < l->n_args; a++)
@@ -363,11 +358,15 @@ static lc_status lc_xrun_kernel(struct lc_xrun *r, int k, int li, lc_kernel_t *o
 {
     struct lc_xkernel *xk = &r->x->kernels[k];
     const struct lc_launch *l = &xk->code.launches[li];
-    *out = xk->kerns[li];
-    if (!r->inthread_limit)
+    if (!r->inthread_limit || xk->work >= (double)r->inthread_limit) {
+        /* The device's own build, made at the first launch that needs it (under the engine's
+         * lock, as the plan's every use): PoCL's builds of the kernels that only ever ran
+         * in-thread were most of its builds in a test run. */
+        if (!xk->kerns[li] && !l->blas)
+            LC_TRY(lc_kernel_get(r->x->device, xk->code.source, l->name, "-w", &xk->kerns[li], e));
+        *out = xk->kerns[li];
         return LC_OK;
-    if (xk->work >= (double)r->inthread_limit)
-        return LC_OK;
+    }
     if (!xk->kerns_in) {
         xk->kerns_in = calloc((size_t)xk->code.n_launches, sizeof *xk->kerns_in);
         if (!xk->kerns_in)
