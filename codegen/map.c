@@ -236,6 +236,11 @@ static int lc_gen_map_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
      * never alias inputs). */
     l->global[0] = (size_t)((g->shape[in] + W - 1) / W);
     l->work_dim = (unsigned)nd;
+    if (nd == 1 && !g->t->fixed_groups) {
+        /* Groups of the ladder (lc_cpu_groups), the items past the row returning at once. */
+        lc_cpu_groups(g->t, l, (int64_t)l->global[0]);
+        lc_sb_printf(sb, "    if ((long)get_global_id(0) * %d >= n0) return;\n", W);
+    }
     lc_sb_printf(sb, "    const long i%d = min((long)get_global_id(0) * %d, n%d - %d);\n",
                  in, W, in, W);
     lc_emit_exprs_vec(g, sb, W, in, "    ");
@@ -259,15 +264,15 @@ static int lc_gen_map_items(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     for (int d = 0; d < nd; d++)
         total *= g->shape[d];
     size_t wg = g->t->work_group;
-    int small = nd == 1 && !v4 && lc_small_group_check(g->t, total);
+    int grouped = nd == 1 && !v4 && !g->t->fixed_groups && total > 0;   /* lc_cpu_groups */
     if (nd <= 1) {
         lc_sb_printf(sb, "    const long i0 = get_global_id(0);\n");
-        if (g->t->fixed_groups || small)
+        if (g->t->fixed_groups || grouped)
             lc_sb_printf(sb, nd ? "    if (i0 >= n0) return;\n" : "    if (i0 >= 1) return;\n");
         l->work_dim = 1;
         l->global[0] = (size_t)total;
-        if (small)
-            lc_small_group(g->t, l, total);
+        if (grouped)
+            lc_cpu_groups(g->t, l, total);
         snprintf(c->schedule, sizeof c->schedule, "map 1-d, one item per element");
     } else if (nd <= 3) {
         /* OpenCL dim 0 is the innermost (fastest) kernel dim. */

@@ -272,6 +272,28 @@ void lc_small_group_work(const struct lc_target *t, struct lc_launch *l, int64_t
     }
 }
 
+void lc_cpu_groups(const struct lc_target *t, struct lc_launch *l, int64_t total)
+{
+    if (t->fixed_groups || total <= 0)
+        return;
+    if (total <= LC_SMALL_GROUP_MAX) {
+        lc_small_group(t, l, total);
+        return;
+    }
+    size_t wg = LC_SMALL_GROUP_MAX, max = t->max_work_group ? t->max_work_group : 1;
+    while (wg > max && wg > 1)
+        wg /= 2;
+    /* Two groups or more per compute unit, each a size of the ladder. */
+    size_t groups = 2 * (size_t)(t->compute_units ? t->compute_units : 1);
+    while (wg / LC_SMALL_GROUP_STEP >= LC_SMALL_GROUP_MIN &&
+           lc_round_up((size_t)total, wg) / wg < groups)
+        wg /= LC_SMALL_GROUP_STEP;
+    l->use_local = 1;
+    l->local[0] = wg;
+    l->local[1] = l->local[2] = 1;
+    l->global[0] = lc_round_up((size_t)total, wg);
+}
+
 size_t lc_round_up(size_t x, size_t m)
 {
     return (x + m - 1) / m * m;

@@ -1,13 +1,14 @@
-/* ---- kernel 0: schedule "map 1-d, 8 elements per item (8-wide SIMD)", 1 launch: lc_map_f32_7c44768242ef5556 */
+/* ---- kernel 0: schedule "map 1-d, 8 elements per item (8-wide SIMD)", 1 launch: lc_map_f32_a3d967489c3ccf27 */
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl map kernel: 3 fused ops; map 1-d, 8 elements per item (8-wide SIMD). */
-__kernel void lc_map_f32_7c44768242ef5556(
+__kernel void lc_map_f32_a3d967489c3ccf27(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     __global const float *restrict a1, const long a1_o,
     const float a2_v,
     const long n0)
 {
+    if ((long)get_global_id(0) * 8 >= n0) return;
     const long i0 = min((long)get_global_id(0) * 8, n0 - 8);
     const float8 w0 = vload8(0, a0 + (a0_o + i0)); /* buffer */
     const float8 w1 = (exp(w0)); /* exp */

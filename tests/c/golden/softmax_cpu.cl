@@ -98,16 +98,17 @@ __kernel void lc_reduce_f32_48f2348b13fc1234(
     out1[0] = v2;
 }
 
-/* ---- kernel 1: schedule "map 1-d, 8 elements per item (8-wide SIMD)", 1 launch: lc_map_f32_eb28d9b0e88d5def */
+/* ---- kernel 1: schedule "map 1-d, 8 elements per item (8-wide SIMD)", 1 launch: lc_map_f32_8becaa6bb5ab1311 */
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl map kernel: 5 fused ops; map 1-d, 8 elements per item (8-wide SIMD). */
-__kernel void lc_map_f32_eb28d9b0e88d5def(
+__kernel void lc_map_f32_8becaa6bb5ab1311(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     __global const float *restrict a1, const long a1_o,
     __global const float *restrict a2, const long a2_o,
     const long n0)
 {
+    if ((long)get_global_id(0) * 8 >= n0) return;
     const long i0 = min((long)get_global_id(0) * 8, n0 - 8);
     const float8 w0 = vload8(0, a0 + (a0_o + i0)); /* buffer */
     const float8 w1 = (float8)(a1[a1_o]); /* max */
