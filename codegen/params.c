@@ -259,8 +259,12 @@ void lc_small_group(const struct lc_target *t, struct lc_launch *l, int64_t tota
 void lc_small_group_work(const struct lc_target *t, struct lc_launch *l, int64_t total,
                          int64_t per_item)
 {
+    if (!lc_small_group_check(t, total)) {
+        lc_cpu_groups(t, l, total);   /* more items: groups of the ladder, two per unit or more */
+        return;
+    }
     lc_small_group(t, l, total);
-    if (!lc_small_group_check(t, total) || (double)total * (double)per_item < LC_SMALL_GROUP_WORK)
+    if ((double)total * (double)per_item < LC_SMALL_GROUP_WORK)
         return;
     /* Enough work that one group (one thread on PoCL) would leave the other cores idle: groups
      * a step of the ladder smaller, down to its first, until there are two per compute unit. */

@@ -406,7 +406,7 @@ static void check_small_groups(void)
     }
     /* Reductions of one item per output: a short row each, one group; long rows (a
      * matrix-vector product), groups small enough for two per compute unit. */
-    static const int64_t rows[][2] = {{2000, 16}, {2000, 30000}, {100, 4000}};
+    static const int64_t rows[][2] = {{2000, 16}, {2000, 30000}, {100, 4000}, {100003, 8}};
     for (size_t c = 0; c < sizeof rows / sizeof *rows; c++) {
         struct lc_target t;
         lc_target_init(&t, LC_TARGET_POCL, 1, 2, 4096, "test cpu, reductions");
