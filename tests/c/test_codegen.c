@@ -341,17 +341,26 @@ static unsigned check_routing(const char *name, struct lc_node *const *outs, siz
     return kinds;
 }
 
-/* A CPU target's 1-d map of one item per element (the generic CPU target: PoCL's takes
- * explicit SIMD) runs in whole work-groups the device takes, of the ladder's sizes, bounds
- * checked: one group up to LC_SMALL_GROUP_MAX items, past it two groups or more per
+/* A size of the CPU groups' ladder (8, 64, 512, 4096), or the device's limit below it. */
+static int on_ladder(size_t wg, size_t max_wg)
+{
+    return wg == max_wg || wg == 8 || wg == 64 || wg == 512 || wg == 4096;
+}
+
+/* A CPU target's 1-d map runs in whole work-groups the device takes, of the ladder's sizes,
+ * bounds checked: one group up to LC_SMALL_GROUP_MAX items, past it two groups or more per
  * compute unit. */
 static void check_small_groups(void)
 {
-    static const struct { int64_t scale; size_t max_wg; } cases[] = {
-        {3, 4096}, {3, 1024}, {1, 256}, {5, 4096}};
+    /* The generic CPU target's maps of one item per element; PoCL's SIMD maps (W elements an
+     * item) of 1000 elements (one group) and 8 * 1000003 (a prime number of items: groups of
+     * 4096, the range rounded up), the items past the end returning before any access. */
+    static const struct { enum lc_target_kind kind; int64_t scale; size_t max_wg; } cases[] = {
+        {LC_TARGET_CPU, 3, 4096}, {LC_TARGET_CPU, 3, 1024}, {LC_TARGET_CPU, 1, 256},
+        {LC_TARGET_CPU, 5, 4096}, {LC_TARGET_POCL, 1, 4096}, {LC_TARGET_POCL, 8000, 4096}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         struct lc_target t;
-        lc_target_init(&t, LC_TARGET_CPU, 1, 2, cases[c].max_wg, "test cpu, small groups");
+        lc_target_init(&t, cases[c].kind, 1, 2, cases[c].max_wg, "test cpu, small groups");
         struct lc_node *outs[4] = {0};
         size_t n = build(0, cases[c].scale, outs);
         struct lc_plan p;
@@ -360,46 +369,18 @@ static void check_small_groups(void)
         struct lc_kcode code;
         CHECK(lc_codegen(&p, 0, &t, &code, &e) == LC_OK);
         const struct lc_launch *l = &code.launches[0];
-        CHECK(strstr(code.schedule, "one item per element") != NULL);
         size_t total = (size_t)(1000 * cases[c].scale);
-        if (total <= 4096) {   /* LC_SMALL_GROUP_MAX, codegen/cg.h */
-            CHECK(l->use_local && l->local[0] <= cases[c].max_wg && l->global[0] >= total &&
-                  l->global[0] % l->local[0] == 0);
-            /* A size of the ladder (8, 64, 512, 4096), or the device's limit below it. */
-            CHECK(l->local[0] == cases[c].max_wg || l->local[0] == 8 || l->local[0] == 64 ||
-                  l->local[0] == 512 || l->local[0] == 4096);
-            CHECK(strstr(code.source, "if (i0 >= n0) return;") != NULL);
-        } else {
-            CHECK(l->use_local && l->global[0] >= total && l->global[0] % l->local[0] == 0 &&
-                  l->global[0] / l->local[0] >= 4 && l->global[0] - total < l->local[0]);
-            CHECK(l->local[0] == 8 || l->local[0] == 64 || l->local[0] == 512 ||
-                  l->local[0] == 4096);
-            CHECK(strstr(code.source, "if (i0 >= n0) return;") != NULL);
-        }
-        lc_kcode_free(&code);
-        lc_plan_free(&p);
-        lc_node_release(outs[0]);
-    }
-    /* PoCL's SIMD maps take the same ladder, over their items (W elements each), at any
-     * size: 1000 elements (one group), 8 * 1000003 (a prime number of items: groups of 4096,
-     * the range rounded up), the items past the end returning before any access. */
-    static const int64_t simd_scales[] = {1, 8000};
-    for (size_t c = 0; c < sizeof simd_scales / sizeof *simd_scales; c++) {
-        struct lc_target t;
-        lc_target_init(&t, LC_TARGET_POCL, 1, 2, 4096, "test pocl, SIMD map groups");
-        struct lc_node *outs[4] = {0};
-        size_t n = build(0, simd_scales[c], outs);
-        struct lc_plan p;
-        struct lc_error e = {0};
-        CHECK(n == 1 && outs[0] && lc_fuse(outs, n, 0, &p, &e) == LC_OK);
-        struct lc_kcode code;
-        CHECK(lc_codegen(&p, 0, &t, &code, &e) == LC_OK);
-        const struct lc_launch *l = &code.launches[0];
-        CHECK(strstr(code.schedule, "SIMD") != NULL);
         CHECK(l->use_local && l->global[0] % l->local[0] == 0 &&
-              l->global[0] * 16 >= 1000 * (size_t)simd_scales[c]);
-        CHECK(l->local[0] == 8 || l->local[0] == 64 || l->local[0] == 512 || l->local[0] == 4096);
+              on_ladder(l->local[0], cases[c].max_wg));
         CHECK(strstr(code.source, ">= n0) return;") != NULL);
+        if (cases[c].kind == LC_TARGET_POCL) {
+            CHECK(strstr(code.schedule, "SIMD") != NULL && l->global[0] * 16 >= total);
+        } else {
+            CHECK(strstr(code.schedule, "one item per element") != NULL);
+            CHECK(l->global[0] >= total && l->global[0] - total < l->local[0]);
+            if (total > 4096)   /* LC_SMALL_GROUP_MAX, codegen/cg.h */
+                CHECK(l->global[0] / l->local[0] >= 4);
+        }
         lc_kcode_free(&code);
         lc_plan_free(&p);
         lc_node_release(outs[0]);
