@@ -236,10 +236,16 @@ static int lc_gen_map_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
      * never alias inputs). */
     l->global[0] = (size_t)((g->shape[in] + W - 1) / W);
     l->work_dim = (unsigned)nd;
-    if (nd == 1 && !g->t->fixed_groups) {
-        /* Groups of the ladder (lc_cpu_groups), the items past the row returning at once. */
-        lc_cpu_groups(g->t, l, (int64_t)l->global[0]);
-        lc_sb_printf(sb, "    if ((long)get_global_id(0) * %d >= n0) return;\n", W);
+    if (!g->t->fixed_groups) {
+        /* Groups of the ladder (lc_cpu_groups, _nd), the items past a range returning. */
+        lc_sb_printf(sb, "    if ((long)get_global_id(0) * %d >= n%d", W, in);
+        for (int d = 0; d < in; d++)
+            lc_sb_printf(sb, " || i%d >= n%d", d, d);
+        lc_sb_printf(sb, ") return;\n");
+        if (nd == 1)
+            lc_cpu_groups(g->t, l, (int64_t)l->global[0]);
+        else
+            lc_cpu_groups_nd(g->t, l);
     }
     lc_sb_printf(sb, "    const long i%d = min((long)get_global_id(0) * %d, n%d - %d);\n",
                  in, W, in, W);
@@ -280,9 +286,17 @@ static int lc_gen_map_items(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
             lc_sb_printf(sb, "    const long i%d = get_global_id(%d);\n", d, nd - 1 - d);
             l->global[nd - 1 - d] = (size_t)g->shape[d];
         }
-        if (g->t->fixed_groups)
-            lc_sb_printf(sb, "    if (i%d >= n%d) return;\n", nd - 1, nd - 1);
         l->work_dim = (unsigned)nd;
+        if (g->t->fixed_groups) {
+            lc_sb_printf(sb, "    if (i%d >= n%d) return;\n", nd - 1, nd - 1);
+        } else if (!v4) {
+            /* Every range rounded up to the CPU groups (lc_cpu_groups_nd). */
+            lc_sb_printf(sb, "    if (i0 >= n0");
+            for (int d = 1; d < nd; d++)
+                lc_sb_printf(sb, " || i%d >= n%d", d, d);
+            lc_sb_printf(sb, ") return;\n");
+            lc_cpu_groups_nd(g->t, l);
+        }
         snprintf(c->schedule, sizeof c->schedule, "map %d-d range, one item per element", nd);
     } else {
         lc_sb_printf(sb, "    const long gid = get_global_id(0);\n");

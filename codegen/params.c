@@ -298,6 +298,46 @@ void lc_cpu_groups(const struct lc_target *t, struct lc_launch *l, int64_t total
     l->global[0] = lc_round_up((size_t)total, wg);
 }
 
+void lc_cpu_groups_nd(const struct lc_target *t, struct lc_launch *l)
+{
+    if (t->fixed_groups || l->work_dim < 2)
+        return;
+    size_t max = t->max_work_group ? t->max_work_group : 1, budget = LC_SMALL_GROUP_MAX;
+    while (budget > max && budget > 1)
+        budget /= 2;
+    for (unsigned d = 0; d < l->work_dim; d++)
+        if (!l->global[d])
+            return;   /* nothing to run: the driver's way */
+    /* Each dim, innermost first, takes the ladder's size (1 past the innermost, then 8, 64,
+     * ...) that covers it, within what the dims before it left of the group. */
+    for (unsigned d = 0; d < l->work_dim; d++) {
+        size_t w = d ? 1 : LC_SMALL_GROUP_MIN;
+        while (w < l->global[d] && w * LC_SMALL_GROUP_STEP <= budget)
+            w *= LC_SMALL_GROUP_STEP;
+        if (w > budget)
+            w = budget;
+        l->local[d] = w;
+        budget /= w;
+    }
+    /* Two groups or more per compute unit: the outermost dims' groups shrink first. */
+    size_t want = 2 * (size_t)(t->compute_units ? t->compute_units : 1);
+    for (int d = (int)l->work_dim - 1; d >= 0; d--) {
+        size_t groups = 1;
+        for (unsigned k = 0; k < l->work_dim; k++)
+            groups *= lc_round_up(l->global[k], l->local[k]) / l->local[k];
+        if (groups >= want)
+            break;
+        while (l->local[d] > 1 && groups < want) {
+            size_t before = lc_round_up(l->global[d], l->local[d]) / l->local[d];
+            l->local[d] = l->local[d] / LC_SMALL_GROUP_STEP ? l->local[d] / LC_SMALL_GROUP_STEP : 1;
+            groups = groups / before * (lc_round_up(l->global[d], l->local[d]) / l->local[d]);
+        }
+    }
+    l->use_local = 1;
+    for (unsigned d = 0; d < l->work_dim; d++)
+        l->global[d] = lc_round_up(l->global[d], l->local[d]);
+}
+
 size_t lc_round_up(size_t x, size_t m)
 {
     return (x + m - 1) / m * m;

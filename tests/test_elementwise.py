@@ -794,3 +794,19 @@ def test_one_dim_lengths_across_groups(device, dtype):
             assert_same(la * 3 + lb, a * 3 + b)
             assert_same(lazycl.sin(la * 3 + lb) if dtype == "float32" else -la, np.sin(a * 3 + b)
                         if dtype == "float32" else -a, *((1e-6, 1e-6) if dtype == "float32" else ()))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+def test_strided_maps_across_groups(device, dtype):
+    """2-d and 3-d maps over views (not one run of memory) on CPU groups of the ladder, every
+    range rounded up and tested: rows of 7 of a prime number of rows, one row per group and
+    many, a transposed view, 3-d."""
+    for shape, key in (((3, 5), np.s_[:, 1:]), ((4099, 8), np.s_[:, :7]),
+                       ((65537, 8), np.s_[::-1, 1:]), ((7, 4099), np.s_[:, 2:]),
+                       ((9, 513, 3), np.s_[1:, :, ::2]), ((5, 4, 1031), np.s_[:, 1:3, :-1])):
+        a = make(dtype, shape, seed=shape[0])
+        x = lazycl.asarray(a, device=device)
+        assert_same(x[key] * 3 - 1, a[key] * 3 - 1)
+        assert_same(x.T[::-1] + 2, a.T[::-1] + 2)
+        if dtype == "float32":
+            assert_same(lazycl.exp(x[key] / 8), np.exp(a[key] / 8), 1e-6, 1e-6)

@@ -385,6 +385,34 @@ static void check_small_groups(void)
         lc_plan_free(&p);
         lc_node_release(outs[0]);
     }
+    /* A 2-d map (the generic CPU target: one item per element): each dim the ladder's size
+     * that covers it within 4096 items a group, two groups per compute unit or more, every
+     * range rounded up and tested. */
+    for (int64_t scale = 1; scale <= 41; scale += 40) {
+        struct lc_target t;
+        lc_target_init(&t, LC_TARGET_CPU, 1, 2, 4096, "test cpu, 2-d groups");
+        struct lc_node *outs[4] = {0};
+        size_t n = build(13, scale, outs);
+        struct lc_plan p;
+        struct lc_error e = {0};
+        CHECK(n == 1 && outs[0] && lc_fuse(outs, n, 0, &p, &e) == LC_OK);
+        struct lc_kcode code;
+        CHECK(lc_codegen(&p, 0, &t, &code, &e) == LC_OK);
+        const struct lc_launch *l = &code.launches[0];
+        size_t ext[2] = {(size_t)(100 * scale), (size_t)(64 * scale)}, groups = 1;
+        CHECK(l->work_dim == 2 && l->use_local && l->local[0] * l->local[1] <= 4096);
+        for (int d = 0; d < 2; d++) {
+            CHECK(l->global[d] >= ext[d] && l->global[d] % l->local[d] == 0 &&
+                  l->global[d] - ext[d] < l->local[d]);
+            groups *= l->global[d] / l->local[d];
+        }
+        CHECK(groups >= 4);
+        CHECK(strstr(code.source, "if (i1 >= n1 || i0 >= n0) return;") != NULL ||
+              strstr(code.source, "if (i0 >= n0 || i1 >= n1) return;") != NULL);
+        lc_kcode_free(&code);
+        lc_plan_free(&p);
+        lc_node_release(outs[0]);
+    }
     /* Reductions of one item per output: a short row each, one group; long rows (a
      * matrix-vector product), groups small enough for two per compute unit. */
     static const int64_t rows[][2] = {{2000, 16}, {2000, 30000}, {100, 4000}, {100003, 8}};
