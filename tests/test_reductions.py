@@ -742,17 +742,3 @@ def test_int_operand_of_float_reduction(dev, ndt):
     as_float = (x - lazycl.asarray(n.astype(np.float32), device=dev)).sum(axis=0)
     assert _schedules(as_int) == _schedules(as_float)
     check(as_int, (x.numpy() - n).sum(axis=0), rtol=1e-4)
-
-
-@pytest.mark.parametrize("dtype", ["float32", "int64"])
-def test_many_rows_in_groups(dev, dtype):
-    """Reductions of one item per output (or per few outputs) over more rows than one CPU
-    group holds: groups of the ladder with the range rounded up (the items past the last
-    row return), prime row counts included (left to choose, the driver ran a group per
-    row)."""
-    for rows, n in ((4095, 3), (4097, 8), (8191, 16), (40961, 5), (65537, 2), (100003, 64)):
-        a = np.random.default_rng(rows).integers(-50, 50, (rows, n)).astype(dtype)
-        x = lazycl.asarray(a, device=dev)
-        check(lazycl.sum(x, axis=1), a.sum(axis=1))
-        check(lazycl.max(x * 2, axis=1), (a * 2).max(axis=1))
-        check(lazycl.argmin(x, axis=1), a.argmin(axis=1))

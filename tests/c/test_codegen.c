@@ -341,6 +341,21 @@ static unsigned check_routing(const char *name, struct lc_node *const *outs, siz
     return kinds;
 }
 
+/* Plan `which` of codegen_plans.h at `scale`, fused and generated for a CPU target of `kind`
+ * (2 compute units, groups of at most max_wg); its output node in *out. */
+static void gen_plan(int which, int64_t scale, enum lc_target_kind kind, size_t max_wg,
+                     struct lc_node **out, struct lc_plan *p, struct lc_kcode *code)
+{
+    struct lc_target t;
+    lc_target_init(&t, kind, 1, 2, max_wg, "test cpu, groups");
+    struct lc_node *outs[4] = {0};
+    size_t n = build(which, scale, outs);
+    struct lc_error e = {0};
+    CHECK(n == 1 && outs[0] && lc_fuse(outs, n, 0, p, &e) == LC_OK);
+    CHECK(lc_codegen(p, 0, &t, code, &e) == LC_OK);
+    *out = outs[0];
+}
+
 /* A size of the CPU groups' ladder (8, 64, 512, 4096), or the device's limit below it. */
 static int on_ladder(size_t wg, size_t max_wg)
 {
@@ -359,15 +374,10 @@ static void check_small_groups(void)
         {LC_TARGET_CPU, 3, 4096}, {LC_TARGET_CPU, 3, 1024}, {LC_TARGET_CPU, 1, 256},
         {LC_TARGET_CPU, 5, 4096}, {LC_TARGET_POCL, 1, 4096}, {LC_TARGET_POCL, 8000, 4096}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        struct lc_target t;
-        lc_target_init(&t, cases[c].kind, 1, 2, cases[c].max_wg, "test cpu, small groups");
-        struct lc_node *outs[4] = {0};
-        size_t n = build(0, cases[c].scale, outs);
+        struct lc_node *out;
         struct lc_plan p;
-        struct lc_error e = {0};
-        CHECK(n == 1 && outs[0] && lc_fuse(outs, n, 0, &p, &e) == LC_OK);
         struct lc_kcode code;
-        CHECK(lc_codegen(&p, 0, &t, &code, &e) == LC_OK);
+        gen_plan(0, cases[c].scale, cases[c].kind, cases[c].max_wg, &out, &p, &code);
         const struct lc_launch *l = &code.launches[0];
         size_t total = (size_t)(1000 * cases[c].scale);
         CHECK(l->use_local && l->global[0] % l->local[0] == 0 &&
@@ -383,21 +393,16 @@ static void check_small_groups(void)
         }
         lc_kcode_free(&code);
         lc_plan_free(&p);
-        lc_node_release(outs[0]);
+        lc_node_release(out);
     }
     /* A 2-d map (the generic CPU target: one item per element): each dim the ladder's size
      * that covers it within 4096 items a group, two groups per compute unit or more, every
      * range rounded up and tested. */
     for (int64_t scale = 1; scale <= 41; scale += 40) {
-        struct lc_target t;
-        lc_target_init(&t, LC_TARGET_CPU, 1, 2, 4096, "test cpu, 2-d groups");
-        struct lc_node *outs[4] = {0};
-        size_t n = build(13, scale, outs);
+        struct lc_node *out;
         struct lc_plan p;
-        struct lc_error e = {0};
-        CHECK(n == 1 && outs[0] && lc_fuse(outs, n, 0, &p, &e) == LC_OK);
         struct lc_kcode code;
-        CHECK(lc_codegen(&p, 0, &t, &code, &e) == LC_OK);
+        gen_plan(13, scale, LC_TARGET_CPU, 4096, &out, &p, &code);
         const struct lc_launch *l = &code.launches[0];
         size_t ext[2] = {(size_t)(100 * scale), (size_t)(64 * scale)}, groups = 1;
         CHECK(l->work_dim == 2 && l->use_local && l->local[0] * l->local[1] <= 4096);
@@ -411,7 +416,7 @@ static void check_small_groups(void)
               strstr(code.source, "if (i0 >= n0 || i1 >= n1) return;") != NULL);
         lc_kcode_free(&code);
         lc_plan_free(&p);
-        lc_node_release(outs[0]);
+        lc_node_release(out);
     }
     /* Reductions of one item per output: a short row each, one group; long rows (a
      * matrix-vector product), groups small enough for two per compute unit. */
