@@ -90,10 +90,10 @@ __kernel void lc_reduce_f32_52fcbcf74e5fc9ed(
     out1[0] = v2;
 }
 
-/* ---- kernel 1: schedule "map 1-d, one item per element", 1 launch: lc_map_f32_4de01ada16acee2d */
+/* ---- kernel 1: schedule "map 1-d, one item per element", 1 launch: lc_map_f32_97ac0d4980e9f80f */
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl map kernel: 5 fused ops; map 1-d, one item per element. */
-__kernel void lc_map_f32_4de01ada16acee2d(
+__kernel void lc_map_f32_97ac0d4980e9f80f(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     __global const float *restrict a1, const long a1_o,
@@ -101,7 +101,6 @@ __kernel void lc_map_f32_4de01ada16acee2d(
     const long n0)
 {
     const long i0 = get_global_id(0);
-    if (i0 >= n0) return;
     const float v0 = a0[a0_o + i0]; /* buffer */
     const float v1 = a1[a1_o]; /* max */
     const float v2 = (v0 - v1); /* subtract */
