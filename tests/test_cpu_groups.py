@@ -1,7 +1,9 @@
-"""CPU work-groups (codegen/params.c: lc_small_group, lc_cpu_groups, lc_cpu_groups_nd): maps and
-reductions of one item per output run in groups of the ladder 8, 64, 512, 4096 with every range
-rounded up and tested, at lengths around the groups and at prime counts (where the driver, left
-to choose, ran a group per item). On GPUs the same tests run the fixed groups."""
+"""CPU work-groups (codegen/params.c: lc_small_group, lc_cpu_groups, lc_cpu_groups_nd): small
+launches, PoCL's SIMD maps, reductions of one item per output and maps and stores of 2-3 dims run
+in groups of the ladder 8, 64, 512, 4096 with every range rounded up and tested; longer 1-d item
+maps (bool) keep the driver's groups. Lengths around the groups and prime counts (where the
+driver, left to choose, runs a group per item) against NumPy. On GPUs the same tests run the
+fixed groups."""
 import numpy as np
 import pytest
 
@@ -57,3 +59,18 @@ def test_many_rows_in_groups(device, dtype):
         assert_same(lazycl.sum(x, axis=1), a.sum(axis=1))
         assert_same(lazycl.max(x * 2, axis=1), (a * 2).max(axis=1))
         assert_same(lazycl.argmin(x, axis=1), a.argmin(axis=1))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+def test_strided_stores_across_groups(device, dtype):
+    """Slice writes of 2 dims on the ladder's groups (the ranges rounded up and tested):
+    a prime number of rows, inner slices, every element written once and only inside."""
+    for shape in ((4099, 10), (65537, 6), (7, 4103)):
+        a = make(dtype, shape, seed=shape[0])
+        b = make(dtype, shape, seed=shape[1])
+        x = lazycl.asarray(a.copy(), device=device)
+        y = lazycl.asarray(b, device=device)
+        x[1:-1, 1:-1] = y[1:-1, 1:-1] * 2
+        want = a.copy()
+        want[1:-1, 1:-1] = b[1:-1, 1:-1] * 2
+        assert_same(x, want)
