@@ -142,7 +142,7 @@ static int lc_store_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     /* 1-d: one group up to LC_SMALL_GROUP_MAX items, else the driver's groups (a bound test
      * in every item cost PoCL's vectorizer: map.c's lc_gen_map_items); 2-3 dims: groups of the
      * ladder (lc_cpu_groups_nd: A[1:-1, 1:-1] = B[1:-1, 1:-1] * 2 over 1000000 rows of 10,
-     * 6.3-7.5 ms with the driver's groups, 2.3-2.8 in these). */
+     * 6.3-7.5 ms with the driver's groups, 2.3-3.4 in these). */
     int grouped = !g->t->fixed_groups && total > 0 && (nd > 1 || lc_small_group_check(g->t, total));
     if (nd >= 1 && nd <= 3) {
         /* OpenCL dim 0 is the innermost (fastest) kernel dim. */
