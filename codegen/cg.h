@@ -128,6 +128,11 @@ void lc_cpu_groups(const struct lc_target *t, struct lc_launch *l, int64_t total
  * rounded up, so the kernel tests every index. The driver's choice took a divisor of each
  * extent (rows of 7 of 1000003 elements: 6.7 ms, against 3.6 for 1000000 rows). */
 void lc_cpu_groups_nd(const struct lc_target *t, struct lc_launch *l);
+/* A CPU launch of indices i0 .. i<nd-1> (l->global and work_dim set) in the ladder's groups
+ * (lc_cpu_groups, or lc_cpu_groups_nd past one dim): emits the test that ends the items past
+ * every range, `inner` the innermost dim's (NULL: i<nd-1> >= n<nd-1>). */
+void lc_cpu_range(const struct lc_target *t, struct lc_sb *sb, struct lc_launch *l, int nd,
+                  const char *inner);
 void lc_small_group(const struct lc_target *t, struct lc_launch *l, int64_t total);
 /* As lc_small_group for items that each do `per_item` steps (a reduction's length): past
  * LC_SMALL_GROUP_WORK steps in all, groups small enough for two per compute unit (a
@@ -354,6 +359,9 @@ int lc_acc_bytes(const char *A);
  * of padding every 2^shift elements (every E where E is a power of 2, as every target's is);
  * the tile takes TS + (TS >> shift) words, a row of L items L + (L >> shift). */
 int lc_tile_shift(int E);
+/* The local words of n tile elements with that padding: n + (n >> lc_tile_shift(E)) (a whole
+ * tile, TS; a row of items, L). */
+int64_t lc_tile_words(int64_t n, int E);
 /* A tile scan's first step: the tile's values (index k at k + k / E: no bank conflicts where
  * items read E adjacent values, each item's at a stride of E + 1; k from base, E per item) into local buf[] as A, read coalesced,
  * then a barrier; v<..> is the value, `prologue`: only what it needs is emitted (a store's scan,

@@ -237,15 +237,9 @@ static int lc_gen_map_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
     l->global[0] = (size_t)((g->shape[in] + W - 1) / W);
     l->work_dim = (unsigned)nd;
     if (!g->t->fixed_groups) {
-        /* Groups of the ladder (lc_cpu_groups, _nd), the items past a range returning. */
-        lc_sb_printf(sb, "    if ((long)get_global_id(0) * %d >= n%d", W, in);
-        for (int d = 0; d < in; d++)
-            lc_sb_printf(sb, " || i%d >= n%d", d, d);
-        lc_sb_printf(sb, ") return;\n");
-        if (nd == 1)
-            lc_cpu_groups(g->t, l, (int64_t)l->global[0]);
-        else
-            lc_cpu_groups_nd(g->t, l);
+        char inner[64];   /* the item's first element past its row */
+        snprintf(inner, sizeof inner, "(long)get_global_id(0) * %d >= n%d", W, in);
+        lc_cpu_range(g->t, sb, l, nd, inner);
     }
     lc_sb_printf(sb, "    const long i%d = min((long)get_global_id(0) * %d, n%d - %d);\n",
                  in, W, in, W);
@@ -294,12 +288,7 @@ static int lc_gen_map_items(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
         if (g->t->fixed_groups) {
             lc_sb_printf(sb, "    if (i%d >= n%d) return;\n", nd - 1, nd - 1);
         } else if (!v4) {
-            /* Every range rounded up to the CPU groups (lc_cpu_groups_nd). */
-            lc_sb_printf(sb, "    if (i0 >= n0");
-            for (int d = 1; d < nd; d++)
-                lc_sb_printf(sb, " || i%d >= n%d", d, d);
-            lc_sb_printf(sb, ") return;\n");
-            lc_cpu_groups_nd(g->t, l);
+            lc_cpu_range(g->t, sb, l, nd, NULL);
         }
         snprintf(c->schedule, sizeof c->schedule, "map %d-d range, one item per element", nd);
     } else {

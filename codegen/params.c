@@ -298,6 +298,15 @@ void lc_cpu_groups(const struct lc_target *t, struct lc_launch *l, int64_t total
     l->global[0] = lc_round_up((size_t)total, wg);
 }
 
+/* The work-groups of launch l once each range is rounded up to its local size. */
+static size_t lc_groups_of(const struct lc_launch *l)
+{
+    size_t groups = 1;
+    for (unsigned k = 0; k < l->work_dim; k++)
+        groups *= lc_round_up(l->global[k], l->local[k]) / l->local[k];
+    return groups;
+}
+
 void lc_cpu_groups_nd(const struct lc_target *t, struct lc_launch *l)
 {
     if (t->fixed_groups || l->work_dim < 2)
@@ -321,21 +330,26 @@ void lc_cpu_groups_nd(const struct lc_target *t, struct lc_launch *l)
     }
     /* Two groups or more per compute unit: the outermost dims' groups shrink first. */
     size_t want = 2 * (size_t)(t->compute_units ? t->compute_units : 1);
-    for (int d = (int)l->work_dim - 1; d >= 0; d--) {
-        size_t groups = 1;
-        for (unsigned k = 0; k < l->work_dim; k++)
-            groups *= lc_round_up(l->global[k], l->local[k]) / l->local[k];
-        if (groups >= want)
-            break;
-        while (l->local[d] > 1 && groups < want) {
-            size_t before = lc_round_up(l->global[d], l->local[d]) / l->local[d];
+    for (int d = (int)l->work_dim - 1; d >= 0; d--)
+        while (l->local[d] > 1 && lc_groups_of(l) < want)
             l->local[d] = l->local[d] / LC_SMALL_GROUP_STEP ? l->local[d] / LC_SMALL_GROUP_STEP : 1;
-            groups = groups / before * (lc_round_up(l->global[d], l->local[d]) / l->local[d]);
-        }
-    }
     l->use_local = 1;
     for (unsigned d = 0; d < l->work_dim; d++)
         l->global[d] = lc_round_up(l->global[d], l->local[d]);
+}
+
+void lc_cpu_range(const struct lc_target *t, struct lc_sb *sb, struct lc_launch *l, int nd,
+                  const char *inner)
+{
+    /* The given innermost test first, then the outer indices; else every index in order. */
+    lc_sb_printf(sb, "    if (%s", inner ? inner : "");
+    for (int d = 0; d < (inner ? nd - 1 : nd); d++)
+        lc_sb_printf(sb, "%si%d >= n%d", inner || d ? " || " : "", d, d);
+    lc_sb_printf(sb, ") return;\n");
+    if (l->work_dim == 1)
+        lc_cpu_groups(t, l, (int64_t)l->global[0]);
+    else
+        lc_cpu_groups_nd(t, l);
 }
 
 size_t lc_round_up(size_t x, size_t m)

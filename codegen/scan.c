@@ -220,6 +220,11 @@ int lc_tile_shift(int E)
     return s;
 }
 
+int64_t lc_tile_words(int64_t n, int E)
+{
+    return n + (n >> lc_tile_shift(E));
+}
+
 void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v, const char *A,
                   const char *id, int E)
 {
@@ -237,7 +242,8 @@ void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v
                      "        }\n"
                      "        buf[j * %zu + lid + (lid >> %d)] = x_;\n"
                      "    }\n"
-                     "    barrier(CLK_LOCAL_MEM_FENCE);\n", A, v, L + (L >> lc_tile_shift(E)), lc_tile_shift(E));
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n", A, v, (size_t)lc_tile_words((int64_t)L, E),
+                     lc_tile_shift(E));
 }
 
 void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char *v)
@@ -250,7 +256,7 @@ void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char 
                      "        const long i%d = base + j * %zu + lid;\n"
                      "        if (i%d < n%d) {\n"
                      "            const %s %s = (%s)buf[j * %zu + lid + (lid >> %d)];\n",
-                 E, nr, L, nr, nr, T, v, T, L + (L >> lc_tile_shift(E)), lc_tile_shift(E));
+                 E, nr, L, nr, nr, T, v, T, (size_t)lc_tile_words((int64_t)L, E), lc_tile_shift(E));
     lc_store_outputs(g, sb, "            ", g->nd);
     lc_sb_printf(sb, "        }\n    }\n}\n");
 }
@@ -346,7 +352,7 @@ static int lc_gen_scan_tiles(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
         }
         lc_sb_printf(sb, "    __local %s buf[%lld];\n"
                          "    const long grp = get_group_id(0);\n"
-                         "    const long m = grp / P, q = grp %% P;\n", A, (long long)(ph == 0 ? (int64_t)L : TS + (TS >> lc_tile_shift(E))));
+                         "    const long m = grp / P, q = grp %% P;\n", A, (long long)(ph == 0 ? (int64_t)L : lc_tile_words(TS, E)));
         if (nr > 0)
             lc_unravel(sb, 0, nr, "m", "    ");
         lc_sb_printf(sb, "    const long base = q * %lld;\n", (long long)TS);

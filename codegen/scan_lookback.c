@@ -138,7 +138,7 @@ static struct lc_launch *lc_lb_head(struct lc_cg *g, struct lc_kcode *c, struct 
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "    const long m = lbt_ / P, q = lbt_ %% P;\n"
                      "    volatile __global ulong *lb_w = (volatile __global ulong *)(sc_ + 8) + m * P * %d;\n",
-                 B, (long long)(TS + (TS >> lc_tile_shift((int)(TS / (int64_t)L)))), A, L, A, fixed ? 32 * LC_LB_WINDOWS : 32,
+                 B, (long long)lc_tile_words(TS, (int)(TS / (int64_t)L)), A, L, A, fixed ? 32 * LC_LB_WINDOWS : 32,
                  fixed ? "    __local int lbw_;\n" : "", A, nw);
     if (nr > 0)
         lc_unravel(sb, 0, nr, "m", "    ");
@@ -371,7 +371,7 @@ static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struc
                      "        const long i%d = base + j * %zu + lid;\n"
                      "        if (i%d < n%d) {\n"
                      "            %s sacc_ = buf[j * %zu + lid + (lid >> E_SH)];\n",
-                 E, nr, L, nr, nr, A, L + (L >> lc_tile_shift(E)));
+                 E, nr, L, nr, nr, A, (size_t)lc_tile_words((int64_t)L, E));
     lc_emit_exprs(g, sb, 0, "            ");
     lc_store_emit(g, sb, "            ");
     lc_sb_printf(sb, "        }\n    }\n}\n");

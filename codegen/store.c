@@ -154,15 +154,7 @@ static int lc_store_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         if (g->t->fixed_groups) {
             lc_sb_printf(sb, "    if (i%d >= n%d) return;\n", nd - 1, nd - 1);
         } else if (grouped) {
-            /* Every range rounded up to the CPU groups' ladder: each index tested. */
-            lc_sb_printf(sb, "    if (i0 >= n0");
-            for (int d = 1; d < nd; d++)
-                lc_sb_printf(sb, " || i%d >= n%d", d, d);
-            lc_sb_printf(sb, ") return;\n");
-            if (nd == 1)
-                lc_small_group(g->t, l, total);
-            else
-                lc_cpu_groups_nd(g->t, l);
+            lc_cpu_range(g->t, sb, l, nd, NULL);   /* 1-d: at most LC_SMALL_GROUP_MAX, one group */
         }
     } else {
         lc_sb_printf(sb, "    const long gid = get_global_id(0);\n");
