@@ -1,5 +1,5 @@
 """CPU work-groups (codegen/params.c: lc_small_group, lc_cpu_groups, lc_cpu_groups_nd): small
-launches, PoCL's SIMD maps, reductions of one item per output and maps and stores of 2-3 dims run
+launches, PoCL's SIMD maps, reductions of one item per output and maps of 2-3 dims run
 in groups of the ladder 8, 64, 512, 4096 with every range rounded up and tested; longer 1-d item
 maps (bool) keep the driver's groups. Lengths around the groups and prime counts (where the
 driver, left to choose, runs a group per item) against NumPy. On GPUs the same tests run the
@@ -63,7 +63,7 @@ def test_many_rows_in_groups(device, dtype):
 
 @pytest.mark.parametrize("dtype", ["float32", "int64"])
 def test_strided_stores_across_groups(device, dtype):
-    """Slice writes of 2 dims on the ladder's groups (the ranges rounded up and tested):
+    """Slice writes of 2 dims (the driver's groups; the ladder's cost jacobi_2d half again):
     a prime number of rows, inner slices, every element written once and only inside."""
     for shape in ((4099, 10), (65537, 6), (7, 4103)):
         a = make(dtype, shape, seed=shape[0])
