@@ -89,6 +89,18 @@ int lc_codegen_fits(const struct lc_plan *p, int ki, const struct lc_target *t)
     return ok;
 }
 
+unsigned lc_codegen_unfit(const struct lc_plan *p, const struct lc_target *t)
+{
+    unsigned drop = 0;
+    for (int k = 0; k < p->n_kernels; k++) {
+        const struct lc_kernel *kk = &p->kernels[k];
+        if ((kk->post_axes || kk->store_scan >= 0) && !lc_codegen_fits(p, k, t))
+            drop |= kk->post_axes ? LC_FUSE_PRODUCT_POST
+                  : kk->n_outputs ? LC_FUSE_SCAN_TOTAL : LC_FUSE_SCAN_STORE;
+    }
+    return drop;
+}
+
 int lc_codegen_schedules(const struct lc_plan *p, int ki, const struct lc_target *t,
                          const char **names, int cap)
 {
@@ -170,8 +182,8 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
     /* Name the kernels after the hash of the source with placeholders. */
     uint64_t h = XXH3_64bits(src.s, src.len);
     char base[64];
-    int dt = k->n_outputs ? k->outputs[0].dtype : k->n_reds ? k->reds[0].dtype
-           : k->store_access >= 0 ? k->access[k->store_access].dtype : LC_FLOAT32;
+    int dt = k->store_access >= 0 ? k->access[k->store_access].dtype
+           : k->n_outputs ? k->outputs[0].dtype : k->n_reds ? k->reds[0].dtype : LC_FLOAT32;
     snprintf(base, sizeof base, "lc_%s_%s_%016llx", kind, lc_dtype_short(dt),
              (unsigned long long)h);
     struct lc_sb fin = {0};

@@ -220,6 +220,11 @@ char *lc_user_check_sources(const uint64_t *fns, int n);
 /* Does some schedule take plan kernel `k` on target t? (Every kernel but one with
  * post-reductions, which only the GEMM schedules take, for some shapes: fusion.h.) */
 int lc_codegen_fits(const struct lc_plan *plan, int k, const struct lc_target *t);
+/* The lc_fuse flags to fuse without, for every kernel of plan to have a schedule on t: 0 when
+ * every one has. A kernel with post-reductions and none drops LC_FUSE_PRODUCT_POST; a store
+ * computing its scan drops LC_FUSE_SCAN_TOTAL when it writes the scan's totals, else
+ * LC_FUSE_SCAN_STORE. */
+unsigned lc_codegen_unfit(const struct lc_plan *plan, const struct lc_target *t);
 /* Every schedule that would take plan kernel `k` on t, whatever the order of the schedule
  * table (tests check with it that a kernel only ever reaches schedules of its own kind):
  * how many, and the first `cap` names ("sort_radix", "scan_chunks", ...) into names. */

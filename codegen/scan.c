@@ -708,6 +708,8 @@ static int lc_gen_store_scan(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *
  * two rows per compute unit. */
 static int lc_store_scan_rows_fits(struct lc_cg *g)
 {
+    if (g->k->n_outputs)   /* a scan's totals: the look-back's only */
+        return 0;
     return g->k->store_ordered ||
            (g->k->store_scan >= 0 &&
             (!lc_scan_split(g) ||
@@ -718,7 +720,8 @@ static int lc_store_scan_rows_fits(struct lc_cg *g)
  * side); a GPU's few long rows take none (the engine then writes the scan first). */
 static int lc_store_scan_chunks_fits(struct lc_cg *g)
 {
-    return g->k->store_scan >= 0 && !g->k->store_ordered && !g->t->scan_tiles;
+    return g->k->store_scan >= 0 && !g->k->store_ordered && !g->t->scan_tiles &&
+           !g->k->n_outputs;
 }
 
 static int lc_gen_store_scan_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)

@@ -360,6 +360,19 @@ static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struc
     int E;
     if (lc_lb_tile(g, c, sb, 0, v, &E) < 0)
         return -1;
+    if (k->n_outputs) {
+        /* The scan's totals (fusion.h's LC_FUSE_SCAN_TOTAL): the last tile of each row has its
+         * inclusive prefix in item 0 (`pre`, folded with the tile's total). */
+        lc_sb_printf(sb, "    if (lid == 0 && q == P - 1) {\n"
+                         "        %s t_ = pre;\n", A);
+        char last[32];
+        snprintf(last, sizeof last, "tot[%zu]", L - 1);
+        lc_scan_step(&g->h, sb, op, dt, "t_", last, A, "        ");
+        lc_sb_printf(sb, "        out0[0");
+        for (int d = 0; d < nr; d++)
+            lc_sb_printf(sb, " + i%d * %lld", d, (long long)g->ostr[0][d]);
+        lc_sb_printf(sb, "] = (%s)t_;\n    }\n", lc_T(k->outputs[0].dtype));
+    }
     lc_sb_printf(sb, "    for (int e = 0; e < %d; e++) {\n"
                      "        const int ke_ = lid * E_ + e;\n"
                      "        const %s x_ = buf[ke_ + (ke_ >> E_SH)];\n"

@@ -69,25 +69,20 @@ static void lc_prepared_free(struct lc_prepared *p)
 }
 
 /* Fuse for target t: reductions over a product's epilogue join its kernel
- * (LC_FUSE_PRODUCT_POST), and scans read only by a store join the store's
- * (LC_FUSE_SCAN_STORE), when every such kernel has a schedule on t; else the plan is
- * made again without the flag that made the kernel no schedule takes (the product, the
- * scan is then written by a kernel of its own). */
+ * (LC_FUSE_PRODUCT_POST), scans read only by a store join the store's (LC_FUSE_SCAN_STORE)
+ * and their totals too (LC_FUSE_SCAN_TOTAL), when every such kernel has a schedule on t;
+ * else the plan is made again without the flag that made the kernel no schedule takes (the
+ * product, the scan or its total is then written by a kernel of its own). */
 static lc_status lc_engine_fuse(struct lc_node *const *outs, size_t n, unsigned flags,
                                 const struct lc_target *t, struct lc_plan *plan,
                                 struct lc_error *e)
 {
-    unsigned extra = LC_FUSE_PRODUCT_POST | LC_FUSE_SCAN_STORE;
+    unsigned extra = LC_FUSE_PRODUCT_POST | LC_FUSE_SCAN_STORE | LC_FUSE_SCAN_TOTAL;
     for (;;) {
         lc_status st = lc_fuse(outs, n, flags | extra, plan, e);
         if (st != LC_OK)
             return st;
-        unsigned drop = 0;
-        for (int k = 0; k < plan->n_kernels; k++) {
-            const struct lc_kernel *kk = &plan->kernels[k];
-            if ((kk->post_axes || kk->store_scan >= 0) && !lc_codegen_fits(plan, k, t))
-                drop |= kk->post_axes ? LC_FUSE_PRODUCT_POST : LC_FUSE_SCAN_STORE;
-        }
+        unsigned drop = lc_codegen_unfit(plan, t);
         if (!drop)
             return LC_OK;
         lc_plan_free(plan);

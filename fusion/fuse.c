@@ -24,7 +24,7 @@ lc_status lc_fuse(struct lc_node *const *outs, size_t n_outs, unsigned flags,
         goto done;
     }
     for (size_t i = 0; i < f.n; i++) {
-        f.info[i].alias = f.info[i].scan_store = -1;
+        f.info[i].alias = f.info[i].scan_store = f.info[i].store_total = -1;
         f.offsets_fixed |= f.topo[i]->op == LC_OP_STORE &&
                            lc_shape_size(f.topo[i]->ndim, f.topo[i]->shape) != 1;
     }

@@ -43,7 +43,12 @@
  *   places it writes (through elementwise ops into its value, its predicate
  *   or the index of the gather it writes through), is computed in the
  *   store's kernel, in the order of each row, and never written: a
- *   compaction's running count stores in the count's own pass.
+ *   compaction's running count stores in the count's own pass;
+ * - with LC_FUSE_SCAN_TOTAL too, a forced reduction that nothing reads, of
+ *   that scan's own input over the same last dim, by the matching op (sum of
+ *   a cumsum, ...) in the same integer dtype, is the scan's row totals: the
+ *   store's kernel writes it (the store's outputs) and no kernel reads the
+ *   input again: a compaction's count comes from its store's pass.
  */
 #ifndef LC_FUSION_H
 #define LC_FUSION_H
@@ -196,7 +201,9 @@ struct lc_kernel {
     /* STORE: value expr `store_value` written (where expr `store_pred` is
      * true, when >= 0) at the place access `store_access` reads, assigned
      * (store_combine 0) or folded in atomically (ADD, MUL, MINIMUM, MAXIMUM).
-     * The index space is the target's shape; there are no outputs. */
+     * The index space is the target's shape. Its outputs, when it has any (one at most,
+     * with LC_FUSE_SCAN_TOTAL), are its scan's row totals: the running state at the end of
+     * each row, over the target's dims but the last. */
     int store_access, store_value, store_pred, store_combine;
     /* STORE with a scan fused in (LC_FUSE_SCAN_STORE): the LC_EXPR_SCANNED expr, whose op is
      * scan_op, along the last dim; -1 none. Only schedules that walk rows in order take it. */
@@ -249,6 +256,13 @@ enum lc_fuse_flag {
      * written. Codegen takes such kernels only in the schedules that walk each row in order:
      * the engine fuses again without this flag when a kernel of the plan has no schedule. */
     LC_FUSE_SCAN_STORE = 4,
+    /* With LC_FUSE_SCAN_STORE: a forced reduction nothing reads, of a store's scan's input
+     * over the scan's axis by the matching op (SUM of a CUMSUM, PROD, MIN, MAX) in the same
+     * integer or bool dtype, is written by the store's kernel (the running state at each
+     * row's end: the same value in any association) instead of a kernel of its own. Codegen
+     * takes such kernels only in the look-back schedule: the engine fuses again without this
+     * flag elsewhere (lc_codegen_unfit). */
+    LC_FUSE_SCAN_TOTAL = 8,
 };
 
 /* Cut the sub-DAG under `outs` into kernels. Reads the graph; fills `plan`.

@@ -60,6 +60,8 @@ struct lc_nodeinfo {
     int keep;         /* its buffer outlives the plan: a forced reshape takes it */
     int scan_store;   /* a scan computed in a store's kernel (LC_FUSE_SCAN_STORE): that
                          store's node index, else -1 */
+    int store_total;  /* a reduction written by a store's kernel as its scan's row totals
+                         (LC_FUSE_SCAN_TOTAL): that store's node index, else -1 */
 };
 
 struct lc_fuse {

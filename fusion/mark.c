@@ -19,6 +19,42 @@ static int lc_scan_for_store(const struct lc_node *x, int ndim, const int64_t *s
            lc_same_dims(x->ndim, x->shape, ndim, shape);
 }
 
+/* The reduction whose value is scan x's row totals: its op, or -1 when x's op and dtype have
+ * none the store's kernel gives exactly (integer and bool sums, products, minima, maxima: the
+ * same value in any association). */
+static int lc_total_op(const struct lc_node *x)
+{
+    char kind = lc_dtype_kind(x->dtype);
+    if (kind != 'i' && kind != 'u' && kind != 'b')
+        return -1;
+    switch (x->op) {
+    case LC_OP_CUMSUM: return LC_OP_SUM;
+    case LC_OP_CUMPROD: return LC_OP_PROD;
+    case LC_OP_CUMMIN: return LC_OP_RMIN;
+    case LC_OP_CUMMAX: return LC_OP_RMAX;
+    default: return -1;
+    }
+}
+
+/* LC_FUSE_SCAN_TOTAL: the forced reductions that nothing reads, of scan `sc`'s input over its
+ * last dim by the matching op in its dtype, are written by store `si`'s kernel (its scan's
+ * state at each row's end). Not for empty rows (a kernel of no tiles writes nothing). */
+static void lc_mark_scan_total(struct lc_fuse *f, int si, int sc)
+{
+    const struct lc_node *x = f->topo[sc];
+    int op = lc_total_op(x), nd = x->ndim;
+    if (op < 0 || nd < 1 || x->shape[nd - 1] == 0)
+        return;
+    for (size_t i = 0; i < f->n; i++) {
+        const struct lc_node *r = f->topo[i];
+        struct lc_nodeinfo *ri = &f->info[i];
+        if (r->op == op && r->in[0] == x->in[0] && r->dtype == x->dtype && ri->forced &&
+            !ri->consumers && ri->store_total < 0 && r->p.red.axes == 1u << (nd - 1) &&
+            lc_same_dims(r->ndim, r->shape, nd - 1, x->shape))
+            ri->store_total = si;
+    }
+}
+
 /* LC_FUSE_SCAN_STORE: the scan, if any, that store `si` computes in its own kernel. The
  * store reads at the place it writes its value, its predicate and, when it writes through
  * a gather (a compaction's slots), that gather's index; elementwise nodes of
@@ -63,6 +99,8 @@ static void lc_mark_scan_store(struct lc_fuse *f, int si, int *seen, int *edges,
     if (scan >= 0 && edges[scan] == f->info[scan].consumers) {
         f->info[scan].mat = 0;
         f->info[scan].scan_store = si;
+        if (f->flags & LC_FUSE_SCAN_TOTAL)
+            lc_mark_scan_total(f, si, scan);
     }
     for (int j = 0; j < n_met; j++)
         edges[met[j]] = 0;

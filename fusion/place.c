@@ -134,6 +134,29 @@ static int lc_plan_store(struct lc_fuse *f, int kid, int idx)
 
 /* ---- placing each materialized node -------------------------------------------------- */
 
+/* The reductions store `si` writes as its scan's row totals (LC_FUSE_SCAN_TOTAL) into its
+ * kernel `kid`: outputs of the scanned expr over the store's dims but the last. Such a
+ * reduction comes before the store in topological order (it reads the scan's input) and
+ * nothing reads it, so no kernel before this one needs it. */
+static int lc_plan_store_totals(struct lc_fuse *f, int kid, int si)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        struct lc_nodeinfo *ri = &f->info[i];
+        if (ri->store_total != si)
+            continue;
+        struct lc_kernel *k = &f->plan->kernels[kid];
+        if (k->store_scan < 0)
+            return lc_error_set(f->e, LC_ERR_INVALID, "internal: a scan's totals without "
+                                "the scan in its store's kernel"), -2;
+        const struct lc_node *r = f->topo[i];
+        ri->kernel = kid;
+        if (lc_add_fused(k, r) < 0 ||
+            lc_add_output(f, kid, (int)i, k->store_scan, r->ndim, r->shape) < 0)
+            return lc_error_set(f->e, LC_ERR_NOMEM, "out of host memory"), -2;
+    }
+    return 0;
+}
+
 /* A store: a kernel of its own over its target's shape. */
 static int lc_place_store(struct lc_fuse *f, int i)
 {
@@ -142,7 +165,8 @@ static int lc_place_store(struct lc_fuse *f, int i)
     if (kid < 0)
         return -2;
     f->info[i].kernel = kid;
-    return lc_plan_store(f, kid, i);
+    int rc = lc_plan_store(f, kid, i);
+    return rc ? rc : lc_plan_store_totals(f, kid, i);
 }
 
 /* A reduction: a post-reduction of a product's kernel, a sibling in a kernel after
@@ -259,7 +283,7 @@ static int lc_place_root(struct lc_fuse *f, int i, int max_dep, int epi)
 static int lc_place_all(struct lc_fuse *f)
 {
     for (size_t i = 0; i < f->n; i++) {
-        if (!f->info[i].mat)
+        if (!f->info[i].mat || f->info[i].store_total >= 0)   /* placed with its store */
             continue;
         int max_dep, epi, rc;
         if (lc_deps(f, (int)i, &max_dep, &epi) < 0)
@@ -279,14 +303,15 @@ static int lc_place_all(struct lc_fuse *f)
 /* ---- after placing ---------------------------------------------------------------------- */
 
 /* Outputs: every materialized node read elsewhere or forced is written (scan-like kernels and
- * stores wrote theirs when placed). */
+ * stores, with their scans' totals, wrote theirs when placed). */
 static int lc_write_outputs(struct lc_fuse *f)
 {
     struct lc_plan *p = f->plan;
     for (size_t i = 0; i < f->n; i++) {
         struct lc_nodeinfo *ni = &f->info[i];
         const struct lc_node *n = f->topo[i];
-        if (!ni->mat || lc_op_kind(n->op) == LC_KIND_SCAN || n->op == LC_OP_STORE)
+        if (!ni->mat || lc_op_kind(n->op) == LC_KIND_SCAN || n->op == LC_OP_STORE ||
+            ni->store_total >= 0)
             continue;
         if (!ni->forced && !ni->keep && ni->buffer < 0)
             continue;
@@ -360,8 +385,22 @@ static void lc_order_dims(struct lc_fuse *f)
     }
 }
 
+/* A store whose scan an earlier attempt wrote first (met elsewhere) writes no totals: its
+ * reductions take kernels of their own. */
+static void lc_drop_lost_totals(struct lc_fuse *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        int si = f->info[i].store_total, kept = 0;
+        for (size_t j = 0; si >= 0 && j < f->n && !kept; j++)
+            kept = f->info[j].scan_store == si && !f->info[j].mat;
+        if (!kept)
+            f->info[i].store_total = -1;
+    }
+}
+
 int lc_plan_once(struct lc_fuse *f)
 {
+    lc_drop_lost_totals(f);
     f->rs = NULL;
     f->cap_rs = 0;
     f->root_expr = calloc(f->n ? f->n : 1, sizeof *f->root_expr);

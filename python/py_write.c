@@ -72,14 +72,19 @@ static struct lc_node *lc_view_root(struct lc_node *n)
     return n;
 }
 
-static int lc_py_force_one(PyObject *queue, struct lc_node *n, unsigned flags)
+static int lc_py_force_nodes(PyObject *queue, struct lc_node **n, size_t count, unsigned flags)
 {
     struct lc_error e = {0};
-    if (lc_engine_force(lc_py_q(queue), &n, 1, flags, &e) != LC_OK) {
+    if (lc_engine_force(lc_py_q(queue), n, count, flags, &e) != LC_OK) {
         lc_py_raise(&e);
         return -1;
     }
     return 0;
+}
+
+static int lc_py_force_one(PyObject *queue, struct lc_node *n, unsigned flags)
+{
+    return lc_py_force_nodes(queue, &n, 1, flags);
 }
 
 static void lc_py_set_node(lc_py_Array *a, struct lc_node *n)
@@ -478,15 +483,21 @@ static PyObject *py_writable(PyObject *Py_UNUSED(m), PyObject *args)
 
 static PyObject *py_store(PyObject *Py_UNUSED(m), PyObject *args)
 {
-    PyObject *xo, *to, *vo, *po;
+    PyObject *xo, *to, *vo, *po, *wo = Py_None;
     int combine, value_ours;
-    if (!PyArg_ParseTuple(args, "OOOOii:_store", &xo, &to, &vo, &po, &combine, &value_ours))
+    if (!PyArg_ParseTuple(args, "OOOOii|O:_store", &xo, &to, &vo, &po, &combine, &value_ours,
+                          &wo))
         return NULL;
     lc_py_Array *x = lc_py_as_array(xo), *t = x ? lc_py_as_array(to) : NULL;
     lc_py_Array *v = t ? lc_py_as_array(vo) : NULL;
-    lc_py_Array *p = NULL;
-    if (!v || (po != Py_None && !(p = lc_py_as_array(po))))
+    lc_py_Array *p = NULL, *w = NULL;
+    if (!v || (po != Py_None && !(p = lc_py_as_array(po))) ||
+        (wo != Py_None && !(w = lc_py_as_array(wo))))
         return NULL;
+    if (w && lc_py_q(w->queue) != lc_py_q(x->queue)) {
+        PyErr_SetString(PyExc_RuntimeError, "internal: _store's `with` array is on another queue");
+        return NULL;
+    }
     if (!lc_on(x->node, x->node->storage) || lc_store_dest(t->node) == NULL ||
         lc_store_dest(t->node)->storage != x->node->storage) {
         PyErr_SetString(PyExc_RuntimeError, "internal: _store needs x writable and a target over it");
@@ -527,7 +538,8 @@ static PyObject *py_store(PyObject *Py_UNUSED(m), PyObject *args)
     }
     if (!ex && lc_cow(x, s, &store) < 0)
         goto done;
-    if (lc_py_force_one(x->queue, store, 0) < 0)
+    struct lc_node *forced[2] = {store, w ? w->node : NULL};
+    if (lc_py_force_nodes(x->queue, forced, w ? 2 : 1, 0) < 0)
         goto done;
     if (ex && shared) {
         /* The other library reads the memory whenever it likes: the write is
@@ -663,7 +675,9 @@ PyMethodDef lc_py_write_functions[] = {
      "_writable(x, message=...): make x (and its views) leaves of one realized buffer, ready to be\n"
      "written; ValueError(message) when x is read-only."},
     {"_store", py_store, METH_VARARGS,
-     "_store(x, target, value, pred, combine, value_ours) -> in place (True) or copied first."},
+     "_store(x, target, value, pred, combine, value_ours, with_=None) -> in place (True) or\n"
+     "copied first. `with_`, an array of x's queue, is computed in the same plan as the store\n"
+     "(a compaction's count beside its store: fusion.h's LC_FUSE_SCAN_TOTAL)."},
     {"_copy", py_copy, METH_O, "_copy(x): a pending copy of x."},
     {"_settle", py_settle, METH_VARARGS, "_settle(x, a): compute a now if it reads x."},
     {"_op_number", py_op_number, METH_O, "_op_number(name): an op's number."},

@@ -1,7 +1,7 @@
 """The reads whose shape depends on the data: x[mask], nonzero, argwhere, flatnonzero, compress,
-extract. Each counts the mask's Trues (the result's length, read to the host), then writes the
-kept elements with a store kernel (graph/store.c, codegen/store.c) whose slot for each is its
-running count of Trues: a compaction."""
+extract. Each writes the kept elements with a store kernel (graph/store.c, codegen/store.c)
+whose slot for each is its running count of Trues: a compaction. The count of Trues (the
+result's length, read to the host) comes first, or on GPUs from the store's own pass."""
 import numpy as np
 
 from . import _index, _lazycl as _c
@@ -65,12 +65,19 @@ class _Chunks:
         self.n = int(self.carry[-1])
 
 
-# On GPUs a compaction over a long flat mask counts the Trues (a reduction, read to the host:
-# the result's length), then runs one store that computes the running count in its own pass
-# (codegen/scan_lookback.c: tiles, each looking back for the count before it) and writes each
-# kept element at it: the source and the mask are read twice, nothing but the result is
-# written. Shorter masks (no such schedule) take the scan and the store.
+# On GPUs a compaction over a long flat mask is one store into a buffer of the mask's size,
+# which computes the running count in its own pass (codegen/scan_lookback.c: tiles, each
+# looking back for the count before it), writes each kept element at it, and writes the count
+# too (the sum of the mask beside it: fusion.h's LC_FUSE_SCAN_TOTAL), read to the host after:
+# the source and the mask are read once, nothing but the result is written. The result is the
+# buffer's first n elements, or a copy of them when they are fewer than a quarter of it (so
+# the buffer a result keeps is at most 4 times its size, and never more than its source's;
+# the copy reads and writes at most a quarter of what the store did). With several
+# coordinates to compact over one mask (nonzero of an n-d array), the Trues are counted first
+# (_Count) and each coordinate takes the store alone. Shorter masks (no such schedule) take
+# the scan and the store.
 _ONE_PASS_MIN = 8192
+_KEEP_VIEW = 4        # the result is a view of its buffer when it holds >= 1/_KEEP_VIEW of it
 
 
 class _Count:
@@ -78,6 +85,19 @@ class _Count:
 
     def __init__(self, flat):
         self.n = int(np.asarray(_c._reduce("sum", _counts(flat), (0,))))
+
+
+def _one_pass(m, src_device):
+    """Whether m's flat mask takes the GPU's one-pass store (long enough for its tiles)."""
+    return src_device.schedule == "gpu" and m.size >= _ONE_PASS_MIN
+
+
+def _exact_mask(m):
+    """The count and the store each compute the mask, by different code (a SIMD reduction, a
+    loop per chunk or tile): where those could differ in the last bit (transcendental math,
+    normal random numbers, user functions), the mask is computed once and both read it."""
+    if not _c._exact(m):
+        _c.compute(m)
 
 
 def _chunks(m, src_device):
@@ -88,13 +108,30 @@ def _chunks(m, src_device):
     P = max(16, 2 * int(src_device.compute_units))
     if not N or N < (_ONE_PASS_MIN if gpu else P * _CHUNK_MIN):
         return None
-    # The count and the store each compute the mask, by different code (a SIMD reduction, a
-    # loop per chunk or tile): where those could differ in the last bit (transcendental math,
-    # normal random numbers, user functions), the mask is computed once and both read it.
-    if not _c._exact(m):
-        _c.compute(m)
+    _exact_mask(m)
     flat = _c.reshape(m, (-1,))
     return _Count(flat) if gpu else _Chunks(flat, P)
+
+
+def _compact_counting(src, m):
+    """src[m] for a long mask of src's shape on GPUs: one store that writes the kept elements
+    and their count (see above)."""
+    _exact_mask(m)
+    N = m.size
+    out = _c._empty(src, (N,), np.dtype(src.dtype).name)
+    fm, fs = _c.reshape(m, (-1,)), _c.reshape(src, (-1,))
+    cnt = _counts(fm)
+    slot = _c._binary("subtract", _c._scan("cumsum", cnt, 0), 1)
+    # In range where the mask holds; the gather clamps the others' slot (-1 before the first
+    # True), never checks it, and the store skips them.
+    total = _c._reduce("sum", cnt, (0,))
+    _c._store(out, _c._gather(out, slot, 0, _CLAMPED), fs, fm, 0, 1, total)
+    n = int(np.asarray(total))
+    if n * _KEEP_VIEW >= N:
+        return out[:n]
+    res = _c._copy(out[:n])
+    _c.compute(res)
+    return res
 
 
 def _compact_one_pass(src, m, n):
@@ -147,7 +184,7 @@ def _compact_chunks(src, m, ch):
 def _compact(src, m, ch=None):
     """The elements of src (leading dims: m's) where m holds, in order. With a mask of src's
     shape, on CPUs over the mask's chunks (_Chunks, given or counted here; see above), on GPUs
-    in one store after the count (_Count). Otherwise a scan of the mask, then one store that
+    in one store that counts too (_compact_counting), or after the count when given (_Count). Otherwise a scan of the mask, then one store that
     writes each kept element at its running count (src computed inside it).
 
     On CPUs that store has no branch: the output has one spare row, where every element the mask
@@ -157,6 +194,8 @@ def _compact(src, m, ch=None):
     on request; different values would be a race). On GPUs, where a branch costs little and one
     spare address would serialize the writes, the store is predicated."""
     rest = tuple(src.shape[m.ndim:])
+    if not rest and ch is None and _one_pass(m, src.device):
+        return _compact_counting(src, m)
     if not rest and (ch is not None or (ch := _chunks(m, src.device)) is not None):
         if isinstance(ch, _Count):
             return _compact_one_pass(src, m, ch.n)
@@ -198,7 +237,8 @@ def nonzero(a):
                          "`arr[nonzero(cond)]`, just use `arr[cond]`.")
     m = _c.astype(a, "bool") if np.dtype(a.dtype) != np.bool_ else a
     shape = tuple(a.shape)
-    ch = _chunks(m, a.device)                # counted once for every coordinate
+    # Counted once for every coordinate (a 1-d mask's one coordinate counts in its store).
+    ch = _chunks(m, a.device) if a.ndim > 1 else None
     out = []
     for d in range(a.ndim):
         coord = _c.broadcast_to(_c.reshape(_c._iota(0, 1, shape[d], "int64", a.queue),

@@ -425,6 +425,30 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             lc_node_release(key);
         }
         return 1;
+    case 37: /* x[x > 0.5] in one store that writes its count too (GPUs' compaction,
+                python/lazycl/_compact.py): the store of case 34 into a result of x's size, and
+                the sum of the int32 mask over the row, the scan's total (fusion.h's
+                LC_FUSE_SCAN_TOTAL: GPUs' look-back writes it, the last tile's inclusive
+                prefix; CPUs: the store's chunks, and a reduction of its own) */
+        {
+            int64_t sx[1] = {20000 * scale};
+            x = leaf(LC_FLOAT32, 1, sx);
+            struct lc_node *out = leaf(LC_FLOAT32, 1, sx);
+            struct lc_node *m = B(LC_OP_GT, ref(x), scalar(0.5));
+            struct lc_node *one = lc_node_cast(m, LC_INT32, &err);
+            struct lc_node *run = lc_node_scan(LC_OP_CUMSUM, one, 0, &err);
+            struct lc_node *slot = B(LC_OP_SUB, run, iscalar(1));
+            struct lc_node *g = lc_node_gather(out, slot, 0, LC_GATHER_CLAMPED, &err);
+            outs[0] = g ? lc_node_store(g, x, m, 0, &err) : NULL;
+            outs[1] = lc_node_reduce(LC_OP_SUM, one, 1u, 0, 0, &err);
+            lc_node_release(g);
+            lc_node_release(slot);
+            lc_node_release(one);
+            lc_node_release(m);
+            lc_node_release(out);
+            lc_node_release(x);
+        }
+        return 2;
     default: /* sqrt(sum(relu(x @ y + bias)**2, axis=0)): the column norms of a product's
                 epilogue as its post-reduction (GPUs, PoCL and generic CPUs: per-block partials
                 and a combining launch; the product is never written) */
@@ -451,6 +475,6 @@ static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", 
                               "compact_rows", "scan_store_long", "scan_store_rows",
                               "col_sum_std", "gemv_rows", "gemv_cols", "gemm_skinny",
                               "long_scan_c128", "compact_one_pass", "sort_rows_net",
-                              "topk_long"};
+                              "topk_long", "compact_total"};
 
 #endif

@@ -591,6 +591,42 @@ static void test_scan_in_store(void)
     lc_plan_free(&p);
     CHECK(fuse_flags(&p, &st, 1, 0) == 2);
     lc_plan_free(&p);
+    /* Its totals (LC_FUSE_SCAN_TOTAL): an int32 row sum of the scan's input, forced and read
+     * by nothing, is the store's output; a float sum (another association), a sum read by
+     * another node, or a sum over the other dim is a kernel of its own. */
+    {
+        struct lc_node *xi = lc_node_cast(x, LC_INT32, &err), *oi = leaf(LC_INT32, 2, s2);
+        struct lc_node *csi = lc_node_scan(LC_OP_CUMSUM, xi, 1, &err);
+        struct lc_node *sti = lc_node_store(oi, csi, NULL, 0, &err);
+        struct lc_node *tot = lc_node_reduce(LC_OP_SUM, xi, 2u, 0, 0, &err);
+        struct lc_node *tot0 = lc_node_reduce(LC_OP_SUM, xi, 1u, 0, 0, &err);
+        struct lc_node *ftot = lc_node_reduce(LC_OP_SUM, x, 2u, 0, 0, &err);
+        struct lc_node *used = B(LC_OP_ADD, ref(tot), iscalar(1));
+        struct lc_node *o2[2] = {sti, tot}, *o3[2] = {sti, ftot}, *o4[2] = {sti, tot0};
+        struct lc_node *o5[3] = {sti, tot, used};
+        const unsigned both_flags = LC_FUSE_SCAN_STORE | LC_FUSE_SCAN_TOTAL;
+        CHECK(fuse_flags(&p, o2, 2, both_flags) == 1);
+        CHECK(p.kernels[0].store_scan >= 0 && p.kernels[0].n_outputs == 1 &&
+              p.kernels[0].outputs[0].expr == p.kernels[0].store_scan && p.n_buffers == 1 &&
+              p.buffers[0].size == 8 && p.buffers[0].producer == 0 && p.out_buffer[1] == 0);
+        lc_plan_free(&p);
+        CHECK(fuse_flags(&p, o2, 2, LC_FUSE_SCAN_STORE) == 2);
+        lc_plan_free(&p);
+        CHECK(fuse_flags(&p, o3, 2, both_flags) == 2);
+        lc_plan_free(&p);
+        CHECK(fuse_flags(&p, o4, 2, both_flags) == 2);
+        lc_plan_free(&p);
+        CHECK(fuse_flags(&p, o5, 3, both_flags) == 2);   /* tot + 1: the sum's epilogue */
+        for (int k = 0; k < p.n_kernels; k++)
+            CHECK(p.kernels[k].kind != LC_KERNEL_STORE || !p.kernels[k].n_outputs);
+        lc_plan_free(&p);
+        release_all(o5, 3);
+        lc_node_release(tot0);
+        lc_node_release(ftot);
+        lc_node_release(csi);
+        lc_node_release(xi);
+        lc_node_release(oi);
+    }
     /* The scan also forced: written by a kernel of its own. */
     struct lc_node *both[2] = {st, cs};
     CHECK(fuse_flags(&p, both, 2, LC_FUSE_SCAN_STORE) == 2);

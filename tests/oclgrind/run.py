@@ -223,7 +223,8 @@ def case_store(lc, np):
     h = _data(np, "float32", (16 * 256 + 5,), 21)
     x = lc.asarray(h)
     _same(np, x[x > 0], h[h > 0], "chunked compaction")
-    # GPUs compact a long mask in one store computing the running count (a look-back).
+    # GPUs compact a long mask in one store computing the running count (a look-back) and
+    # writing the count (the last tile's inclusive prefix).
     h = _data(np, "float32", (9000,), 24)
     _same(np, lc.asarray(h)[lc.asarray(h) > 0], h[h > 0], "one-pass compaction")
     g = _data(np, "float32", (8, 300), 22)
