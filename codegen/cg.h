@@ -368,12 +368,19 @@ int64_t lc_tile_words(int64_t n, int E);
  * lc_emit_scan_prologue), else every expr. */
 void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v, const char *A,
                   const char *id, int E);
+/* lc_tile_load of a store's scan whose items keep the values of the exprs in `keep` (indexed by
+ * expr; NULL: none) in registers for the store's loop: kv<i>[j] for the item's j-th element
+ * (the loop unrolled: lc_target's roll_loops). */
+void lc_tile_load_keeping(struct lc_cg *g, struct lc_sb *sb, const char *v, const char *A,
+                          const char *id, int E, const char *keep);
 /* A tile scan's last step: after a barrier, the outputs of the group's L*E elements (its
  * value v<out> read from local buf[], index k at k + k / E, at base + k), coalesced. */
 void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char *v);
 /* The exprs a store's scan folds in (its prologue: the scanned value and what it reads), in
  * order. */
 void lc_emit_scan_prologue(struct lc_cg *g, struct lc_sb *sb, const char *ind);
+/* Those exprs: need[i] set for each (malloc'd, n_exprs entries), NULL when out of memory. */
+char *lc_scan_prologue_need(const struct lc_cg *g);
 
 /* ---- redstate.c: reduction states ------------------------------------------------- */
 

@@ -225,11 +225,18 @@ int64_t lc_tile_words(int64_t n, int E)
     return n + (n >> lc_tile_shift(E));
 }
 
-void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v, const char *A,
-                  const char *id, int E)
+static void lc_tile_load_as(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v,
+                            const char *A, const char *id, int E, const char *keep)
 {
     int nr = g->nd - 1;
     size_t L = g->t->work_group;
+    const struct lc_kernel *k = g->k;
+    if (keep) {
+        for (int i = 0; i < k->n_exprs; i++)
+            if (keep[i])
+                lc_sb_printf(sb, "    %s kv%d[%d];\n", lc_T(k->exprs[i].dtype), i, E);
+        lc_sb_printf(sb, "    %s", LC_UNROLL(g->t->roll_loops));
+    }
     lc_sb_printf(sb, "    for (int j = 0; j < %d; j++) {\n"
                      "        const long i%d = base + j * %zu + lid;\n"
                      "        %s x_ = (%s)(%s);\n"
@@ -238,12 +245,27 @@ void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v
         lc_emit_scan_prologue(g, sb, "            ");
     else
         lc_emit_exprs(g, sb, 0, "            ");
+    for (int i = 0; keep && i < k->n_exprs; i++)
+        if (keep[i])
+            lc_sb_printf(sb, "            kv%d[j] = v%d;\n", i, i);
     lc_sb_printf(sb, "            x_ = (%s)%s;\n"
                      "        }\n"
                      "        buf[j * %zu + lid + (lid >> %d)] = x_;\n"
                      "    }\n"
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n", A, v, (size_t)lc_tile_words((int64_t)L, E),
                      lc_tile_shift(E));
+}
+
+void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v, const char *A,
+                  const char *id, int E)
+{
+    lc_tile_load_as(g, sb, prologue, v, A, id, E, NULL);
+}
+
+void lc_tile_load_keeping(struct lc_cg *g, struct lc_sb *sb, const char *v, const char *A,
+                          const char *id, int E, const char *keep)
+{
+    lc_tile_load_as(g, sb, 1, v, A, id, E, keep);
 }
 
 void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char *v)
@@ -583,15 +605,13 @@ void lc_scan_emit_scanned(struct lc_cg *g, struct lc_sb *sb, int i, const char *
     lc_sb_printf(sb, "\n");
 }
 
-void lc_emit_scan_prologue(struct lc_cg *g, struct lc_sb *sb, const char *ind)
+char *lc_scan_prologue_need(const struct lc_cg *g)
 {
     const struct lc_kernel *k = g->k;
     int root = k->exprs[k->store_scan].in[0];
-    char *need = calloc((size_t)root + 1, 1);
-    if (!need) {
-        sb->oom = 1;
-        return;
-    }
+    char *need = calloc((size_t)k->n_exprs, 1);
+    if (!need)
+        return NULL;
     need[root] = 1;
     for (int i = root; i >= 0; i--) {
         if (!need[i])
@@ -603,7 +623,17 @@ void lc_emit_scan_prologue(struct lc_cg *g, struct lc_sb *sb, const char *ind)
             for (int j = 0; j < g->acc[x->access].n_dyn; j++)
                 need[g->acc[x->access].dyn[j] - 1] = 1;
     }
-    for (int i = 0; i <= root; i++)
+    return need;
+}
+
+void lc_emit_scan_prologue(struct lc_cg *g, struct lc_sb *sb, const char *ind)
+{
+    char *need = lc_scan_prologue_need(g);
+    if (!need) {
+        sb->oom = 1;
+        return;
+    }
+    for (int i = 0; i < g->k->n_exprs; i++)
         if (need[i])
             lc_emit_expr(g, sb, i, ind);
     free(need);

@@ -38,6 +38,7 @@
 #include "codegen/cg.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Windows of 32 tiles a float sum's or product's look-back keeps before it waits (16: 512
@@ -275,7 +276,7 @@ static int lc_lb_narrow(struct lc_cg *g)
  * narrow), the group's scan of the items' folds, the look-back: `pre` is each item's exclusive
  * prefix. *E the items' values. */
 static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int inplace,
-                      const char *v, int *E)
+                      const char *v, int *E, const char *keep)
 {
     int nr = g->nd - 1, op, dt;
     lc_lb_op(g, &op, &dt);
@@ -298,8 +299,15 @@ static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int
      * A narrow tile's values are loaded as floats: through a double they took two conversions
      * more an element (H100, 2^28 float32 cumsum: 0.908 -> 0.873 ms). Folding them in float
      * pairs (two-sum, about 48 bits) instead of double was slower: 1.00 ms sequentially, 0.97
-     * with the items' totals in a tree (and a double tree 1.01). */
-    lc_tile_load(g, sb, !inplace, v, narrow ? "float" : A, id, *E);
+     * with the items' totals in a tree (and a double tree 1.01).
+     * Items holding their E values in registers from the fold to the outputs (one read of
+     * local memory fewer an element) were slower where E is 16 (fewer groups resident): H100,
+     * 2^28 float32 cumsum(x * x) 0.858 -> 1.098 ms, int32 0.753 -> 0.770, the compaction's
+     * store 0.810 -> 1.006; with E = 8, float64 (2^27) 0.751 -> 0.733, int64 0.742 -> 0.732. */
+    if (keep)
+        lc_tile_load_keeping(g, sb, v, A, id, *E, keep);
+    else
+        lc_tile_load(g, sb, !inplace, v, narrow ? "float" : A, id, *E);
     lc_sb_printf(sb, "    const int E_ = %d, E_SH = %d;\n"
                      "    %s acc = (%s)(%s);\n"
                      "    for (int e = 0; e < %d; e++) {\n"
@@ -324,12 +332,11 @@ static int lc_gen_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struct lc_s
     char v[16];
     snprintf(v, sizeof v, "v%d", k->outputs[0].expr);
     int E;
-    if (lc_lb_tile(g, c, sb, 1, v, &E) < 0)
+    if (lc_lb_tile(g, c, sb, 1, v, &E, NULL) < 0)
         return -1;
     lc_sb_printf(sb, "    for (int e = 0; e < %d; e++) {\n"
                      "        const int ke_ = lid * E_ + e;\n", E);
     if (lc_lb_narrow(g)) {
-        /* The item's values again, from its exclusive prefix: each output rounded once. */
         lc_scan_step(&g->h, sb, k->scan_op, k->outputs[0].dtype, "pre", "buf[ke_ + (ke_ >> E_SH)]",
                      A, "        ");
         lc_sb_printf(sb, "        buf[ke_ + (ke_ >> E_SH)] = (float)pre;\n"
@@ -345,9 +352,37 @@ static int lc_gen_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struct lc_s
     return 0;
 }
 
+/* Bytes per element of the loads a store computing its scan keeps in registers from the tile's
+ * load to its store (E of each per item: 16 registers of 4 bytes, 32 of 8), instead of reading
+ * them again. H100, kernel ms, keeping 0 / 4 / 8 bytes: x[m] of 2^28 float32 by a bool mask
+ * 1.054 / 0.887 / 0.885; xl[xl > 49] of 2^27 int64 0.774 / 0.775 / 0.627; x[x > 0.5] of 2^28
+ * float32 0.815 / 0.808 / 0.806 (the second read of x came from the L2). */
+#define LC_LB_KEEP_BYTES 8
+
+/* The loads of the scan's prologue (buffer reads) the items keep for the store's loop, in
+ * order while their bytes fit LC_LB_KEEP_BYTES: keep[i] per expr (malloc'd), or NULL when out
+ * of memory. */
+static char *lc_lb_keep(const struct lc_cg *g)
+{
+    const struct lc_kernel *k = g->k;
+    char *keep = lc_scan_prologue_need(g);
+    int bytes = 0;
+    for (int i = 0; keep && i < k->n_exprs; i++) {
+        const struct lc_expr *x = &k->exprs[i];
+        const struct lc_access *a = x->access >= 0 ? &g->acc[x->access] : NULL;
+        int b = (int)lc_dtype_size(x->dtype);
+        keep[i] = keep[i] && a && x->epilogue == 0 && x->access != k->store_access &&
+                  (a->kind == LC_ACCESS_INPUT || a->kind == LC_ACCESS_TEMP) &&
+                  bytes + b <= LC_LB_KEEP_BYTES;
+        bytes += keep[i] ? b : 0;
+    }
+    return keep;
+}
+
 /* A store computing its scan: the tile's scanned values (the scan's prologue only) into local
  * memory, each item's exclusive running states in their place, then each element's store
- * (its exprs again, the scan's state from local memory). */
+ * (its exprs again, the scan's state from local memory, the loads the items kept from the
+ * tile's load read from registers, not again from memory). */
 static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
     const struct lc_kernel *k = g->k;
@@ -357,9 +392,14 @@ static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struc
     size_t L = g->t->work_group;
     char v[16];
     snprintf(v, sizeof v, "v%d", k->exprs[k->store_scan].in[0]);
+    char *keep = lc_lb_keep(g);
+    if (!keep)
+        return lc_error_set(g->e, LC_ERR_NOMEM, "out of host memory generating a kernel"), -1;
     int E;
-    if (lc_lb_tile(g, c, sb, 0, v, &E) < 0)
+    if (lc_lb_tile(g, c, sb, 0, v, &E, keep) < 0) {
+        free(keep);
         return -1;
+    }
     if (k->n_outputs) {
         /* The scan's totals (fusion.h's LC_FUSE_SCAN_TOTAL): the last tile of each row has its
          * inclusive prefix in item 0 (`pre`, folded with the tile's total). */
@@ -380,14 +420,20 @@ static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struc
     lc_scan_step(&g->h, sb, op, dt, "pre", "x_", A, "        ");
     lc_sb_printf(sb, "    }\n"
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    %s"
                      "    for (int j = 0; j < %d; j++) {\n"
                      "        const long i%d = base + j * %zu + lid;\n"
                      "        if (i%d < n%d) {\n"
                      "            %s sacc_ = buf[j * %zu + lid + (lid >> E_SH)];\n",
-                 E, nr, L, nr, nr, A, (size_t)lc_tile_words((int64_t)L, E));
-    lc_emit_exprs(g, sb, 0, "            ");
+                 LC_UNROLL(g->t->roll_loops), E, nr, L, nr, nr, A,
+                 (size_t)lc_tile_words((int64_t)L, E));
+    for (int i = 0; i < k->n_exprs; i++)
+        if (keep[i])
+            lc_sb_printf(sb, "            const %s v%d = kv%d[j];\n", lc_T(k->exprs[i].dtype), i, i);
+    lc_emit_exprs_hoisted(g, sb, keep, 1, "            ");
     lc_store_emit(g, sb, "            ");
     lc_sb_printf(sb, "        }\n    }\n}\n");
+    free(keep);
     return 0;
 }
 

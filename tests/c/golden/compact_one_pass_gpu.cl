@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f32_2147b952e00e4ed1 */
+/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f32_0bb52ecb20f7d946 */
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 6 fused ops; store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
@@ -21,7 +21,7 @@ static inline uint lc_lb_get(volatile __global ulong *w, uint *v) {
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_store_f32_2147b952e00e4ed1(
+__kernel void lc_store_f32_0bb52ecb20f7d946(
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
     const int a2_v,
@@ -44,6 +44,8 @@ __kernel void lc_store_f32_2147b952e00e4ed1(
     const long m = lbt_ / P, q = lbt_ % P;
     volatile __global ulong *lb_w = (volatile __global ulong *)(sc_ + 8) + m * P * 1;
     const long base = q * 4096;
+    float kv0[16];
+    #pragma unroll
     for (int j = 0; j < 16; j++) {
         const long i0 = base + j * 256 + lid;
         uint x_ = (uint)(0);
@@ -52,6 +54,7 @@ __kernel void lc_store_f32_2147b952e00e4ed1(
             const float v1 = a1_v; /* full */
             const uchar v2 = (uchar)((v0 > v1)); /* greater */
             const int v3 = (int)(v2); /* astype */
+            kv0[j] = v0;
             x_ = (uint)v3;
         }
         buf[j * 272 + lid + (lid >> 4)] = x_;
@@ -153,11 +156,12 @@ __kernel void lc_store_f32_2147b952e00e4ed1(
         pre += (uint)x_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+    #pragma unroll
     for (int j = 0; j < 16; j++) {
         const long i0 = base + j * 256 + lid;
         if (i0 < n0) {
             uint sacc_ = buf[j * 272 + lid + (lid >> E_SH)];
-            const float v0 = a0[a0_o + i0]; /* buffer */
+            const float v0 = kv0[j];
             const float v1 = a1_v; /* full */
             const uchar v2 = (uchar)((v0 > v1)); /* greater */
             const int v3 = (int)(v2); /* astype */

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f64_76cdc17622512c93 */
+/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f64_436d0c3a9c91f438 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 4 fused ops; store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
@@ -28,7 +28,7 @@ static inline uint lc_lb_get(volatile __global ulong *w, double *v) {
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_store_f64_76cdc17622512c93(
+__kernel void lc_store_f64_436d0c3a9c91f438(
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
     __global double *a2, const long a2_o,
@@ -50,6 +50,8 @@ __kernel void lc_store_f64_76cdc17622512c93(
     const long m = lbt_ / P, q = lbt_ % P;
     volatile __global ulong *lb_w = (volatile __global ulong *)(sc_ + 8) + m * P * 2;
     const long base = q * 4096;
+    float kv0[16];
+    #pragma unroll
     for (int j = 0; j < 16; j++) {
         const long i0 = base + j * 256 + lid;
         double x_ = (double)(-0.0);
@@ -57,6 +59,7 @@ __kernel void lc_store_f64_76cdc17622512c93(
             const float v0 = a0[a0_o + i0]; /* buffer */
             const float v1 = a1_v; /* full */
             const float v2 = (v0 * v1); /* multiply */
+            kv0[j] = v0;
             x_ = (double)v2;
         }
         buf[j * 272 + lid + (lid >> 4)] = x_;
@@ -164,11 +167,12 @@ __kernel void lc_store_f64_76cdc17622512c93(
         pre += (double)x_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+    #pragma unroll
     for (int j = 0; j < 16; j++) {
         const long i0 = base + j * 256 + lid;
         if (i0 < n0) {
             double sacc_ = buf[j * 272 + lid + (lid >> E_SH)];
-            const float v0 = a0[a0_o + i0]; /* buffer */
+            const float v0 = kv0[j];
             const float v1 = a1_v; /* full */
             const float v2 = (v0 * v1); /* multiply */
             sacc_ += (double)v2;
