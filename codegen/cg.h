@@ -370,9 +370,11 @@ void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v
                   const char *id, int E);
 /* lc_tile_load of a store's scan whose items keep the values of the exprs in `keep` (indexed by
  * expr; NULL: none) in registers for the store's loop: kv<i>[j] for the item's j-th element
- * (the loop unrolled: lc_target's roll_loops). */
+ * (the loop unrolled: lc_target's roll_loops). With `flags`, the values (0 or 1) are not put
+ * in the tile but in the bits of the item's uint fl_me (bit j: its j-th element's), and no
+ * barrier follows. */
 void lc_tile_load_keeping(struct lc_cg *g, struct lc_sb *sb, const char *v, const char *A,
-                          const char *id, int E, const char *keep);
+                          const char *id, int E, const char *keep, int flags);
 /* A tile scan's last step: after a barrier, the outputs of the group's L*E elements (its
  * value v<out> read from local buf[], index k at k + k / E, at base + k), coalesced. */
 void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char *v);

@@ -226,7 +226,7 @@ int64_t lc_tile_words(int64_t n, int E)
 }
 
 static void lc_tile_load_as(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v,
-                            const char *A, const char *id, int E, const char *keep)
+                            const char *A, const char *id, int E, const char *keep, int flags)
 {
     int nr = g->nd - 1;
     size_t L = g->t->work_group;
@@ -249,23 +249,27 @@ static void lc_tile_load_as(struct lc_cg *g, struct lc_sb *sb, int prologue, con
         if (keep[i])
             lc_sb_printf(sb, "            kv%d[j] = v%d;\n", i, i);
     lc_sb_printf(sb, "            x_ = (%s)%s;\n"
-                     "        }\n"
-                     "        buf[j * %zu + lid + (lid >> %d)] = x_;\n"
-                     "    }\n"
-                     "    barrier(CLK_LOCAL_MEM_FENCE);\n", A, v, (size_t)lc_tile_words((int64_t)L, E),
+                     "        }\n", A, v);
+    if (flags)
+        lc_sb_printf(sb, "        fl_me |= (uint)(x_ != 0) << j;\n"
+                         "    }\n");
+    else
+        lc_sb_printf(sb, "        buf[j * %zu + lid + (lid >> %d)] = x_;\n"
+                         "    }\n"
+                         "    barrier(CLK_LOCAL_MEM_FENCE);\n", (size_t)lc_tile_words((int64_t)L, E),
                      lc_tile_shift(E));
 }
 
 void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v, const char *A,
                   const char *id, int E)
 {
-    lc_tile_load_as(g, sb, prologue, v, A, id, E, NULL);
+    lc_tile_load_as(g, sb, prologue, v, A, id, E, NULL, 0);
 }
 
 void lc_tile_load_keeping(struct lc_cg *g, struct lc_sb *sb, const char *v, const char *A,
-                          const char *id, int E, const char *keep)
+                          const char *id, int E, const char *keep, int flags)
 {
-    lc_tile_load_as(g, sb, 1, v, A, id, E, keep);
+    lc_tile_load_as(g, sb, 1, v, A, id, E, keep, flags);
 }
 
 void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char *v)

@@ -124,9 +124,14 @@ static struct lc_launch *lc_lb_head(struct lc_cg *g, struct lc_kcode *c, struct 
     int op, dt;
     lc_lb_op(g, &op, &dt);
     int fixed = lc_lb_assoc(op, dt);
-    lc_sb_printf(sb, "    __global char *sc_ = part_ + sbase;\n"
-                     "    __local %s buf[%lld];\n"
-                     "    __local %s tot[%zu];\n"
+    lc_sb_printf(sb, "    __global char *sc_ = part_ + sbase;\n");
+    if (B)
+        lc_sb_printf(sb, "    __local %s buf[%lld];\n", B,
+                     (long long)lc_tile_words(TS, (int)(TS / (int64_t)L)));
+    else   /* a store's flags (lc_lb_flags): their warps' ballots, the items' bits */
+        lc_sb_printf(sb, "    __local uint bal_[%lld];\n"
+                         "    __local uint fl_[%zu];\n", (long long)(TS / 32), L);
+    lc_sb_printf(sb, "    __local %s tot[%zu];\n"
                      "    __local %s lbv_[%d];\n"
                      "%s"
                      "    __local uint lbs_[32];\n"
@@ -139,7 +144,7 @@ static struct lc_launch *lc_lb_head(struct lc_cg *g, struct lc_kcode *c, struct 
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "    const long m = lbt_ / P, q = lbt_ %% P;\n"
                      "    volatile __global ulong *lb_w = (volatile __global ulong *)(sc_ + 8) + m * P * %d;\n",
-                 B, (long long)lc_tile_words(TS, (int)(TS / (int64_t)L)), A, L, A, fixed ? 32 * LC_LB_WINDOWS : 32,
+                 A, L, A, fixed ? 32 * LC_LB_WINDOWS : 32,
                  fixed ? "    __local int lbw_;\n" : "", A, nw);
     if (nr > 0)
         lc_unravel(sb, 0, nr, "m", "    ");
@@ -233,9 +238,9 @@ static void lc_lb_loop_fixed(struct lc_cg *g, struct lc_sb *sb, int op, int dt, 
 
 /* After the group's inclusive scan of its items' totals (tot[]): the tile's aggregate
  * published, the look-back, the inclusive prefix published, then `pre` = the fold of every
- * tile before this one and of the items before this one (each item's copy). */
+ * tile before this one and, with `items`, of the items before this one (each item's copy). */
 static void lc_lb_prefix(struct lc_cg *g, struct lc_sb *sb, int op, int dt, const char *A,
-                         const char *id, int nw)
+                         const char *id, int nw, int items)
 {
     size_t L = g->t->work_group;
     lc_sb_printf(sb, "    if (lid == 0) {\n"
@@ -254,8 +259,10 @@ static void lc_lb_prefix(struct lc_cg *g, struct lc_sb *sb, int op, int dt, cons
                      "        %s t_ = pre;\n", A, A);
     lc_scan_step(&g->h, sb, op, dt, "t_", last, A, "        ");
     lc_sb_printf(sb, "        lc_lb_put(lb_w + q * %d, t_, 2u);\n"
-                     "    }\n"
-                     "    if (lid > 0) {\n", nw);
+                     "    }\n", nw);
+    if (!items)
+        return;
+    lc_sb_printf(sb, "    if (lid > 0) {\n");
     lc_scan_step(&g->h, sb, op, dt, "pre", "tot[lid - 1]", A, "        ");
     lc_sb_printf(sb, "    }\n");
 }
@@ -271,12 +278,78 @@ static int lc_lb_narrow(struct lc_cg *g)
            !strcmp(lc_scan_acc(g, op, dt), "double");
 }
 
+/* Whether a store computes the running count of flags (a cumsum of a bool cast to an integer:
+ * a compaction's slots) by ballots: its tile takes no local memory for the values. Each warp's
+ * ballot of its 32 items' j-th flags counts them (popcount), the tile's 16 x (L / 32) counts
+ * are scanned in (j, warp) order (its elements' order: element j * L + lid), and an element's
+ * running count is the tile's prefix, its (j, warp)'s exclusive count and the flags of its
+ * warp's lanes before it. NVIDIA takes the ballots from PTX `vote`; other devices build them
+ * in local memory from the items' bits.
+ * Only where the items keep 8 bytes of loads an element (`keep`): H100, kernel ms, the tile's
+ * scan / ballots, x[x > 0.5] of 2^27 float64 0.770 / 0.608, of 2^27 int64 0.628 / 0.616, but
+ * of 2^28 float32 0.809 / 0.963, x[m] by a bool mask 0.889 / 1.311 (not understood: the
+ * ballots take less local memory and no more registers). */
+static int lc_lb_flags(const struct lc_cg *g, const char *keep)
+{
+    const struct lc_kernel *k = g->k;
+    int bytes = 0;
+    for (int i = 0; i < k->n_exprs; i++)
+        bytes += keep[i] ? (int)lc_dtype_size(k->exprs[i].dtype) : 0;
+    if (k->kind != LC_KERNEL_STORE || k->scan_op != LC_OP_CUMSUM || bytes != 8 ||
+        g->t->work_group % 32 != 0 || g->t->scan_lookback_per_item > 32)
+        return 0;
+    const struct lc_expr *x = &k->exprs[k->store_scan];
+    const struct lc_expr *r = &k->exprs[x->in[0]];
+    char kind = lc_dtype_kind(x->dtype);
+    return (kind == 'i' || kind == 'u') && r->op == LC_OP_CAST && r->n_in == 1 &&
+           k->exprs[r->in[0]].dtype == LC_BOOL;
+}
+
+/* The flags' counts (lc_lb_flags): the items' bits (fl_me), their warps' ballots (bal_[j *
+ * NW + w]), and the group's inclusive scan of the ballots' counts into tot[] (tot[L - 1]: the
+ * tile's count). */
+static void lc_lb_flag_counts(struct lc_cg *g, struct lc_sb *sb, const char *v, const char *A,
+                              const char *id, int E, const char *keep)
+{
+    size_t L = g->t->work_group;
+    int op, dt;
+    lc_lb_op(g, &op, &dt);
+    lc_sb_printf(sb, "    uint fl_me = 0;\n");
+    lc_tile_load_keeping(g, sb, v, A, id, E, keep, 1);
+    lc_sb_printf(sb, "    const int lane_ = lid & 31, w_ = lid >> 5;\n"
+                     "#if defined(cl_nv_pragma_unroll)\n"
+                     "    %s"
+                     "    for (int j = 0; j < %d; j++) {\n"
+                     "        uint b_;\n"
+                     "        asm volatile(\"{ .reg .pred p; setp.ne.u32 p, %%1, 0; "
+                     "vote.sync.ballot.b32 %%0, p, 0xffffffff; }\" : \"=r\"(b_) : "
+                     "\"r\"((fl_me >> j) & 1u));\n"
+                     "        if (lane_ == 0)\n"
+                     "            bal_[j * %zu + w_] = b_;\n"
+                     "    }\n"
+                     "#else\n"
+                     "    fl_[lid] = fl_me;\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    if (lane_ < %d) {\n"
+                     "        uint b_ = 0;\n"
+                     "        for (int t_ = 0; t_ < 32; t_++)\n"
+                     "            b_ |= ((fl_[(w_ << 5) + t_] >> lane_) & 1u) << t_;\n"
+                     "        bal_[lane_ * %zu + w_] = b_;\n"
+                     "    }\n"
+                     "#endif\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    %s acc = lid < %zu ? (%s)popcount(bal_[lid]) : (%s)(%s);\n",
+                 LC_UNROLL(g->t->roll_loops), E, L / 32, E, L / 32, A, (size_t)E * (L / 32), A, A,
+                 id);
+    lc_group_inclusive_scan(&g->h, sb, op, dt, A, id, L);
+}
+
 /* What a scan and a store computing one share: the head, the tile's values loaded, each item's
  * fold of its E values (a scan's running values in place, `inplace`, unless the tile is
  * narrow), the group's scan of the items' folds, the look-back: `pre` is each item's exclusive
  * prefix. *E the items' values. */
 static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int inplace,
-                      const char *v, int *E, const char *keep)
+                      const char *v, int *E, const char *keep, int flags)
 {
     int nr = g->nd - 1, op, dt;
     lc_lb_op(g, &op, &dt);
@@ -289,8 +362,15 @@ static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int
     *E = g->t->scan_lookback_per_item;
     size_t L = g->t->work_group;
     int64_t M = lc_scan_rows(g), N = g->shape[nr], TS = (int64_t)L * *E, P = (N + TS - 1) / TS;
-    if (!lc_lb_head(g, c, sb, inplace, A, narrow ? "float" : A, nw, M, P, TS))
+    if (!lc_lb_head(g, c, sb, inplace, A, flags ? NULL : narrow ? "float" : A, nw, M, P, TS))
         return -1;
+    if (flags) {
+        lc_lb_flag_counts(g, sb, v, A, id, *E, keep);
+        lc_lb_prefix(g, sb, op, dt, A, id, nw, 0);
+        snprintf(c->schedule, sizeof c->schedule, "store with its count of flags: tiles of %lld "
+                 "per work-group in one pass, warp ballots, a decoupled look-back", (long long)TS);
+        return 0;
+    }
     /* The tile pads a word every E elements (lc_tile_shift), so that an item's E adjacent
      * values lie at a stride of E + 1 words, free of bank conflicts (a word every 8: a stride
      * of 18, two-way conflicts). H100, 2^28 unless stated, ms: float32 cumsum 0.873 -> 0.856,
@@ -301,11 +381,12 @@ static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int
      * pairs (two-sum, about 48 bits) instead of double was slower: 1.00 ms sequentially, 0.97
      * with the items' totals in a tree (and a double tree 1.01).
      * Items holding their E values in registers from the fold to the outputs (one read of
-     * local memory fewer an element) were slower where E is 16 (fewer groups resident): H100,
-     * 2^28 float32 cumsum(x * x) 0.858 -> 1.098 ms, int32 0.753 -> 0.770, the compaction's
-     * store 0.810 -> 1.006; with E = 8, float64 (2^27) 0.751 -> 0.733, int64 0.742 -> 0.732. */
+     * local memory fewer an element) were slower with 4-byte values (16 registers more, fewer
+     * groups resident): H100, 2^28 float32 cumsum(x * x) 0.858 -> 1.098 ms, int32 0.753 ->
+     * 0.770, the compaction's store 0.810 -> 1.006; with 8-byte ones (whose 36 KiB of local
+     * memory bound the groups already) float64 (2^27) 0.751 -> 0.733, int64 0.742 -> 0.732. */
     if (keep)
-        lc_tile_load_keeping(g, sb, v, A, id, *E, keep);
+        lc_tile_load_keeping(g, sb, v, A, id, *E, keep, 0);
     else
         lc_tile_load(g, sb, !inplace, v, narrow ? "float" : A, id, *E);
     lc_sb_printf(sb, "    const int E_ = %d, E_SH = %d;\n"
@@ -317,7 +398,7 @@ static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int
         lc_sb_printf(sb, "        buf[ke_ + (ke_ >> E_SH)] = acc;\n");
     lc_sb_printf(sb, "    }\n");
     lc_group_inclusive_scan(&g->h, sb, op, dt, A, id, L);
-    lc_lb_prefix(g, sb, op, dt, A, id, nw);
+    lc_lb_prefix(g, sb, op, dt, A, id, nw, 1);
     snprintf(c->schedule, sizeof c->schedule, "%s: tiles of %lld per work-group in one pass, a "
              "decoupled look-back", inplace ? "scan" : "store with its scan", (long long)TS);
     return 0;
@@ -332,7 +413,7 @@ static int lc_gen_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struct lc_s
     char v[16];
     snprintf(v, sizeof v, "v%d", k->outputs[0].expr);
     int E;
-    if (lc_lb_tile(g, c, sb, 1, v, &E, NULL) < 0)
+    if (lc_lb_tile(g, c, sb, 1, v, &E, NULL, 0) < 0)
         return -1;
     lc_sb_printf(sb, "    for (int e = 0; e < %d; e++) {\n"
                      "        const int ke_ = lid * E_ + e;\n", E);
@@ -395,8 +476,8 @@ static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struc
     char *keep = lc_lb_keep(g);
     if (!keep)
         return lc_error_set(g->e, LC_ERR_NOMEM, "out of host memory generating a kernel"), -1;
-    int E;
-    if (lc_lb_tile(g, c, sb, 0, v, &E, keep) < 0) {
+    int E, flags = lc_lb_flags(g, keep);
+    if (lc_lb_tile(g, c, sb, 0, v, &E, keep, flags) < 0) {
         free(keep);
         return -1;
     }
@@ -413,20 +494,27 @@ static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struc
             lc_sb_printf(sb, " + i%d * %lld", d, (long long)g->ostr[0][d]);
         lc_sb_printf(sb, "] = (%s)t_;\n    }\n", lc_T(k->outputs[0].dtype));
     }
-    lc_sb_printf(sb, "    for (int e = 0; e < %d; e++) {\n"
-                     "        const int ke_ = lid * E_ + e;\n"
-                     "        const %s x_ = buf[ke_ + (ke_ >> E_SH)];\n"
-                     "        buf[ke_ + (ke_ >> E_SH)] = pre;\n", E, A);
-    lc_scan_step(&g->h, sb, op, dt, "pre", "x_", A, "        ");
-    lc_sb_printf(sb, "    }\n"
-                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "    %s"
+    if (!flags) {
+        lc_sb_printf(sb, "    for (int e = 0; e < %d; e++) {\n"
+                         "        const int ke_ = lid * E_ + e;\n"
+                         "        const %s x_ = buf[ke_ + (ke_ >> E_SH)];\n"
+                         "        buf[ke_ + (ke_ >> E_SH)] = pre;\n", E, A);
+        lc_scan_step(&g->h, sb, op, dt, "pre", "x_", A, "        ");
+        lc_sb_printf(sb, "    }\n"
+                         "    barrier(CLK_LOCAL_MEM_FENCE);\n");
+    }
+    lc_sb_printf(sb, "    %s"
                      "    for (int j = 0; j < %d; j++) {\n"
                      "        const long i%d = base + j * %zu + lid;\n"
-                     "        if (i%d < n%d) {\n"
-                     "            %s sacc_ = buf[j * %zu + lid + (lid >> E_SH)];\n",
-                 LC_UNROLL(g->t->roll_loops), E, nr, L, nr, nr, A,
-                 (size_t)lc_tile_words((int64_t)L, E));
+                     "        if (i%d < n%d) {\n",
+                 LC_UNROLL(g->t->roll_loops), E, nr, L, nr, nr);
+    if (flags)   /* the flags before this element: its (j, warp)'s, then its warp's lanes' */
+        lc_sb_printf(sb, "            const int e_ = j * %zu + w_;\n"
+                         "            %s sacc_ = pre + (e_ > 0 ? tot[e_ - 1] : (%s)0) + "
+                         "(%s)popcount(bal_[e_] & ((1u << lane_) - 1u));\n", L / 32, A, A, A);
+    else
+        lc_sb_printf(sb, "            %s sacc_ = buf[j * %zu + lid + (lid >> E_SH)];\n", A,
+                     (size_t)lc_tile_words((int64_t)L, E));
     for (int i = 0; i < k->n_exprs; i++)
         if (keep[i])
             lc_sb_printf(sb, "            const %s v%d = kv%d[j];\n", lc_T(k->exprs[i].dtype), i, i);

@@ -425,15 +425,16 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
             lc_node_release(key);
         }
         return 1;
-    case 37: /* x[x > 0.5] in one store that writes its count too (GPUs' compaction,
-                python/lazycl/_compact.py): the store of case 34 into a result of x's size, and
-                the sum of the int32 mask over the row, the scan's total (fusion.h's
-                LC_FUSE_SCAN_TOTAL: GPUs' look-back writes it, the last tile's inclusive
-                prefix; CPUs: the store's chunks, and a reduction of its own) */
+    case 37: /* x[x > 0.5] of float64 in one store that writes its count too (GPUs'
+                compaction, python/lazycl/_compact.py): the store of case 34 into a result of
+                x's size, and the sum of the int32 mask over the row, the scan's total
+                (fusion.h's LC_FUSE_SCAN_TOTAL: GPUs' look-back writes it, the last tile's
+                inclusive prefix, the mask counted by warp ballots as the items keep 8 bytes of
+                x an element; CPUs: the store's chunks, and a reduction of its own) */
         {
             int64_t sx[1] = {20000 * scale};
-            x = leaf(LC_FLOAT32, 1, sx);
-            struct lc_node *out = leaf(LC_FLOAT32, 1, sx);
+            x = leaf(LC_FLOAT64, 1, sx);
+            struct lc_node *out = leaf(LC_FLOAT64, 1, sx);
             struct lc_node *m = B(LC_OP_GT, ref(x), scalar(0.5));
             struct lc_node *one = lc_node_cast(m, LC_INT32, &err);
             struct lc_node *run = lc_node_scan(LC_OP_CUMSUM, one, 0, &err);

@@ -227,6 +227,8 @@ def case_store(lc, np):
     # writing the count (the last tile's inclusive prefix).
     h = _data(np, "float32", (9000,), 24)
     _same(np, lc.asarray(h)[lc.asarray(h) > 0], h[h > 0], "one-pass compaction")
+    h = _data(np, "int64", (9000,), 25)       # 8 bytes kept an element: the flags' ballots
+    _same(np, lc.asarray(h)[lc.asarray(h) > 0], h[h > 0], "one-pass compaction int64")
     g = _data(np, "float32", (8, 300), 22)
     o = lc.asarray(np.zeros((8, 300), np.float32))
     o[...] = lc.cumsum(lc.asarray(g), axis=1) + 1

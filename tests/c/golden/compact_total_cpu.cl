@@ -1,11 +1,12 @@
-/* ---- kernel 0: schedule "store with its scan: three phases over chunks of each row", 3 launches: lc_store_f32_f6839a743998fd28_p1 lc_store_f32_f6839a743998fd28_p2 lc_store_f32_f6839a743998fd28_p3 */
+/* ---- kernel 0: schedule "store with its scan: three phases over chunks of each row", 3 launches: lc_store_f64_600cae11ea9a7920_p1 lc_store_f64_600cae11ea9a7920_p2 lc_store_f64_600cae11ea9a7920_p3 */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 6 fused ops; store with its scan: three phases over chunks of each row. */
-__kernel void lc_store_f32_f6839a743998fd28_p1(
-    __global const float *restrict a0, const long a0_o,
-    const float a1_v,
+__kernel void lc_store_f64_600cae11ea9a7920_p1(
+    __global const double *restrict a0, const long a0_o,
+    const double a1_v,
     const int a2_v,
-    __global float *a3, const long a3_o,
+    __global double *a3, const long a3_o,
     const long n0,
     const long x7_n, const long M, __global char *part_, const long sbase, const long P)
 {
@@ -17,19 +18,19 @@ __kernel void lc_store_f32_f6839a743998fd28_p1(
     const long end = min(n0, (q + 1) * chunk);
     uint sacc_ = 0;
     for (long i0 = q * chunk; i0 < end; i0++) {
-        const float v0 = a0[a0_o + i0]; /* buffer */
-        const float v1 = a1_v; /* full */
+        const double v0 = a0[a0_o + i0]; /* buffer */
+        const double v1 = a1_v; /* full */
         const uchar v2 = (uchar)((v0 > v1)); /* greater */
         const int v3 = (int)(v2); /* astype */
         sacc_ += (uint)v3;
     }
     part[m * P + q] = sacc_;
 }
-__kernel void lc_store_f32_f6839a743998fd28_p2(
-    __global const float *restrict a0, const long a0_o,
-    const float a1_v,
+__kernel void lc_store_f64_600cae11ea9a7920_p2(
+    __global const double *restrict a0, const long a0_o,
+    const double a1_v,
     const int a2_v,
-    __global float *a3, const long a3_o,
+    __global double *a3, const long a3_o,
     const long n0,
     const long x7_n, const long M, __global char *part_, const long sbase, const long P)
 {
@@ -43,11 +44,11 @@ __kernel void lc_store_f32_f6839a743998fd28_p2(
         sacc_ += (uint)t;
     }
 }
-__kernel void lc_store_f32_f6839a743998fd28_p3(
-    __global const float *restrict a0, const long a0_o,
-    const float a1_v,
+__kernel void lc_store_f64_600cae11ea9a7920_p3(
+    __global const double *restrict a0, const long a0_o,
+    const double a1_v,
     const int a2_v,
-    __global float *a3, const long a3_o,
+    __global double *a3, const long a3_o,
     const long n0,
     const long x7_n, const long M, __global char *part_, const long sbase, const long P)
 {
@@ -55,13 +56,13 @@ __kernel void lc_store_f32_f6839a743998fd28_p3(
     const long g_ = get_global_id(0);
     const long m = g_ / P, q = g_ % P;
     if (m >= M) return;
-    const float v1 = a1_v; /* full */
+    const double v1 = a1_v; /* full */
     const int v5 = a2_v; /* full */
     const long chunk = (n0 + P - 1) / P;
     const long end = min(n0, (q + 1) * chunk);
     uint sacc_ = part[m * P + q];
     for (long i0 = q * chunk; i0 < end; i0++) {
-        const float v0 = a0[a0_o + i0]; /* buffer */
+        const double v0 = a0[a0_o + i0]; /* buffer */
         const uchar v2 = (uchar)((v0 > v1)); /* greater */
         const int v3 = (int)(v2); /* astype */
         sacc_ += (uint)v3;
@@ -74,14 +75,14 @@ __kernel void lc_store_f32_f6839a743998fd28_p3(
     }
 }
 
-/* ---- kernel 1: schedule "reduce: split over groups of 1 items, last group combines", 1 launch: lc_reduce_i32_92a929e38f100397 */
+/* ---- kernel 1: schedule "reduce: split over groups of 1 items, last group combines", 1 launch: lc_reduce_i32_d61f2900ddf6f855 */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl reduce kernel: 3 fused ops; reduce: split over groups of 1 items, last group combines. */
-__kernel void lc_reduce_i32_92a929e38f100397(
+__kernel void lc_reduce_i32_d61f2900ddf6f855(
     __global int *restrict out0,
-    __global const float *restrict a0, const long a0_o,
-    const float a1_v,
+    __global const double *restrict a0, const long a0_o,
+    const double a1_v,
     const long n0,
     __global char *scratch_, const long sbase, const long P, const long N, const long so0_0)
 {
@@ -98,8 +99,8 @@ __kernel void lc_reduce_i32_92a929e38f100397(
     for (long r = t * chunk; r < r_end; r++) {
         {
         const long i0 = r;
-        const float v0 = a0[a0_o + i0]; /* buffer */
-        const float v1 = a1_v; /* full */
+        const double v0 = a0[a0_o + i0]; /* buffer */
+        const double v1 = a1_v; /* full */
         const uchar v2 = (uchar)((v0 > v1)); /* greater */
         const int v3 = (int)(v2); /* astype */
         s0_a += (uint)v3;

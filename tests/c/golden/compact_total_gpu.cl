@@ -1,6 +1,7 @@
-/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f32_44ec58782db50968 */
+/* ---- kernel 0: schedule "store with its count of flags: tiles of 4096 per work-group in one pass, warp ballots, a decoupled look-back", 1 launch: lc_store_f64_16d7d55eba51306a */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
-/* lazycl store kernel: 7 fused ops; store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
+/* lazycl store kernel: 7 fused ops; store with its count of flags: tiles of 4096 per work-group in one pass, warp ballots, a decoupled look-back. */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #if defined(cl_nv_pragma_unroll)
 #define LC_LB_READ(p) (*(p))
@@ -21,17 +22,18 @@ static inline uint lc_lb_get(volatile __global ulong *w, uint *v) {
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_store_f32_44ec58782db50968(
+__kernel void lc_store_f64_16d7d55eba51306a(
     __global int *restrict out0,
-    __global const float *restrict a0, const long a0_o,
-    const float a1_v,
+    __global const double *restrict a0, const long a0_o,
+    const double a1_v,
     const int a2_v,
-    __global float *a3, const long a3_o,
+    __global double *a3, const long a3_o,
     const long n0,
     const long x7_n, const long M, __global char *part_, const long sbase, const long P)
 {
     __global char *sc_ = part_ + sbase;
-    __local uint buf[4352];
+    __local uint bal_[128];
+    __local uint fl_[256];
     __local uint tot[256];
     __local uint lbv_[32];
     __local uint lbs_[32];
@@ -45,28 +47,43 @@ __kernel void lc_store_f32_44ec58782db50968(
     const long m = lbt_ / P, q = lbt_ % P;
     volatile __global ulong *lb_w = (volatile __global ulong *)(sc_ + 8) + m * P * 1;
     const long base = q * 4096;
-    float kv0[16];
+    uint fl_me = 0;
+    double kv0[16];
     #pragma unroll
     for (int j = 0; j < 16; j++) {
         const long i0 = base + j * 256 + lid;
         uint x_ = (uint)(0);
         if (i0 < n0) {
-            const float v0 = a0[a0_o + i0]; /* buffer */
-            const float v1 = a1_v; /* full */
+            const double v0 = a0[a0_o + i0]; /* buffer */
+            const double v1 = a1_v; /* full */
             const uchar v2 = (uchar)((v0 > v1)); /* greater */
             const int v3 = (int)(v2); /* astype */
             kv0[j] = v0;
             x_ = (uint)v3;
         }
-        buf[j * 272 + lid + (lid >> 4)] = x_;
+        fl_me |= (uint)(x_ != 0) << j;
     }
+    const int lane_ = lid & 31, w_ = lid >> 5;
+#if defined(cl_nv_pragma_unroll)
+    #pragma unroll
+    for (int j = 0; j < 16; j++) {
+        uint b_;
+        asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, 0xffffffff; }" : "=r"(b_) : "r"((fl_me >> j) & 1u));
+        if (lane_ == 0)
+            bal_[j * 8 + w_] = b_;
+    }
+#else
+    fl_[lid] = fl_me;
     barrier(CLK_LOCAL_MEM_FENCE);
-    const int E_ = 16, E_SH = 4;
-    uint acc = (uint)(0);
-    for (int e = 0; e < 16; e++) {
-        const int ke_ = lid * E_ + e;
-        acc += (uint)buf[ke_ + (ke_ >> E_SH)];
+    if (lane_ < 16) {
+        uint b_ = 0;
+        for (int t_ = 0; t_ < 32; t_++)
+            b_ |= ((fl_[(w_ << 5) + t_] >> lane_) & 1u) << t_;
+        bal_[lane_ * 8 + w_] = b_;
     }
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint acc = lid < 128 ? (uint)popcount(bal_[lid]) : (uint)(0);
 #if defined(cl_nv_pragma_unroll)
     {
         const int lane_ = lid & 31, w_ = lid >> 5;
@@ -147,28 +164,19 @@ __kernel void lc_store_f32_44ec58782db50968(
         t_ += (uint)tot[255];
         lc_lb_put(lb_w + q * 1, t_, 2u);
     }
-    if (lid > 0) {
-        pre += (uint)tot[lid - 1];
-    }
     if (lid == 0 && q == P - 1) {
         uint t_ = pre;
         t_ += (uint)tot[255];
         out0[0] = (int)t_;
     }
-    for (int e = 0; e < 16; e++) {
-        const int ke_ = lid * E_ + e;
-        const uint x_ = buf[ke_ + (ke_ >> E_SH)];
-        buf[ke_ + (ke_ >> E_SH)] = pre;
-        pre += (uint)x_;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
     #pragma unroll
     for (int j = 0; j < 16; j++) {
         const long i0 = base + j * 256 + lid;
         if (i0 < n0) {
-            uint sacc_ = buf[j * 272 + lid + (lid >> E_SH)];
-            const float v0 = kv0[j];
-            const float v1 = a1_v; /* full */
+            const int e_ = j * 8 + w_;
+            uint sacc_ = pre + (e_ > 0 ? tot[e_ - 1] : (uint)0) + (uint)popcount(bal_[e_] & ((1u << lane_) - 1u));
+            const double v0 = kv0[j];
+            const double v1 = a1_v; /* full */
             const uchar v2 = (uchar)((v0 > v1)); /* greater */
             const int v3 = (int)(v2); /* astype */
             sacc_ += (uint)v3;
