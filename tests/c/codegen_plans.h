@@ -21,6 +21,30 @@ static struct lc_node *relu_matmul(struct lc_node *x, struct lc_node *y, struct 
 }
 
 /* The plans, built at a size; `which` picks one. */
+/* x[x > 0.5] as GPUs compact it: a store of x of dtype dt (n elements) into a result of nout
+ * elements, each kept element at its running count less one (an int32 scan of the mask the
+ * store computes); with `count`, the mask's sum (the result's length) in *count. */
+static struct lc_node *compaction(int dt, int64_t n, int64_t nout, struct lc_node **count)
+{
+    int64_t sx[1] = {n}, so[1] = {nout};
+    struct lc_node *x = leaf(dt, 1, sx), *out = leaf(dt, 1, so);
+    struct lc_node *m = B(LC_OP_GT, ref(x), scalar(0.5));
+    struct lc_node *one = lc_node_cast(m, LC_INT32, &err);
+    struct lc_node *run = lc_node_scan(LC_OP_CUMSUM, one, 0, &err);
+    struct lc_node *slot = B(LC_OP_SUB, run, iscalar(1));
+    struct lc_node *g = lc_node_gather(out, slot, 0, LC_GATHER_CLAMPED, &err);
+    struct lc_node *st = g ? lc_node_store(g, x, m, 0, &err) : NULL;
+    if (count)
+        *count = lc_node_reduce(LC_OP_SUM, one, 1u, 0, 0, &err);
+    lc_node_release(g);
+    lc_node_release(slot);
+    lc_node_release(one);
+    lc_node_release(m);
+    lc_node_release(out);
+    lc_node_release(x);
+    return st;
+}
+
 static size_t build(int which, int64_t scale, struct lc_node **outs)
 {
     int64_t s1[1] = {1000 * scale}, s2[2] = {64 * scale, 100 * scale};
@@ -385,23 +409,7 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
                 element written at its running count less one, an int32 scan computed in the
                 store (GPUs: tiles in one pass, a decoupled look-back; CPUs: chunks); the slots
                 are clamped, not checked */
-        {
-            int64_t sx[1] = {20000 * scale}, so[1] = {7000 * scale};
-            x = leaf(LC_FLOAT32, 1, sx);
-            struct lc_node *out = leaf(LC_FLOAT32, 1, so);
-            struct lc_node *m = B(LC_OP_GT, ref(x), scalar(0.5));
-            struct lc_node *one = lc_node_cast(m, LC_INT32, &err);
-            struct lc_node *run = lc_node_scan(LC_OP_CUMSUM, one, 0, &err);
-            struct lc_node *slot = B(LC_OP_SUB, run, iscalar(1));
-            struct lc_node *g = lc_node_gather(out, slot, 0, LC_GATHER_CLAMPED, &err);
-            outs[0] = g ? lc_node_store(g, x, m, 0, &err) : NULL;
-            lc_node_release(g);
-            lc_node_release(slot);
-            lc_node_release(one);
-            lc_node_release(m);
-            lc_node_release(out);
-            lc_node_release(x);
-        }
+        outs[0] = compaction(LC_FLOAT32, 20000 * scale, 7000 * scale, NULL);
         return 1;
     case 35: /* sort(x * 3) of 40 float32 rows of 300 (CPUs: one launch, the vector merge
                 sort of codegen/sort_net.c, keys made 16 at a time; rows with -0.0 or an
@@ -431,24 +439,7 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
                 (fusion.h's LC_FUSE_SCAN_TOTAL: GPUs' look-back writes it, the last tile's
                 inclusive prefix, the mask counted by warp ballots as the items keep 8 bytes of
                 x an element; CPUs: the store's chunks, and a reduction of its own) */
-        {
-            int64_t sx[1] = {20000 * scale};
-            x = leaf(LC_FLOAT64, 1, sx);
-            struct lc_node *out = leaf(LC_FLOAT64, 1, sx);
-            struct lc_node *m = B(LC_OP_GT, ref(x), scalar(0.5));
-            struct lc_node *one = lc_node_cast(m, LC_INT32, &err);
-            struct lc_node *run = lc_node_scan(LC_OP_CUMSUM, one, 0, &err);
-            struct lc_node *slot = B(LC_OP_SUB, run, iscalar(1));
-            struct lc_node *g = lc_node_gather(out, slot, 0, LC_GATHER_CLAMPED, &err);
-            outs[0] = g ? lc_node_store(g, x, m, 0, &err) : NULL;
-            outs[1] = lc_node_reduce(LC_OP_SUM, one, 1u, 0, 0, &err);
-            lc_node_release(g);
-            lc_node_release(slot);
-            lc_node_release(one);
-            lc_node_release(m);
-            lc_node_release(out);
-            lc_node_release(x);
-        }
+        outs[0] = compaction(LC_FLOAT64, 20000 * scale, 20000 * scale, &outs[1]);
         return 2;
     default: /* sqrt(sum(relu(x @ y + bias)**2, axis=0)): the column norms of a product's
                 epilogue as its post-reduction (GPUs, PoCL and generic CPUs: per-block partials

@@ -82,6 +82,15 @@ static char *plan_code(struct lc_node *const *outs, size_t n, const struct lc_ta
     return plan_code_of(outs, n, t, 1);
 }
 
+/* The occurrences of `what` in s (NULL: none). */
+static int count_of(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *q = s; q && (q = strstr(q, what)) != NULL; q++)
+        n++;
+    return n;
+}
+
 static char *read_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -586,11 +595,7 @@ int main(void)
             struct lc_target rolled = GPU;
             rolled.roll_loops = 1;
             char *a = plan_code(outs, n, &GPU), *b = plan_code(outs, n, &rolled);
-            int ua = 0, ub = 0;
-            for (const char *q = a; q && (q = strstr(q, "#pragma unroll\n")) != NULL; q++)
-                ua++;
-            for (const char *q = b; q && (q = strstr(q, "#pragma unroll\n")) != NULL; q++)
-                ub++;
+            int ua = count_of(a, "#pragma unroll\n"), ub = count_of(b, "#pragma unroll\n");
             CHECK(a && b && ub < ua && strlen(b) == strlen(a) + 2 * (size_t)(ua - ub));
             free(a);
             free(b);
@@ -599,12 +604,7 @@ int main(void)
             /* The count comes from the store's pass on GPUs (the look-back's totals); CPUs'
              * store schedules take none: a reduction of its own. */
             char *a = plan_code(outs, n, &GPU), *b = plan_code(outs, n, &GENERIC);
-            int ka = 0, kb = 0;
-            for (const char *q = a; q && (q = strstr(q, "/* ---- kernel")) != NULL; q++)
-                ka++;
-            for (const char *q = b; q && (q = strstr(q, "/* ---- kernel")) != NULL; q++)
-                kb++;
-            CHECK(ka == 1 && kb == 2);
+            CHECK(count_of(a, "/* ---- kernel") == 1 && count_of(b, "/* ---- kernel") == 2);
             free(a);
             free(b);
         }
