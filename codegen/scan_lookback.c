@@ -160,7 +160,10 @@ static struct lc_launch *lc_lb_head(struct lc_cg *g, struct lc_kcode *c, struct 
 
 /* A look-back step's read: lanes 0..31 each wait for the state of tile `tile` (its status into
  * lbs_[lid], its value into lbv_[slot]; before the first tile: an inclusive identity), then item
- * 0 finds the nearest lane k_ holding an inclusive prefix (31 if none does). */
+ * 0 finds the nearest lane k_ holding an inclusive prefix (31 if none does). The wait spins: a
+ * PTX nanosleep of 100 or 400 ns in it changed nothing measurable (H100, 2^28 float32
+ * cumsum(x * x) 0.861 / 0.865 / 0.865 ms, int32 cumsum 0.757 / 0.746 / 0.746, the compaction's
+ * store 0.808 / 0.812 / 0.815). */
 static void lc_lb_window(struct lc_sb *sb, const char *A, const char *id, int nw,
                          const char *tile, const char *slot)
 {
