@@ -520,7 +520,8 @@ static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struc
                      (size_t)lc_tile_words((int64_t)L, E));
     for (int i = 0; i < k->n_exprs; i++)
         if (keep[i])
-            lc_sb_printf(sb, "            const %s v%d = kv%d[j];\n", lc_T(k->exprs[i].dtype), i, i);
+            lc_sb_printf(sb, "            const %s v%d = kv%d[j];\n", lc_T(k->exprs[i].dtype), i,
+                         i);
     lc_emit_exprs_hoisted(g, sb, keep, 1, "            ");
     lc_store_emit(g, sb, "            ");
     lc_sb_printf(sb, "        }\n    }\n}\n");

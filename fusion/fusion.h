@@ -258,7 +258,7 @@ enum lc_fuse_flag {
     LC_FUSE_SCAN_STORE = 4,
     /* With LC_FUSE_SCAN_STORE: a forced reduction nothing reads, of a store's scan's input
      * over the scan's axis by the matching op (SUM of a CUMSUM, PROD, MIN, MAX) in the same
-     * integer or bool dtype, is written by the store's kernel (the running state at each
+     * integer dtype, is written by the store's kernel (the running state at each
      * row's end: the same value in any association) instead of a kernel of its own. Codegen
      * takes such kernels only in the look-back schedule: the engine fuses again without this
      * flag elsewhere (lc_codegen_unfit). */

@@ -20,12 +20,12 @@ static int lc_scan_for_store(const struct lc_node *x, int ndim, const int64_t *s
 }
 
 /* The reduction whose value is scan x's row totals: its op, or -1 when x's op and dtype have
- * none the store's kernel gives exactly (integer and bool sums, products, minima, maxima: the
- * same value in any association). */
+ * none the store's kernel gives exactly (integer sums, products, minima, maxima: the same
+ * value in any association). */
 static int lc_total_op(const struct lc_node *x)
 {
     char kind = lc_dtype_kind(x->dtype);
-    if (kind != 'i' && kind != 'u' && kind != 'b')
+    if (kind != 'i' && kind != 'u')
         return -1;
     switch (x->op) {
     case LC_OP_CUMSUM: return LC_OP_SUM;

@@ -122,9 +122,9 @@ def _compact_counting(src, m):
     fm, fs = _c.reshape(m, (-1,)), _c.reshape(src, (-1,))
     cnt = _counts(fm)
     slot = _c._binary("subtract", _c._scan("cumsum", cnt, 0), 1)
-    # In range where the mask holds; the gather clamps the others' slot (-1 before the first
-    # True), never checks it, and the store skips them.
     total = _c._reduce("sum", cnt, (0,))
+    # In range where the mask holds; the gather clamps the others' slot (-1 before the first
+    # True), never checks it, and the store skips them. The count is forced with the store.
     _c._store(out, _c._gather(out, slot, 0, _CLAMPED), fs, fm, 0, 1, total)
     n = int(np.asarray(total))
     if n * _KEEP_VIEW >= N:
@@ -184,8 +184,9 @@ def _compact_chunks(src, m, ch):
 def _compact(src, m, ch=None):
     """The elements of src (leading dims: m's) where m holds, in order. With a mask of src's
     shape, on CPUs over the mask's chunks (_Chunks, given or counted here; see above), on GPUs
-    in one store that counts too (_compact_counting), or after the count when given (_Count). Otherwise a scan of the mask, then one store that
-    writes each kept element at its running count (src computed inside it).
+    in one store that counts too (_compact_counting), or after the count when given (_Count).
+    Otherwise a scan of the mask, then one store that writes each kept element at its running
+    count (src computed inside it).
 
     On CPUs that store has no branch: the output has one spare row, where every element the mask
     drops is written (a branch on a random mask cost 7x the whole store on PoCL); the result is
