@@ -260,7 +260,7 @@ static void lc_sort_put(struct lc_cg *g, struct lc_sb *sb, const char *T, const 
 static void lc_sort_phase(struct lc_sb *sb, const char *T, const char *dst, int radix)
 {
     lc_sb_printf(sb, "    const int ph_ = (int)(((ulong)%s / sizeof(%s)) & %d);\n"
-                     "    long f[%d];\n#pragma unroll 1\n    for (int d = 0; d < %d; d++)\n"
+                     "    LC_POS f[%d];\n#pragma unroll 1\n    for (int d = 0; d < %d; d++)\n"
                      "        f[d] = o[d];\n",
                  dst, T, LC_SORT_LINE - 1, radix, radix);
 }
@@ -422,6 +422,9 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     /* SIMD targets, float values of vector-safe exprs: FIRST makes W keys at a time (PoCL,
      * 2^24 float32, FIRST in three alternating runs: 20-36 -> 19-22 ms). */
     int W = lc_sort_net_lanes(bits), vk = g->t->simd && lc_key_vec_ok(g, dt);
+    /* The moves' places in a row (o[], f[]): ints where the row is shorter than 2^31, half the
+     * bytes of the tables each item walks at random. */
+    lc_sb_printf(sb, "#define LC_POS %s\n\n", N < ((int64_t)1 << 31) ? "int" : "long");
 
     for (int kk = 0; kk < 5; kk++) {
         lc_sb_printf(sb, "__kernel void @K@%s(", names[kk]);
@@ -480,7 +483,7 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
             continue;
         }
         /* MOVE and LAST: each element to its digit's next place, in order. */
-        lc_sb_printf(sb, "    long o[%d];\n#pragma unroll 1\n    for (int d = 0; d < %d; d++)\n        o[d] = c[d * P];\n",
+        lc_sb_printf(sb, "    LC_POS o[%d];\n#pragma unroll 1\n    for (int d = 0; d < %d; d++)\n        o[d] = (LC_POS)c[d * P];\n",
                      radix, radix);
         lc_sort_pay(sb, arg, isf);
         if (kk == LC_SORT_MOVE) {

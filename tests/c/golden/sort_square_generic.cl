@@ -1,8 +1,10 @@
-/* ---- kernel 0: schedule "sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row", 9 launches: lc_sort_f32_c095ac25dfae54ac_first lc_sort_f32_c095ac25dfae54ac_scan lc_sort_f32_c095ac25dfae54ac_move lc_sort_f32_c095ac25dfae54ac_hist lc_sort_f32_c095ac25dfae54ac_scan lc_sort_f32_c095ac25dfae54ac_move lc_sort_f32_c095ac25dfae54ac_hist lc_sort_f32_c095ac25dfae54ac_scan lc_sort_f32_c095ac25dfae54ac_last */
+/* ---- kernel 0: schedule "sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row", 9 launches: lc_sort_f32_45bc0d502ee0cd8b_first lc_sort_f32_45bc0d502ee0cd8b_scan lc_sort_f32_45bc0d502ee0cd8b_move lc_sort_f32_45bc0d502ee0cd8b_hist lc_sort_f32_45bc0d502ee0cd8b_scan lc_sort_f32_45bc0d502ee0cd8b_move lc_sort_f32_45bc0d502ee0cd8b_hist lc_sort_f32_45bc0d502ee0cd8b_scan lc_sort_f32_45bc0d502ee0cd8b_last */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row. */
-__kernel void lc_sort_f32_c095ac25dfae54ac_first(
+#define LC_POS int
+
+__kernel void lc_sort_f32_45bc0d502ee0cd8b_first(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -47,7 +49,7 @@ __kernel void lc_sort_f32_c095ac25dfae54ac_first(
     fl[g_] = f_;
 }
 
-__kernel void lc_sort_f32_c095ac25dfae54ac_hist(
+__kernel void lc_sort_f32_45bc0d502ee0cd8b_hist(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -80,7 +82,7 @@ __kernel void lc_sort_f32_c095ac25dfae54ac_hist(
         c[d * P] = h[d];
 }
 
-__kernel void lc_sort_f32_c095ac25dfae54ac_scan(
+__kernel void lc_sort_f32_45bc0d502ee0cd8b_scan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -100,7 +102,7 @@ __kernel void lc_sort_f32_c095ac25dfae54ac_scan(
     }
 }
 
-__kernel void lc_sort_f32_c095ac25dfae54ac_move(
+__kernel void lc_sort_f32_45bc0d502ee0cd8b_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -117,17 +119,17 @@ __kernel void lc_sort_f32_c095ac25dfae54ac_move(
     __global uint *ksrc = (__global uint *)(s + ks) + m * n0;
     __global uint *vsrc = (__global uint *)(s + vs) + m * n0;
     __global long *c = cnt + m * 2048 * P + q;
-    long o[2048];
+    LC_POS o[2048];
 #pragma unroll 1
     for (int d = 0; d < 2048; d++)
-        o[d] = c[d * P];
+        o[d] = (LC_POS)c[d * P];
     int pay_ = 0;
 #pragma unroll 1
     for (long t = 0; t < P; t++)
         pay_ |= fl[m * P + t];
     __global uint *kdst = (__global uint *)(s + kd) + m * n0;
     const int ph_ = (int)(((ulong)kdst / sizeof(uint)) & 15);
-    long f[2048];
+    LC_POS f[2048];
 #pragma unroll 1
     for (int d = 0; d < 2048; d++)
         f[d] = o[d];
@@ -182,7 +184,7 @@ __kernel void lc_sort_f32_c095ac25dfae54ac_move(
     mem_fence(CLK_GLOBAL_MEM_FENCE);
 }
 
-__kernel void lc_sort_f32_c095ac25dfae54ac_last(
+__kernel void lc_sort_f32_45bc0d502ee0cd8b_last(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -199,10 +201,10 @@ __kernel void lc_sort_f32_c095ac25dfae54ac_last(
     __global uint *ksrc = (__global uint *)(s + ks) + m * n0;
     __global uint *vsrc = (__global uint *)(s + vs) + m * n0;
     __global long *c = cnt + m * 2048 * P + q;
-    long o[2048];
+    LC_POS o[2048];
 #pragma unroll 1
     for (int d = 0; d < 2048; d++)
-        o[d] = c[d * P];
+        o[d] = (LC_POS)c[d * P];
     int pay_ = 0;
 #pragma unroll 1
     for (long t = 0; t < P; t++)
@@ -236,7 +238,7 @@ __kernel void lc_sort_f32_c095ac25dfae54ac_last(
         return;
     }
     const int ph_ = (int)(((ulong)od_ / sizeof(float)) & 15);
-    long f[2048];
+    LC_POS f[2048];
 #pragma unroll 1
     for (int d = 0; d < 2048; d++)
         f[d] = o[d];
