@@ -724,3 +724,14 @@ def test_counting_compaction_memory(dev):
     r2[1] = -2                                            # a view of its buffer: writes stay there
     assert float(r2[1]) == -2
     same(x, h)
+
+
+def test_counting_compaction_buffer_bound():
+    """The one-pass store's buffer of the mask's size is taken only where it fits one
+    allocation and an eighth of the device's memory; else the count comes first."""
+    from lazycl import _compact
+    GiB = 1 << 30
+    assert _compact._buffer_fits(GiB, 4 * GiB, 80 * GiB)
+    assert not _compact._buffer_fits(8 * GiB, 4 * GiB, 80 * GiB)       # over one allocation
+    assert not _compact._buffer_fits(11 * GiB, 64 * GiB, 80 * GiB)     # over an eighth
+    assert _compact._buffer_fits(10 * GiB, 64 * GiB, 80 * GiB)

@@ -87,9 +87,20 @@ class _Count:
         self.n = int(np.asarray(_c._reduce("sum", _counts(flat), (0,))))
 
 
-def _one_pass(m, src_device):
-    """Whether m's flat mask takes the GPU's one-pass store (long enough for its tiles)."""
-    return src_device.schedule == "gpu" and m.size >= _ONE_PASS_MIN
+def _one_pass(m, src):
+    """Whether src[m] (m of src's shape) takes the GPU's one-pass store: a mask long enough for
+    its tiles, and a buffer of its size that _buffer_fits the device."""
+    dev = src.device
+    return (dev.schedule == "gpu" and m.size >= _ONE_PASS_MIN and
+            _buffer_fits(m.size * np.dtype(src.dtype).itemsize, int(dev.max_alloc),
+                         int(dev.global_mem)))
+
+
+def _buffer_fits(nbytes, max_alloc, global_mem):
+    """Whether a buffer of the mask's size (nbytes) may be allocated for a result that may be
+    much smaller: it fits one allocation and takes at most an eighth of the device's memory
+    (else the Trues are counted first and the result allocated at its size)."""
+    return nbytes <= max_alloc and 8 * nbytes <= global_mem
 
 
 def _exact_mask(m):
@@ -195,7 +206,7 @@ def _compact(src, m, ch=None):
     on request; different values would be a race). On GPUs, where a branch costs little and one
     spare address would serialize the writes, the store is predicated."""
     rest = tuple(src.shape[m.ndim:])
-    if not rest and ch is None and _one_pass(m, src.device):
+    if not rest and ch is None and _one_pass(m, src):
         return _compact_counting(src, m)
     if not rest and (ch is not None or (ch := _chunks(m, src.device)) is not None):
         if isinstance(ch, _Count):
