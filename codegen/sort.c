@@ -483,7 +483,8 @@ static int lc_sort_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
             continue;
         }
         /* MOVE and LAST: each element to its digit's next place, in order. */
-        lc_sb_printf(sb, "    LC_POS o[%d];\n#pragma unroll 1\n    for (int d = 0; d < %d; d++)\n        o[d] = (LC_POS)c[d * P];\n",
+        lc_sb_printf(sb, "    LC_POS o[%d];\n#pragma unroll 1\n"
+                         "    for (int d = 0; d < %d; d++)\n        o[d] = (LC_POS)c[d * P];\n",
                      radix, radix);
         lc_sort_pay(sb, arg, isf);
         if (kk == LC_SORT_MOVE) {
