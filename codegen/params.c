@@ -239,17 +239,30 @@ int lc_small_group_check(const struct lc_target *t, int64_t total)
     return !t->fixed_groups && total > 0 && total <= LC_SMALL_GROUP_MAX;
 }
 
+/* Work-groups of wg items, or of the largest power of two below it the device takes: a device
+ * with smaller work-groups (Oclgrind: 1024) takes several of those. */
+static size_t lc_wg_within(const struct lc_target *t, size_t wg)
+{
+    size_t max = t->max_work_group ? t->max_work_group : 1;
+    while (wg > max && wg > 1)
+        wg /= 2;
+    return wg;
+}
+
+/* The work-groups that keep every compute unit busy: two each. */
+static size_t lc_groups_wanted(const struct lc_target *t)
+{
+    return 2 * (size_t)(t->compute_units ? t->compute_units : 1);
+}
+
 void lc_small_group(const struct lc_target *t, struct lc_launch *l, int64_t total)
 {
     if (!lc_small_group_check(t, total))
         return;
-    size_t wg = LC_SMALL_GROUP_MIN, max = t->max_work_group ? t->max_work_group : 1;
+    size_t wg = LC_SMALL_GROUP_MIN;
     while (wg < (size_t)total)
         wg *= LC_SMALL_GROUP_STEP;
-    /* A device with smaller work-groups (Oclgrind: 1024) takes several of its largest
-     * power of two. */
-    while (wg > max && wg > 1)
-        wg /= 2;
+    wg = lc_wg_within(t, wg);
     l->use_local = 1;
     l->local[0] = wg;
     l->global[0] = lc_round_up((size_t)total, wg);
@@ -268,7 +281,7 @@ void lc_small_group_work(const struct lc_target *t, struct lc_launch *l, int64_t
         return;
     /* Enough work that one group (one thread on PoCL) would leave the other cores idle: groups
      * a step of the ladder smaller, down to its first, until there are two per compute unit. */
-    size_t groups = 2 * (size_t)(t->compute_units ? t->compute_units : 1);
+    size_t groups = lc_groups_wanted(t);
     while (l->local[0] > LC_SMALL_GROUP_MIN && l->global[0] / l->local[0] < groups) {
         l->local[0] = l->local[0] / LC_SMALL_GROUP_STEP > LC_SMALL_GROUP_MIN
                           ? l->local[0] / LC_SMALL_GROUP_STEP : LC_SMALL_GROUP_MIN;
@@ -284,11 +297,9 @@ void lc_cpu_groups(const struct lc_target *t, struct lc_launch *l, int64_t total
         lc_small_group(t, l, total);
         return;
     }
-    size_t wg = LC_SMALL_GROUP_MAX, max = t->max_work_group ? t->max_work_group : 1;
-    while (wg > max && wg > 1)
-        wg /= 2;
+    size_t wg = lc_wg_within(t, LC_SMALL_GROUP_MAX);
     /* Two groups or more per compute unit, each a size of the ladder. */
-    size_t groups = 2 * (size_t)(t->compute_units ? t->compute_units : 1);
+    size_t groups = lc_groups_wanted(t);
     while (wg / LC_SMALL_GROUP_STEP >= LC_SMALL_GROUP_MIN &&
            lc_round_up((size_t)total, wg) / wg < groups)
         wg /= LC_SMALL_GROUP_STEP;
@@ -311,9 +322,7 @@ void lc_cpu_groups_nd(const struct lc_target *t, struct lc_launch *l)
 {
     if (t->fixed_groups || l->work_dim < 2)
         return;
-    size_t max = t->max_work_group ? t->max_work_group : 1, budget = LC_SMALL_GROUP_MAX;
-    while (budget > max && budget > 1)
-        budget /= 2;
+    size_t budget = lc_wg_within(t, LC_SMALL_GROUP_MAX);
     for (unsigned d = 0; d < l->work_dim; d++)
         if (!l->global[d])
             return;   /* nothing to run: the driver's way */
@@ -329,7 +338,7 @@ void lc_cpu_groups_nd(const struct lc_target *t, struct lc_launch *l)
         budget /= w;
     }
     /* Two groups or more per compute unit: the outermost dims' groups shrink first. */
-    size_t want = 2 * (size_t)(t->compute_units ? t->compute_units : 1);
+    size_t want = lc_groups_wanted(t);
     for (int d = (int)l->work_dim - 1; d >= 0; d--)
         while (l->local[d] > 1 && lc_groups_of(l) < want)
             l->local[d] = l->local[d] / LC_SMALL_GROUP_STEP ? l->local[d] / LC_SMALL_GROUP_STEP : 1;

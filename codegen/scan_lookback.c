@@ -288,17 +288,14 @@ static int lc_lb_narrow(struct lc_cg *g)
  * running count is the tile's prefix, its (j, warp)'s exclusive count and the flags of its
  * warp's lanes before it. NVIDIA takes the ballots from PTX `vote`; other devices build them
  * in local memory from the items' bits.
- * Only where the items keep 8 bytes of loads an element (`keep`): H100, kernel ms, the tile's
- * scan / ballots, x[x > 0.5] of 2^27 float64 0.770 / 0.608, of 2^27 int64 0.628 / 0.616, but
- * of 2^28 float32 0.809 / 0.963, x[m] by a bool mask 0.889 / 1.311 (not understood: the
- * ballots take less local memory and no more registers). */
-static int lc_lb_flags(const struct lc_cg *g, const char *keep)
+ * Only where the items keep 8 bytes of loads an element (kept_bytes, lc_lb_keep's): H100,
+ * kernel ms, the tile's scan / ballots, x[x > 0.5] of 2^27 float64 0.770 / 0.608, of 2^27
+ * int64 0.628 / 0.616, but of 2^28 float32 0.809 / 0.963, x[m] by a bool mask 0.889 / 1.311
+ * (not understood: the ballots take less local memory and no more registers). */
+static int lc_lb_flags(const struct lc_cg *g, int kept_bytes)
 {
     const struct lc_kernel *k = g->k;
-    int bytes = 0;
-    for (int i = 0; i < k->n_exprs; i++)
-        bytes += keep[i] ? (int)lc_dtype_size(k->exprs[i].dtype) : 0;
-    if (k->kind != LC_KERNEL_STORE || k->scan_op != LC_OP_CUMSUM || bytes != 8 ||
+    if (k->kind != LC_KERNEL_STORE || k->scan_op != LC_OP_CUMSUM || kept_bytes != 8 ||
         g->t->work_group % 32 != 0 || g->t->scan_lookback_per_item > 32)
         return 0;
     const struct lc_expr *x = &k->exprs[k->store_scan];
@@ -445,8 +442,8 @@ static int lc_gen_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struct lc_s
 
 /* The loads of the scan's prologue (buffer reads) the items keep for the store's loop, in
  * order while their bytes fit LC_LB_KEEP_BYTES: keep[i] per expr (malloc'd), or NULL when out
- * of memory. */
-static char *lc_lb_keep(const struct lc_cg *g)
+ * of memory; *bytes their bytes an element. */
+static char *lc_lb_keep(const struct lc_cg *g, int *bytes_out)
 {
     const struct lc_kernel *k = g->k;
     char *keep = lc_scan_prologue_need(g);
@@ -460,6 +457,7 @@ static char *lc_lb_keep(const struct lc_cg *g)
                   bytes + b <= LC_LB_KEEP_BYTES;
         bytes += keep[i] ? b : 0;
     }
+    *bytes_out = bytes;
     return keep;
 }
 
@@ -476,10 +474,11 @@ static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struc
     size_t L = g->t->work_group;
     char v[16];
     snprintf(v, sizeof v, "v%d", k->exprs[k->store_scan].in[0]);
-    char *keep = lc_lb_keep(g);
+    int kept;
+    char *keep = lc_lb_keep(g, &kept);
     if (!keep)
         return lc_error_set(g->e, LC_ERR_NOMEM, "out of host memory generating a kernel"), -1;
-    int E, flags = lc_lb_flags(g, keep);
+    int E, flags = lc_lb_flags(g, kept);
     if (lc_lb_tile(g, c, sb, 0, v, &E, keep, flags) < 0) {
         free(keep);
         return -1;
