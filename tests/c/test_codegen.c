@@ -453,6 +453,37 @@ static void check_small_groups(void)
         lc_node_release(s);
         lc_node_release(a);
     }
+    /* The generic CPU target (a driver vectorizing across a group's items): row sums with
+     * enough work in groups of one item (no gather of as many rows a step), the short ones in
+     * one group; a row maximum keeps the ladder's groups. */
+    for (size_t c = 0; c < sizeof rows / sizeof *rows; c++)
+        for (int op = 0; op < 2; op++) {
+            struct lc_target t;
+            lc_target_init(&t, LC_TARGET_CPU, 1, 2, 4096, "test cpu, row sums");
+            int64_t sh[2] = {rows[c][0], rows[c][1]};
+            struct lc_node *a = leaf(LC_FLOAT32, 2, sh);
+            struct lc_node *s = lc_node_reduce(op ? LC_OP_RMAX : LC_OP_SUM, a, 1u << 1, 0, 0, &err);
+            struct lc_plan p;
+            struct lc_error e = {0};
+            CHECK(s && lc_fuse(&s, 1, 0, &p, &e) == LC_OK);
+            struct lc_kcode code;
+            CHECK(lc_codegen(&p, 0, &t, &code, &e) == LC_OK);
+            const struct lc_launch *l = &code.launches[0];
+            CHECK(strstr(code.schedule, "one item per output") != NULL);
+            CHECK(l->use_local && l->global[0] >= (size_t)rows[c][0] &&
+                  l->global[0] % l->local[0] == 0);
+            int big = rows[c][0] * rows[c][1] >= 65536;
+            if (big && !op)
+                CHECK(l->local[0] == 1 && l->global[0] == (size_t)rows[c][0]);
+            else
+                CHECK(on_ladder(l->local[0], 4096));
+            if (!big)
+                CHECK(l->global[0] / l->local[0] == 1);
+            lc_kcode_free(&code);
+            lc_plan_free(&p);
+            lc_node_release(s);
+            lc_node_release(a);
+        }
 }
 
 /* A user function (graph/userfn.h) inside a fused map and a reduction: defined once per output
