@@ -427,42 +427,20 @@ static void check_small_groups(void)
         lc_node_release(out);
     }
     /* Reductions of one item per output: a short row each, one group; long rows (a
-     * matrix-vector product), groups small enough for two per compute unit. */
+     * matrix-vector product), groups small enough for two per compute unit. On the generic
+     * CPU target (a driver vectorizing across a group's items), row sums with enough work run
+     * in groups of one item (no gather of as many rows a step), the short ones in one group;
+     * a row maximum keeps the ladder's groups. */
     static const int64_t rows[][2] = {{2000, 16}, {2000, 30000}, {100, 4000}, {100003, 8}};
-    for (size_t c = 0; c < sizeof rows / sizeof *rows; c++) {
-        struct lc_target t;
-        lc_target_init(&t, LC_TARGET_POCL, 1, 2, 4096, "test cpu, reductions");
-        int64_t sh[2] = {rows[c][0], rows[c][1]};
-        struct lc_node *a = leaf(LC_FLOAT32, 2, sh);
-        struct lc_node *s = lc_node_reduce(LC_OP_SUM, a, 1u << 1, 0, 0, &err);
-        struct lc_plan p;
-        struct lc_error e = {0};
-        CHECK(s && lc_fuse(&s, 1, 0, &p, &e) == LC_OK);
-        struct lc_kcode code;
-        CHECK(lc_codegen(&p, 0, &t, &code, &e) == LC_OK);
-        const struct lc_launch *l = &code.launches[0];
-        CHECK(strstr(code.schedule, "one item per output") != NULL);
-        CHECK(l->use_local && l->global[0] >= (size_t)rows[c][0] && l->global[0] % l->local[0] == 0);
-        size_t groups = l->global[0] / l->local[0];
-        if (rows[c][0] * rows[c][1] < 65536)
-            CHECK(groups == 1);
-        else
-            CHECK(groups >= 4 || l->local[0] == 8);
-        lc_kcode_free(&code);
-        lc_plan_free(&p);
-        lc_node_release(s);
-        lc_node_release(a);
-    }
-    /* The generic CPU target (a driver vectorizing across a group's items): row sums with
-     * enough work in groups of one item (no gather of as many rows a step), the short ones in
-     * one group; a row maximum keeps the ladder's groups. */
     for (size_t c = 0; c < sizeof rows / sizeof *rows; c++)
-        for (int op = 0; op < 2; op++) {
+        for (int v = 0; v < 3; v++) {
+            int cpu = v > 0, op = v == 2 ? LC_OP_RMAX : LC_OP_SUM;
             struct lc_target t;
-            lc_target_init(&t, LC_TARGET_CPU, 1, 2, 4096, "test cpu, row sums");
+            lc_target_init(&t, cpu ? LC_TARGET_CPU : LC_TARGET_POCL, 1, 2, 4096,
+                           "test cpu, reductions");
             int64_t sh[2] = {rows[c][0], rows[c][1]};
             struct lc_node *a = leaf(LC_FLOAT32, 2, sh);
-            struct lc_node *s = lc_node_reduce(op ? LC_OP_RMAX : LC_OP_SUM, a, 1u << 1, 0, 0, &err);
+            struct lc_node *s = lc_node_reduce(op, a, 1u << 1, 0, 0, &err);
             struct lc_plan p;
             struct lc_error e = {0};
             CHECK(s && lc_fuse(&s, 1, 0, &p, &e) == LC_OK);
@@ -472,13 +450,16 @@ static void check_small_groups(void)
             CHECK(strstr(code.schedule, "one item per output") != NULL);
             CHECK(l->use_local && l->global[0] >= (size_t)rows[c][0] &&
                   l->global[0] % l->local[0] == 0);
+            size_t groups = l->global[0] / l->local[0];
             int big = rows[c][0] * rows[c][1] >= 65536;
-            if (big && !op)
+            if (!big)
+                CHECK(groups == 1);
+            else if (cpu && op == LC_OP_SUM)
                 CHECK(l->local[0] == 1 && l->global[0] == (size_t)rows[c][0]);
             else
+                CHECK(groups >= 4 || l->local[0] == 8);
+            if (cpu && !(big && op == LC_OP_SUM))
                 CHECK(on_ladder(l->local[0], 4096));
-            if (!big)
-                CHECK(l->global[0] / l->local[0] == 1);
             lc_kcode_free(&code);
             lc_plan_free(&p);
             lc_node_release(s);
