@@ -502,7 +502,6 @@ void lc_vec_fold_loop(struct lc_cg *g, struct lc_sb *sb, const char *lo, const c
                       int W, const char *ind);
 /* Does every prologue read move by 0 or 1 along kept dim 0 (a column reduction)? */
 int lc_columnlike(struct lc_cg *g);
-int lc_rowlike(struct lc_cg *g);
 /* A column reduction with enough outputs for lanes across outputs (SIMD targets)? */
 int lc_reduce_simd_columns(struct lc_cg *g);
 

@@ -462,6 +462,22 @@ static int lc_gen_reduce_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
     return 0;
 }
 
+/* Does every prologue read move by 0 or 1 along dim d, one of them by 1? */
+static int lc_reads_along(struct lc_cg *g, int d)
+{
+    int moved = 0;
+    for (int a = 0; a < g->k->n_access; a++) {
+        const struct lc_access *x = &g->acc[a];
+        if (x->epilogue || x->kind == LC_ACCESS_CONST)
+            continue;
+        int c = lc_stclass(x->strides[d]);
+        if (c == LC_ST_ANY)
+            return 0;
+        moved |= c == LC_ST_UNIT;
+    }
+    return moved;
+}
+
 /* Whether the items of reduce_loop are groups of one: on CPU drivers that vectorize across a
  * group's items themselves (no simd in the target: Intel's), items walking their rows in
  * order would read as many rows at once, a gather per step. Sums only, with enough work:
@@ -472,8 +488,9 @@ static int lc_gen_reduce_rows(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
 static int lc_rows_one_item_groups(struct lc_cg *g, int64_t M, int64_t per_item)
 {
     const struct lc_kernel *k = g->k;
+    /* the rows: every read walks the last reduced dim in order */
     if (g->t->simd || g->t->fixed_groups || (double)M * (double)per_item < LC_SMALL_GROUP_WORK ||
-        !lc_rowlike(g))
+        g->nd == g->nk || !lc_reads_along(g, g->nd - 1))
         return 0;
     for (int s = 0; s < k->n_reds; s++)
         if (k->reds[s].op != LC_OP_SUM)
@@ -548,42 +565,11 @@ static int lc_gen_reduce_loop(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
     return 0;
 }
 
-/* Does every prologue read move by 0 or 1 along the last reduced dim, one of them by 1 (an
- * item's loop walks its rows' elements in order: a row reduction)? */
-int lc_rowlike(struct lc_cg *g)
-{
-    int moved = 0, d = g->nd - 1;
-    if (g->nd - g->nk < 1)
-        return 0;
-    for (int a = 0; a < g->k->n_access; a++) {
-        const struct lc_access *x = &g->acc[a];
-        if (x->epilogue || x->kind == LC_ACCESS_CONST)
-            continue;
-        int c = lc_stclass(x->strides[d]);
-        if (c == LC_ST_ANY)
-            return 0;
-        moved |= c == LC_ST_UNIT;
-    }
-    return moved;
-}
-
 /* Does every prologue read move by 0 or 1 along kept dim 0 (so adjacent
  * outputs read adjacent addresses: a column reduction)? */
 int lc_columnlike(struct lc_cg *g)
 {
-    if (g->nk != 1 || g->nd - g->nk < 1)
-        return 0;
-    int moved = 0;
-    for (int a = 0; a < g->k->n_access; a++) {
-        const struct lc_access *x = &g->acc[a];
-        if (x->epilogue || x->kind == LC_ACCESS_CONST)
-            continue;
-        int c = lc_stclass(x->strides[0]);
-        if (c == LC_ST_ANY)
-            return 0;
-        moved |= c == LC_ST_UNIT;
-    }
-    return moved;
+    return g->nk == 1 && g->nd - g->nk >= 1 && lc_reads_along(g, 0);
 }
 
 /* Column reductions with enough outputs to fill the device, on targets with
