@@ -362,7 +362,9 @@ static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int
     *E = g->t->scan_lookback_per_item;
     size_t L = g->t->work_group;
     int64_t M = lc_scan_rows(g), N = g->shape[nr], TS = (int64_t)L * *E, P = (N + TS - 1) / TS;
-    if (!lc_lb_head(g, c, sb, inplace, A, flags ? NULL : narrow ? "float" : A, nw, M, P, TS))
+    /* output strides: a scan's outputs, a store's scan totals (lc_store_outputs) */
+    if (!lc_lb_head(g, c, sb, inplace || g->k->n_outputs, A, flags ? NULL : narrow ? "float" : A,
+                    nw, M, P, TS))
         return -1;
     if (flags) {
         lc_lb_flag_counts(g, sb, v, A, id, *E, keep);
@@ -418,6 +420,7 @@ static int lc_gen_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struct lc_s
     lc_sb_printf(sb, "    for (int e = 0; e < %d; e++) {\n"
                      "        const int ke_ = lid * E_ + e;\n", E);
     if (lc_lb_narrow(g)) {
+        /* The item's values again, from its exclusive prefix: each output rounded once. */
         lc_scan_step(&g->h, sb, k->scan_op, k->outputs[0].dtype, "pre", "buf[ke_ + (ke_ >> E_SH)]",
                      A, "        ");
         lc_sb_printf(sb, "        buf[ke_ + (ke_ >> E_SH)] = (float)pre;\n"
@@ -491,10 +494,10 @@ static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struc
         char last[32];
         snprintf(last, sizeof last, "tot[%zu]", L - 1);
         lc_scan_step(&g->h, sb, op, dt, "t_", last, A, "        ");
-        lc_sb_printf(sb, "        out0[0");
-        for (int d = 0; d < nr; d++)
-            lc_sb_printf(sb, " + i%d * %lld", d, (long long)g->ostr[0][d]);
-        lc_sb_printf(sb, "] = (%s)t_;\n    }\n", lc_T(k->outputs[0].dtype));
+        const char *T = lc_T(k->outputs[0].dtype);
+        lc_sb_printf(sb, "        const %s v%d = (%s)t_;\n", T, k->outputs[0].expr, T);
+        lc_store_outputs(g, sb, "        ", nr);
+        lc_sb_printf(sb, "    }\n");
     }
     if (!flags) {
         lc_sb_printf(sb, "    for (int e = 0; e < %d; e++) {\n"

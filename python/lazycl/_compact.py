@@ -130,13 +130,10 @@ def _compact_counting(src, m):
     _exact_mask(m)
     N = m.size
     out = _c._empty(src, (N,), np.dtype(src.dtype).name)
-    fm, fs = _c.reshape(m, (-1,)), _c.reshape(src, (-1,))
+    fm = _c.reshape(m, (-1,))
     cnt = _counts(fm)
-    slot = _c._binary("subtract", _c._scan("cumsum", cnt, 0), 1)
     total = _c._reduce("sum", cnt, (0,))
-    # In range where the mask holds; the gather clamps the others' slot (-1 before the first
-    # True), never checks it, and the store skips them. The count is forced with the store.
-    _c._store(out, _c._gather(out, slot, 0, _CLAMPED), fs, fm, 0, 1, total)
+    _store_kept(out, fm, _c.reshape(src, (-1,)), cnt, total)   # the count forced with it
     n = int(np.asarray(total))
     if n * _KEEP_VIEW >= N:
         return out[:n]
@@ -152,12 +149,18 @@ def _compact_one_pass(src, m, n):
     out = _c._empty(src, (n,), np.dtype(src.dtype).name)
     if n == 0:
         return out
-    fm, fs = _c.reshape(m, (-1,)), _c.reshape(src, (-1,))
-    slot = _c._binary("subtract", _c._scan("cumsum", _counts(fm), 0), 1)
-    # In range where the mask holds (the count is the scan's last value); the gather clamps the
-    # others' slot (-1 before the first True), never checks it, and the store skips them.
-    _c._store(out, _c._gather(out, slot, 0, _CLAMPED), fs, fm, 0, 1)
+    fm = _c.reshape(m, (-1,))
+    _store_kept(out, fm, _c.reshape(src, (-1,)), _counts(fm))
     return out
+
+
+def _store_kept(out, fm, fs, cnt, total=None):
+    """fs where the flat mask fm holds into out, in order: one store whose slot for each kept
+    element is its running count of Trues (cnt, fm's counts) less one. That slot is in range
+    where the mask holds; the gather clamps the others' (-1 before the first True), never checks
+    it, and the store skips them. `total` (the Trues' count), when given, is forced with it."""
+    slot = _c._binary("subtract", _c._scan("cumsum", cnt, 0), 1)
+    _c._store(out, _c._gather(out, slot, 0, _CLAMPED), fs, fm, 0, 1, total)
 
 
 def _compact_chunks(src, m, ch):

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "store with its count of flags: tiles of 4096 per work-group in one pass, warp ballots, a decoupled look-back", 1 launch: lc_store_f64_16d7d55eba51306a */
+/* ---- kernel 0: schedule "store with its count of flags: tiles of 4096 per work-group in one pass, warp ballots, a decoupled look-back", 1 launch: lc_store_f64_ba272c6f1621dc0f */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 7 fused ops; store with its count of flags: tiles of 4096 per work-group in one pass, warp ballots, a decoupled look-back. */
@@ -22,7 +22,7 @@ static inline uint lc_lb_get(volatile __global ulong *w, uint *v) {
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_store_f64_16d7d55eba51306a(
+__kernel void lc_store_f64_ba272c6f1621dc0f(
     __global int *restrict out0,
     __global const double *restrict a0, const long a0_o,
     const double a1_v,
@@ -167,7 +167,8 @@ __kernel void lc_store_f64_16d7d55eba51306a(
     if (lid == 0 && q == P - 1) {
         uint t_ = pre;
         t_ += (uint)tot[255];
-        out0[0] = (int)t_;
+        const int v4 = (int)t_;
+        out0[0] = v4;
     }
     #pragma unroll
     for (int j = 0; j < 16; j++) {
