@@ -144,7 +144,7 @@ static int lc_store_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
      * groups too. The ladder's (lc_cpu_groups_nd) took A[1:-1, 1:-1] = B[1:-1, 1:-1] * 2 over
      * 10^6 rows of 10 from 6.3-7.5 ms to 2.3-3.4, but jacobi_2d's stores of rows of 1998 from
      * 55 to 81-83 ms (groups of 4096 a row, half of them returning). */
-    int grouped = !g->t->fixed_groups && nd == 1 && lc_small_group_check(g->t, total);
+    int grouped = nd == 1 && lc_small_group_check(g->t, total);   /* never with fixed groups */
     if (nd >= 1 && nd <= 3) {
         /* OpenCL dim 0 is the innermost (fastest) kernel dim. */
         for (int d = nd - 1; d >= 0; d--) {
