@@ -16,9 +16,11 @@
 
 /* The device kinds lazycl shapes kernels for. */
 enum lc_target_kind {
-    LC_TARGET_CPU,  /* a CPU driver that vectorizes across work-items by itself */
-    LC_TARGET_POCL, /* PoCL's CPU driver: vectorizes across work-items but not loops inside
-                       one, so lazycl writes float8 code for it */
+    LC_TARGET_CPU,  /* a CPU driver left to vectorize across work-items by itself (asked
+                       for by LAZYCL_SCHEDULE=cpu) */
+    LC_TARGET_SIMD, /* a CPU driver given explicit float8 code (every CPU device: PoCL's
+                       driver vectorizes across work-items but not loops inside one, and
+                       Intel's runs these kernels faster than its own vectorized ones) */
     LC_TARGET_GPU,  /* a GPU (or accelerator): coalesced accesses, work-groups, local memory */
 };
 
@@ -56,10 +58,10 @@ struct lc_target {
                                     for that reason alone) */
     int reduce_rows;            /* SIMD targets whose loads stream best in long runs: loops of
                                    one output per item take this many outputs per item where
-                                   they share a read (A @ v's vector, reduce.c); column sums
-                                   with such a read take panels of columns (v @ A,
-                                   reduce_split.c), products of a few rows all rows x panels
-                                   of columns (gemm.c); 0 or 1: none of these */
+                                   they share a read (A @ v's vector, reduce.c); 0 or 1: one */
+    int read_panels;            /* ... column sums with such a read take panels of columns
+                                   (v @ A, reduce_colpanel.c), products of a few rows all rows
+                                   x panels of columns (gemm_panels.c) */
     int64_t split_min_reduced;  /* fewer reduced elements than this: one work-item per output */
     size_t split_items;         /* items per work-group of a split reduction */
     int split_strided;          /* each item of a split reduction folds a strided share (coalesced
@@ -131,9 +133,12 @@ void lc_target_init(struct lc_target *t, enum lc_target_kind kind, int fp64,
 /* PoCL's major version in its platform version string ("OpenCL 3.0 PoCL 5.0+debian ..."),
  * 0 if none is named. */
 int lc_pocl_major(const char *platform_version);
-/* What a PoCL device of that major version changes in t (a PoCL target's): from PoCL 4 on,
+/* What a PoCL device of that major version changes in t (a SIMD target's): from PoCL 4 on,
  * sort_net_max is one block (target.c says why). */
 void lc_target_for_pocl(struct lc_target *t, int pocl_major);
+/* What a CPU device of another runtime (Intel's) changes in t (a SIMD target's): no sort
+ * networks, one output per item of a row loop (target.c says why). */
+void lc_target_for_cpu_runtime(struct lc_target *t);
 /* The GEMM tile candidates of t's kind that the autotuner times (engine/autotune.c): how
  * many (0: no product schedule to tune); candidate 0 is lc_target_init's default. */
 int lc_target_gemm_count(const struct lc_target *t);
@@ -141,11 +146,11 @@ int lc_target_gemm_count(const struct lc_target *t);
 int lc_target_gemm_set(struct lc_target *t, int i);
 /* t's GEMM tile sizes in words ("4 rows x 2 vectors of 8, groups of 16, panels of 256"). */
 void lc_target_gemm_name(const struct lc_target *t, char *out, size_t n);
-/* The kind to shape kernels for on a device: a GPU (or accelerator), PoCL's
- * CPU driver, or another CPU; LAZYCL_SCHEDULE=gpu|cpu|pocl shapes them as for a
- * GPU, a generic CPU or PoCL instead (tests run the GPU schedules on CPU devices, and
- * `make oclgrind` runs all three on Oclgrind's simulator). */
-enum lc_target_kind lc_target_kind_of(int gpu, int pocl);
+/* The kind to shape kernels for on a device: a GPU (or accelerator), or a CPU (explicit
+ * SIMD); LAZYCL_SCHEDULE=gpu|simd|cpu shapes them as for a GPU, a SIMD CPU or a generic
+ * CPU instead ("pocl", the SIMD kind's first name, still reads as simd; tests run the GPU
+ * schedules on CPU devices, and `make oclgrind` runs all three on Oclgrind's simulator). */
+enum lc_target_kind lc_target_kind_of(int gpu);
 
 enum lc_cgarg_kind {
     LC_CGARG_INPUT,   /* plan->inputs[index] */

@@ -23,7 +23,7 @@ int lc_gemm_unit_along(const struct lc_cg *g, const struct lc_gemm *m, int bit, 
 /* The epilogue of output (i<dm>, i<dn>) whose sum is `v`, and its stores. */
 void lc_gemm_epilogue(struct lc_cg *g, struct lc_sb *sb, const char *v, const char *ind);
 /* Does the SIMD product m take gemm_panels.c's panels (a few rows, no batch, no post-reductions,
- * a target with reduce_rows)? */
+ * a target with read_panels)? */
 int lc_gemm_panels_fit(struct lc_cg *g, const struct lc_gemm *m);
 /* The panels schedule of product m (gemm_panels.c). */
 int lc_gen_gemm_panels(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, struct lc_gemm *m);

@@ -26,7 +26,7 @@
 int lc_gemm_panels_fit(struct lc_cg *g, const struct lc_gemm *m)
 {
     return m->dm == 0 && g->shape[m->dm] <= LC_PANEL_ROWS && !lc_gpost_has(g) &&
-           g->t->reduce_rows > 1;
+           g->t->read_panels;
 }
 
 /* The left operand's value at row i<dm> = r and K index i<dk> = `kv`, as x_: a block that the

@@ -43,7 +43,7 @@ static void lc_colpanel_add(struct lc_cg *g, struct lc_sb *sb, int W, const char
 int lc_reduce_colpanel_fits(struct lc_cg *g)
 {
     const struct lc_kernel *k = g->k;
-    if (g->t->reduce_rows < 2 || g->nk != 1)
+    if (!g->t->read_panels || g->nk != 1)
         return 0;
     for (int s = 0; s < k->n_reds; s++)
         if (k->reds[s].op != LC_OP_SUM)

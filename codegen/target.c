@@ -69,6 +69,7 @@ struct lc_target_profile {
  * 64 bytes stay in L2). */
 #define LC_CPU_PROFILE(kind_, simd_, rows_, net_)                                            \
     .fixed = {LC_EVERY_KIND, .kind = kind_, .simd = simd_, .reduce_rows = rows_,             \
+              .read_panels = (rows_) > 1,                                                    \
               .split_min_reduced = 4096,                                                     \
               .split_items = 1, .split_per_item = 16384, .sort_row_max = 8192,               \
               .sort_net_max = net_, .sort_stream_stores = 1, .gemm_simd_rows = 4,            \
@@ -77,12 +78,15 @@ struct lc_target_profile {
     .store_private = 2, .sort_items = 8, .topk_items = 8
 
 static const struct lc_target_profile lc_profiles[] = {
-    /* Intel's CPU runtime builds the vector merge sort's network (sort_net.c) in 15-20 s a
-     * kernel (PoCL: 1-1.5 s), so its value sorts of rows keep the radix passes. */
+    /* A CPU driver left to vectorize across work-items (LAZYCL_SCHEDULE=cpu). */
     [LC_TARGET_CPU] = {LC_CPU_PROFILE(LC_TARGET_CPU, 0, 0, 0)},
     /* PoCL's CPU driver vectorizes across work-items but not loops inside one, and calls
-     * the scalar math library per element: float8 code. */
-    [LC_TARGET_POCL] = {LC_CPU_PROFILE(LC_TARGET_POCL, 8, 8, 65536)},
+     * the scalar math library per element: float8 code. Intel's CPU runtime, which does
+     * vectorize across work-items, runs these kernels faster than the generic CPU target's
+     * (on 2 Zen 4 cores, 2^24 float32, ms, generic / SIMD: softmax 37.6 / 10.5, cumsum 11.0
+     * / 6.97, compaction 12.7 / 7.83, top_k 16 22.2 / 2.38, sort of rows 4096^2 65.0 / 26.1,
+     * matmul 2048^2 112 / 87.8, random 173 / 30.5; docs/benchmarks.md). */
+    [LC_TARGET_SIMD] = {LC_CPU_PROFILE(LC_TARGET_SIMD, 8, 8, 65536)},
     /* A GPU: fixed work-groups (kernels test their bounds), four elements per map item,
      * reductions of rows by work-groups whatever their number (strided shares, column
      * blocks), float32 variances as shifted sums in double (the fp64 divide is slow
@@ -155,6 +159,19 @@ void lc_target_for_pocl(struct lc_target *t, int pocl_major)
         t->sort_net_max = 256;
 }
 
+/* Intel's CPU runtime builds the vector merge sort's network (sort_net.c) in 15-20 s a kernel
+ * (PoCL: 1-1.5 s), so its value sorts of rows keep the radix passes. It also vectorizes the
+ * float8 code across work-items, and A @ v's row blocks of 8 outputs an item then run at a
+ * third of one output an item's speed (2000 x 30000 float32 @ v, 2 Zen 4 cores: 23.2 ms
+ * against 8.3; NumPy 8.0); the panels of v @ A and of products of a few rows stay (u @ A 8.1
+ * ms against 13.0 without; 8 x 30000 @ 30000 x 2000 17.6 against 33.6). Other CPU runtimes
+ * were not measured: they take Intel's changes, the safer ones. */
+void lc_target_for_cpu_runtime(struct lc_target *t)
+{
+    t->sort_net_max = 0;
+    t->reduce_rows = 0;
+}
+
 /* The GEMM tile candidates the autotuner times (engine/autotune.c) on a device of each kind
  * (at most LC_TUNEREC_MAX_CANDIDATES, engine/tunerec.h); the first of each list is the default
  * lc_target_init sets. GPUs: the H100 sweep's best (K in steps of 4) and its neighbours (steps
@@ -209,16 +226,16 @@ void lc_target_gemm_name(const struct lc_target *t, char *out, size_t n)
                  t->gemm_simd_group, t->gemm_simd_kc);
 }
 
-enum lc_target_kind lc_target_kind_of(int gpu, int pocl)
+enum lc_target_kind lc_target_kind_of(int gpu)
 {
     const char *sched = getenv("LAZYCL_SCHEDULE");
     if (sched && !strcmp(sched, "gpu"))
         return LC_TARGET_GPU;
     if (sched && !strcmp(sched, "cpu"))
         return LC_TARGET_CPU;
-    if (sched && !strcmp(sched, "pocl"))
-        return LC_TARGET_POCL;
-    return gpu ? LC_TARGET_GPU : pocl ? LC_TARGET_POCL : LC_TARGET_CPU;
+    if (sched && (!strcmp(sched, "simd") || !strcmp(sched, "pocl")))
+        return LC_TARGET_SIMD;
+    return gpu ? LC_TARGET_GPU : LC_TARGET_SIMD;
 }
 
 /* Every schedule, in order of preference within its kernel kind. */

@@ -84,7 +84,7 @@ static int lc_tune_forced(const struct lc_target *t)
 
 static const char *lc_tune_kind_name(enum lc_target_kind k)
 {
-    return k == LC_TARGET_GPU ? "gpu" : k == LC_TARGET_POCL ? "pocl" : "cpu";
+    return k == LC_TARGET_GPU ? "gpu" : k == LC_TARGET_SIMD ? "simd" : "cpu";
 }
 
 static void lc_tune_identity(lc_device_t d, const struct lc_target *t, struct lc_tunerec *r)

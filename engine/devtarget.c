@@ -12,7 +12,7 @@
 
 struct lc_devtarget {
     lc_device_t dev;
-    int gpu, pocl;                    /* the device's own kind */
+    int gpu;                          /* the device's own kind */
     unsigned made;                    /* bit k: targets[k] is made */
     struct lc_target targets[3];      /* per enum lc_target_kind */
     struct lc_devtarget *next;
@@ -21,11 +21,10 @@ struct lc_devtarget {
 static pthread_mutex_t lc_devtarget_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct lc_devtarget *lc_devtargets;   /* never freed */
 
-static void lc_devtarget_facts(lc_device_t d, int *gpu, int *pocl)
+static void lc_devtarget_facts(lc_device_t d, int *gpu)
 {
     const struct lc_device_info *di = lc_device_info(d);
     *gpu = di->type == LC_DEVICE_GPU || di->type == LC_DEVICE_ACCELERATOR;
-    *pocl = strstr(di->platform_name, "Portable Computing Language") || strstr(di->vendor, "pocl");
 }
 
 static void lc_devtarget_make(lc_device_t d, enum lc_target_kind kind, struct lc_target *t)
@@ -36,8 +35,14 @@ static void lc_devtarget_make(lc_device_t d, enum lc_target_kind kind, struct lc
                     di->type != LC_DEVICE_ACCELERATOR;
     if (t->simd && di->pref_vec_float >= 16)
         t->simd_random = 16;
-    if (kind == LC_TARGET_POCL)
+    /* The SIMD kind's runtime changes, on CPU devices only: forced onto a GPU or Oclgrind's
+     * simulator (LAZYCL_SCHEDULE=simd), it keeps the whole profile. */
+    int pocl = strstr(di->platform_name, "Portable Computing Language") ||
+               strstr(di->vendor, "pocl");
+    if (kind == LC_TARGET_SIMD && pocl)
         lc_target_for_pocl(t, lc_pocl_major(di->platform_version));
+    else if (kind == LC_TARGET_SIMD && di->type == LC_DEVICE_CPU)
+        lc_target_for_cpu_runtime(t);
 }
 
 void lc_engine_target(lc_device_t d, struct lc_target *t)
@@ -48,18 +53,18 @@ void lc_engine_target(lc_device_t d, struct lc_target *t)
         e = e->next;
     if (!e && (e = calloc(1, sizeof *e)) != NULL) {
         e->dev = d;
-        lc_devtarget_facts(d, &e->gpu, &e->pocl);
+        lc_devtarget_facts(d, &e->gpu);
         e->next = lc_devtargets;
         lc_devtargets = e;
     }
     if (!e) {   /* out of host memory: made for this call alone */
-        int gpu, pocl;
-        lc_devtarget_facts(d, &gpu, &pocl);
+        int gpu;
+        lc_devtarget_facts(d, &gpu);
         pthread_mutex_unlock(&lc_devtarget_lock);
-        lc_devtarget_make(d, lc_target_kind_of(gpu, pocl), t);
+        lc_devtarget_make(d, lc_target_kind_of(gpu), t);
         return;
     }
-    enum lc_target_kind kind = lc_target_kind_of(e->gpu, e->pocl);
+    enum lc_target_kind kind = lc_target_kind_of(e->gpu);
     if (!(e->made & (1u << kind))) {
         lc_devtarget_make(d, kind, &e->targets[kind]);
         e->made |= 1u << kind;

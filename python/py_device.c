@@ -206,8 +206,8 @@ static PyGetSetDef Device_getset[] = {
     DEV_GET("filter_string", DA_FILTER, "A filter string that names exactly this device."),
     DEV_GET("index", DA_INDEX, "Index of the device in lazycl.devices()."),
     DEV_GET("mem_base_addr_align", DA_ALIGN, "Buffer base alignment in bits."),
-    DEV_GET("schedule", DA_SCHEDULE, "The kind of device kernels are shaped for: 'gpu', 'pocl' "
-            "or 'cpu' (LAZYCL_SCHEDULE overrides the device's own)."),
+    DEV_GET("schedule", DA_SCHEDULE, "The kind of device kernels are shaped for: 'gpu', 'simd' "
+            "(CPUs) or 'cpu' (LAZYCL_SCHEDULE overrides the device's own)."),
     DEV_GET("inthread", DA_INTHREAD, "The name of the device that runs this one's small kernels in "
             "the calling thread (PoCL's basic device beside its pthread device), or None."),
     DEV_GET("inthread_limit", DA_INTHREAD_LIMIT, "Launches touching fewer bytes than this run in the "

@@ -279,17 +279,17 @@ def test_child_processes_see_the_same_devices():
 
 
 def test_schedule_override_names_every_kind():
-    """LAZYCL_SCHEDULE=gpu|cpu|pocl shapes kernels as for that kind on any device (read at every
-    force; `make oclgrind` runs the three on Oclgrind's simulator), and a pocl-shaped kernel still
-    computes NumPy's answer on every device (on PoCL's, `cpu` differs from its own kind; on the
-    others, `pocl` does)."""
+    """LAZYCL_SCHEDULE=gpu|cpu|simd shapes kernels as for that kind on any device (read at every
+    force; `make oclgrind` runs the three on Oclgrind's simulator; `pocl`, the SIMD kind's first
+    name, reads as simd), and each kind's kernel still computes NumPy's answer on every device
+    (on the CPUs, `gpu` and `cpu` differ from their own kind)."""
     saved = os.environ.get("LAZYCL_SCHEDULE")
     h = np.arange(1003, dtype=np.float32)
     try:
         for d in DEVICES:
-            for kind in ("gpu", "cpu", "pocl"):
+            for kind in ("gpu", "cpu", "simd", "pocl"):
                 os.environ["LAZYCL_SCHEDULE"] = kind
-                assert d.schedule == kind, (d, kind)
+                assert d.schedule == ("simd" if kind == "pocl" else kind), (d, kind)
                 x = lazycl.asarray(h, device=d)
                 np.testing.assert_array_equal(np.asarray(x * 2 + 1), h * 2 + 1)
     finally:

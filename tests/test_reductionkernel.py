@@ -236,7 +236,7 @@ def test_big_schedules(dev, shape, axis, kernel):
 
 def test_each_schedule_runs():
     """The user reduction takes the engine's schedules: split, column blocks, SIMD rows on
-    PoCL; work-group splits and column blocks under the GPU schedules."""
+    CPUs; work-group splits and column blocks under the GPU schedules."""
     dev = lc.default_device()
     x = lc.asarray(np.ones((20000, 33), np.float32), device=dev)
     v = lc.asarray(np.ones(1 << 20, np.float32), device=dev)
@@ -244,7 +244,7 @@ def test_each_schedule_runs():
     if GPU:
         assert "blocks of" in got[0][0] and "adjacent outputs" in got[0][0]
         assert "split over groups of" in got[1][0] and "split over groups of" in got[2][0]
-    elif dev.schedule == "pocl":
+    elif dev.schedule == "simd":
         assert "blocks of 32 outputs" in got[0][0] and "SIMD" in got[0][0]
         assert "split" in got[1][0] and "SIMD" in got[1][0]
         assert "split" in got[2][0] and "SIMD" not in got[2][0]   # no identity: scalar

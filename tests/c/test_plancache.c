@@ -36,7 +36,7 @@ static struct lc_xplan *find(const uint64_t *words, size_t n, lc_device_t d,
 int main(void)
 {
     setenv("LAZYCL_PLAN_CACHE", "3", 1);
-    lc_target_init(&T1, LC_TARGET_POCL, 1, 2, 4096, "cpu");
+    lc_target_init(&T1, LC_TARGET_SIMD, 1, 2, 4096, "cpu");
     lc_target_init(&T2, LC_TARGET_GPU, 1, 2, 4096, "cpu");
     lc_device_t A = (lc_device_t)(void *)&dev_a, B = (lc_device_t)(void *)&dev_b;
     CHECK(lc_plancache_capacity() == 3);

@@ -147,7 +147,7 @@ static void test_file_name(void)
  * the schedules' invariants. */
 static void test_candidates(void)
 {
-    enum lc_target_kind kinds[] = {LC_TARGET_CPU, LC_TARGET_POCL, LC_TARGET_GPU};
+    enum lc_target_kind kinds[] = {LC_TARGET_CPU, LC_TARGET_SIMD, LC_TARGET_GPU};
     for (int k = 0; k < 3; k++) {
         struct lc_target t0, t;
         lc_target_init(&t0, kinds[k], 1, 16, 1024, "dev");

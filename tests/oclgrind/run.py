@@ -3,7 +3,7 @@
 Oclgrind (Debian's `oclgrind`) interprets OpenCL kernels and reports data races, reads of
 uninitialized memory, out-of-bounds accesses, barrier divergence and API misuse. This driver
 runs small cases of each schedule family (FAMILIES below) under it, with the kernels shaped
-for each kind of device (LAZYCL_SCHEDULE = cpu, pocl, gpu: SCHEDULES), checks every result
+for each kind of device (LAZYCL_SCHEDULE = cpu, simd, gpu: SCHEDULES), checks every result
 against NumPy, and fails on any Oclgrind message at all and on any wrong result.
 
 Each (schedule, family) runs in a child Python of its own (`run.py --child KIND FAMILY`) with
@@ -27,8 +27,8 @@ How Oclgrind is set up here, and why:
   and the GPU sort tiles are sized for 48 KiB).
 - Oclgrind reports one compute unit and classes its device as a GPU.
 
-Usage: python3 tests/oclgrind/run.py [--schedules cpu,pocl,gpu] [--families map,sort,...]
-                                     [--cases pocl:sort,gpu:scan,...] [--jobs N] [--keep DIR]
+Usage: python3 tests/oclgrind/run.py [--schedules cpu,simd,gpu] [--families map,sort,...]
+                                     [--cases simd:sort,gpu:scan,...] [--jobs N] [--keep DIR]
 """
 import argparse
 import os
@@ -42,7 +42,7 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-SCHEDULES = ["cpu", "pocl", "gpu"]
+SCHEDULES = ["cpu", "simd", "gpu"]
 
 
 # ---- the cases (run in the child, under Oclgrind) ---------------------------------------------
@@ -438,13 +438,13 @@ _GPU = {
     "user": ["split over groups of 256", "blocks of 256 adjacent outputs"],
 }
 _CPU["user"] = ["split over groups", "one item per output"]
-_POCL = dict(_CPU, map=["8-wide SIMD"], reduce=["8-wide SIMD across outputs"],
+_SIMD = dict(_CPU, map=["8-wide SIMD"], reduce=["8-wide SIMD across outputs"],
              sort=_CPU["sort"] + ["merge sort in vector registers"],   # PoCL's alone
              reduce_split=["split over groups", "blocks of 32 outputs"],
              user=["split over groups", "8-wide SIMD", "blocks of 32 outputs"])
 _ALL = {"topk": ["k largest", "k smallest"], "gemm_post": ["post-reduction"],
         "store": ["store 1-d", "store 2-d"], "complex": ["map", "reduce", "scan", "sort"]}
-EXPECT = {(f, k): w for k, table in (("cpu", _CPU), ("pocl", _POCL), ("gpu", _GPU))
+EXPECT = {(f, k): w for k, table in (("cpu", _CPU), ("simd", _SIMD), ("gpu", _GPU))
           for f, w in dict(_ALL, **table).items()}
 
 
@@ -524,7 +524,7 @@ LAUNCH = re.compile(r"^\[lazycl\] (\S+): [\d.]+ ms, [\d.]+ GB/s \((.*)\)$")
 
 
 #: (kind, family) whose kernels Oclgrind's uninitialized-value checker cannot run (see above).
-UNINIT_OFF = {("pocl", "random")}
+UNINIT_OFF = {("simd", "random")}
 
 
 def run_one(kind, family, rt, shim, work):
