@@ -363,6 +363,8 @@ def main(argv=None):
     if kernels and set(kernels) - set(KERNELS):
         ap.error(f"unknown kernels {sorted(set(kernels) - set(KERNELS))}")
     sizes = [int(s) for s in args.sizes.split(",") if s]
+    if args.device:   # the kernels' own arrays (gramschmidt's np.zeros) go to the default device
+        os.environ["LAZYCL_DEVICE"] = args.device
     print(f"{'kernel':<12} {'n':>5} {'numpy ms':>10} {'lazycl ms':>10} {'ratio':>8}  check")
     rows = run([args.device] if args.device else None, sizes, kernels, args.reps, args.big,
                say=lambda s: print(s, flush=True))

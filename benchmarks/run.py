@@ -154,7 +154,14 @@ def main(argv=None):
     args = ap.parse_args(argv)
     timing.MAX_RUN_S = args.max_run_s
 
+    if args.device:
+        # The workloads' own arrays (np.zeros in the seed's sparse PCA, the loops' temporaries)
+        # go to the default device: make it this one (read at lazycl's first default_device()).
+        os.environ["LAZYCL_DEVICE"] = args.device
     dev = lc.Device(args.device) if args.device else lc.default_device()
+    if args.device and lc.default_device() is not dev:
+        sys.exit(f"--device {args.device}: the default device was already chosen "
+                 f"({lc.default_device().filter_string})")
     gpu = dev.type == "gpu"
     n = args.n or (1 << 20 if args.quick else (1 << 28 if gpu else 1 << 24))
     side = args.side or (1024 if args.quick else (16384 if gpu else 4096))
