@@ -22,6 +22,7 @@ fallback) is listed in the row's `warnings`.
 """
 import argparse
 import math
+import os
 import sys
 import time
 import warnings
