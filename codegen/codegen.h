@@ -48,6 +48,8 @@ struct lc_target {
                                    CPU compiler crashes (in its vectorizer) on some of them
                                    taken from SPIR-V */
     int simd;                   /* explicit SIMD width of loops inside a work-item (0: none) */
+    int simd_maps;              /* maps take `simd` elements per item in explicit vectors (else
+                                   one item per element, vectorized by the driver) */
     int simd_random;            /* ... of those that draw float32 random numbers (random.c): 16
                                    where the device prefers vectors of 16 floats (AVX-512),
                                    Philox's 64-bit products four blocks a vector; else simd */
@@ -137,7 +139,7 @@ int lc_pocl_major(const char *platform_version);
  * sort_net_max is one block (target.c says why). */
 void lc_target_for_pocl(struct lc_target *t, int pocl_major);
 /* What a CPU device of another runtime (Intel's) changes in t (a SIMD target's): no sort
- * networks, one output per item of a row loop (target.c says why). */
+ * networks, one output per item of a row loop, maps left to the driver (target.c says why). */
 void lc_target_for_cpu_runtime(struct lc_target *t);
 /* The GEMM tile candidates of t's kind that the autotuner times (engine/autotune.c): how
  * many (0: no product schedule to tune); candidate 0 is lc_target_init's default. */

@@ -210,7 +210,8 @@ static int lc_map_simd(struct lc_cg *g)
 {
     const struct lc_kernel *k = g->k;
     int nd = g->nd, W = lc_simd_lanes(g);
-    if (W <= 1 || nd < 1 || nd > 3 || g->shape[nd - 1] < W || !lc_vec_ok(g, nd - 1))
+    if (!g->t->simd_maps || W <= 1 || nd < 1 || nd > 3 || g->shape[nd - 1] < W ||
+        !lc_vec_ok(g, nd - 1))
         return 0;
     if (nd >= 2 && lc_map_plain(g))
         return 0;

@@ -69,7 +69,7 @@ struct lc_target_profile {
  * 64 bytes stay in L2). */
 #define LC_CPU_PROFILE(kind_, simd_, rows_, net_)                                            \
     .fixed = {LC_EVERY_KIND, .kind = kind_, .simd = simd_, .reduce_rows = rows_,             \
-              .read_panels = (rows_) > 1,                                                    \
+              .read_panels = (rows_) > 1, .simd_maps = (simd_) > 1,                           \
               .split_min_reduced = 4096,                                                     \
               .split_items = 1, .split_per_item = 16384, .sort_row_max = 8192,               \
               .sort_net_max = net_, .sort_stream_stores = 1, .gemm_simd_rows = 4,            \
@@ -164,12 +164,17 @@ void lc_target_for_pocl(struct lc_target *t, int pocl_major)
  * float8 code across work-items, and A @ v's row blocks of 8 outputs an item then run at a
  * third of one output an item's speed (2000 x 30000 float32 @ v, 2 Zen 4 cores: 23.2 ms
  * against 8.3; NumPy 8.0); the panels of v @ A and of products of a few rows stay (u @ A 8.1
- * ms against 13.0 without; 8 x 30000 @ 30000 x 2000 17.6 against 33.6). Other CPU runtimes
- * were not measured: they take Intel's changes, the safer ones. */
+ * ms against 13.0 without; 8 x 30000 @ 30000 x 2000 17.6 against 33.6). Its maps run faster
+ * one item per element, vectorized by its own compiler and math library, than in float8 code
+ * (2^24 float32, ms, float8 / float16 / one item per element: transc 16.0 / 9.8 / 7.8, jacobi_2d
+ * 2000^2 x 10 55.1 / 50.9 / 46.7, randn 30.8 / - / 26.5); reductions, scans, sorts and top-k
+ * keep the float8 code (softmax 10.3 ms against 46.7 in plain items). Other CPU runtimes were
+ * not measured: they take Intel's changes, the safer ones. */
 void lc_target_for_cpu_runtime(struct lc_target *t)
 {
     t->sort_net_max = 0;
     t->reduce_rows = 0;
+    t->simd_maps = 0;
 }
 
 /* The GEMM tile candidates the autotuner times (engine/autotune.c) on a device of each kind

@@ -177,8 +177,9 @@ def test_lanes_at_every_alignment(dev, dtype, dist):
                                   wrows[:, 5:6] * two + wrows)
     W = 16 if dtype == "float32" and dev.preferred_vector_widths["float"] >= 16 else 8
     lanes = "lc_rnd_%s_%s_%d(" % (dist, "f32" if dtype == "float32" else "f64", W)
-    if dev.schedule == "simd":
-        assert lanes in lazycl.explain(lazycl.copy(x[3:])), f"the {W}-lane path was not taken"
+    if dev.schedule == "simd":   # maps in lanes on PoCL; Intel's compiler vectorizes its own
+        pocl = dev.filter_string.startswith("pocl")
+        assert (lanes in lazycl.explain(lazycl.copy(x[3:]))) == pocl, f"the {W}-lane path"
         assert lanes in lazycl.explain(lazycl.sum(x[3:])), f"the {W}-lane path was not taken"
 
 

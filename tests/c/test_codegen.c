@@ -561,7 +561,8 @@ static void check_pocl_versions(void)
 }
 
 /* What another CPU runtime (Intel's) changes in a SIMD target: the sort of 40 rows of 300
- * takes no vector merges, A @ v one output per item; v @ A and x @ W keep their panels. */
+ * takes no vector merges, A @ v one output per item, exp(x) * y + 1.5 one item per element;
+ * v @ A and x @ W keep their panels, the long full sum its SIMD chunks. */
 static void check_cpu_runtime(void)
 {
     struct lc_target t = CPU;
@@ -572,7 +573,9 @@ static void check_cpu_runtime(void)
     } cases[] = {{35, "a merge sort in vector registers", NULL},
                  {30, "(a shared read)", NULL},
                  {31, "reduce: panels of", "reduce: panels of"},
-                 {32, "all 8 rows x panels", "all 8 rows x panels"}};
+                 {32, "all 8 rows x panels", "all 8 rows x panels"},
+                 {0, "8-wide SIMD", NULL},
+                 {10, "SIMD", "SIMD"}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         struct lc_node *outs[4] = {0};
         size_t n = build(cases[c].plan, 1, outs);
