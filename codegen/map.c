@@ -197,8 +197,9 @@ static int lc_map_plain(const struct lc_cg *g)
     return 1;
 }
 
-/* Maps on targets with explicit SIMD (PoCL) of float expressions whose reads are contiguous or constant
- * along the innermost dim: W elements per item in explicit vectors. PoCL
+/* Maps on targets with SIMD maps (simd_maps: PoCL; Intel's compiler vectorizes plain items
+ * better, target.c) of float expressions whose reads are contiguous or constant along the
+ * innermost dim: W elements per item in explicit vectors. PoCL
  * vectorizes plain arithmetic across work-items by itself but calls the
  * scalar math library per element; written as float8, exp/log/sin/tanh run
  * from its vector library (measured: exp 9.8 -> 6.8 ms, log 225 -> 16 ms at
