@@ -439,7 +439,7 @@ _GPU = {
 }
 _CPU["user"] = ["split over groups", "one item per output"]
 _SIMD = dict(_CPU, map=["8-wide SIMD"], reduce=["8-wide SIMD across outputs"],
-             sort=_CPU["sort"] + ["merge sort in vector registers"],   # PoCL's alone
+             sort=_CPU["sort"] + ["merge sort in vector registers"],   # not on Intel
              reduce_split=["split over groups", "blocks of 32 outputs"],
              user=["split over groups", "8-wide SIMD", "blocks of 32 outputs"])
 _ALL = {"topk": ["k largest", "k smallest"], "gemm_post": ["post-reduction"],
