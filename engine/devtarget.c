@@ -37,9 +37,9 @@ static void lc_devtarget_make(lc_device_t d, enum lc_target_kind kind, struct lc
         t->simd_random = 16;
     /* The SIMD kind's runtime changes, on CPU devices only: forced onto a GPU or Oclgrind's
      * simulator (LAZYCL_SCHEDULE=simd), it keeps the whole profile. */
-    int pocl = strstr(di->platform_name, "Portable Computing Language") ||
-               strstr(di->vendor, "pocl");
-    if (kind == LC_TARGET_SIMD && pocl)
+    char filter[64];   /* the runtime's name for the platform: "pocl:cpu:0" */
+    lc_device_filter_string(d, filter, sizeof filter);
+    if (kind == LC_TARGET_SIMD && !strncmp(filter, "pocl:", 5))
         lc_target_for_pocl(t, lc_pocl_major(di->platform_version));
     else if (kind == LC_TARGET_SIMD && di->type == LC_DEVICE_CPU)
         lc_target_for_cpu_runtime(t);
