@@ -478,9 +478,9 @@ static int lc_reads_along(struct lc_cg *g, int d)
     return moved;
 }
 
-/* Whether the items of reduce_loop are groups of one: on CPU drivers that vectorize across a
- * group's items themselves (no simd in the target: Intel's), items walking their rows in
- * order would read as many rows at once, a gather per step. Sums only, with enough work:
+/* Whether the items of reduce_loop are groups of one: on the generic CPU target (no simd:
+ * LAZYCL_SCHEDULE=cpu), whose driver vectorizes across a group's items itself, items walking
+ * their rows in order would read as many rows at once, a gather per step. Sums only, with enough work:
  * Intel's CPU runtime, 2 cores, float32, ms, groups of the ladder / of one: A @ v 2000x30000
  * 20.4 / 7.8 (NumPy 7.85), sum(axis=1) of 4096^2 7.8 / 1.1, of 2^20 x 16 8.5 / 6.5; but
  * std(axis=1) of 4096^2 10.2 / 46.1 and max(axis=1) of 2000x30000 21.3 / 33.6, whose items
