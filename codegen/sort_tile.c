@@ -11,9 +11,11 @@
  *
  * A row that fits in one tile is sorted whole in it (one launch; the
  * short-rows schedule). Longer rows take per digit: a count of the digit's
- * values per tile (local atomics: order-free); an exclusive scan of the
- * counts per row in (value, tile) order, in three launches (segment sums,
- * their scan, the segments' scan); and a move: each tile sorts itself by the
+ * values per tile (local atomics: order-free), stored tile by tile; an
+ * exclusive scan of the counts per row in (value, tile) order, in three
+ * launches (each value's sums over segments of tiles, their scan with the
+ * values' bases, the segments' scan into a table of places), every access
+ * coalesced; and a move: each tile sorts itself by the
  * digit locally and writes each key to its value's place, runs of a value
  * adjacent (coalesced). The first count and move compute the key expression
  * itself (the fused producer; nothing is materialized before the sort); the
@@ -38,6 +40,8 @@
 #include <string.h>
 
 #define LC_LT 256 /* items per tile group; the scans' groups too */
+#define LC_TILE_SEGS 256 /* segments of tiles per row in the counts' scan, at most: each item of
+                            its one group per row scans a value's segments 16 at a time */
 
 static int lc_tile_items(int dt)   /* keys per item: tiles fit in 48 KiB of local memory */
 {
@@ -173,8 +177,8 @@ static const char *const lc_tile_names[LC_T_N] = {
 
 /* This schedule's own parameters, after the scratch (lc_sort_params). */
 #define LC_TILE_PARAMS                                                                      \
-    "const long M, const long B, const long S, const int shift, const long ks, "           \
-    "const long vs, const long kd, const long vd"
+    "const long M, const long B, const long S, const long TS, const int shift, "           \
+    "const long ks, const long vs, const long kd, const long vd"
 
 static int lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
 {
@@ -197,39 +201,44 @@ static int lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
                      "    const int l = get_local_id(0);\n    const long g_ = get_group_id(0);\n"
                      "    __local uint sl[LT];\n");
     if (kk == LC_T_SRED || kk == LC_T_SSCAN || kk == LC_T_SDOWN) {
-        /* The counts of row m: E = R * B of them in (value, tile) order; segments of 16 LT. */
+        /* The counts of row m: B tiles of R values, cnt[b * R + d] (each tile's R adjacent:
+         * every access below is coalesced); the places they become are value-major (all of
+         * value 0 first, tile by tile, then value 1, ...). Segments of TS tiles. */
         lc_sb_printf(sb, "    const long E = %d * B, m = %s;\n"
                          "    __global uint *cnt = (__global uint *)(s + 16) + m * E;\n"
-                         "    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S;\n"
-                         "    uint tot;\n",
-                     R, kk == LC_T_SSCAN ? "g_" : "g_ / S");
-        if (kk == LC_T_SRED)
-            lc_sb_printf(sb, "    const long q = g_ %% S;\n    uint sum = 0;\n"
-                             "    for (int j = 0; j < 16; j++) {\n"
-                             "        const long e = q * 16 * LT + j * LT + l;\n"
-                             "        if (e < E)\n            sum += cnt[e];\n    }\n"
-                             "    lc_gscan(sl, sum, &tot);\n    if (l == 0)\n        seg[q] = tot;\n}\n\n");
-        else if (kk == LC_T_SSCAN)
-            lc_sb_printf(sb, "    uint carry = 0;\n#pragma unroll 1\n"
-                             "    for (long r = 0; r < S; r += LT) {\n"
-                             "        const long e = r + l;\n        const uint v = e < S ? seg[e] : 0;\n"
-                             "        const uint x = lc_gscan(sl, v, &tot);\n"
-                             "        if (e < S)\n            seg[e] = carry + x;\n        carry += tot;\n"
-                             "    }\n}\n\n");
-        else
-            lc_sb_printf(sb, "    const long q = g_ %% S, e0 = q * 16 * LT + l * 16;\n"
-                             "    uint v[16], sum = 0;\n"
-                             "    if (e0 + 16 <= E) {   /* four 16-byte loads */\n"
-                             "        for (int i = 0; i < 4; i++) {\n"
-                             "            const uint4 t = vload4(i, cnt + e0);\n"
-                             "            v[4 * i] = t.x;\n            v[4 * i + 1] = t.y;\n"
-                             "            v[4 * i + 2] = t.z;\n            v[4 * i + 3] = t.w;\n        }\n"
-                             "    } else {\n        for (int i = 0; i < 16; i++)\n"
-                             "            v[i] = e0 + i < E ? cnt[e0 + i] : 0;\n    }\n"
-                             "    for (int i = 0; i < 16; i++)\n        sum += v[i];\n"
-                             "    uint x = lc_gscan(sl, sum, &tot) + seg[q];\n"
-                             "    for (int i = 0; i < 16; i++)\n        if (e0 + i < E) {\n"
-                             "            cnt[e0 + i] = x;\n            x += v[i];\n        }\n}\n\n");
+                         "    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S * %d;\n"
+                         "    __global uint *bas = (__global uint *)(s + 16) + M * E + M * S * %d + m * %d;\n"
+                         "    __global uint *pl = (__global uint *)(s + 16) + M * E + M * S * %d + M * %d + m * E;\n",
+                     R, kk == LC_T_SSCAN ? "g_" : "g_ / S", R, R, R, R, R);
+        if (kk == LC_T_SRED)   /* each value's count in segment q */
+            lc_sb_printf(sb, "    const long q = g_ %% S, b0 = q * TS, b1 = min(B, b0 + TS);\n"
+                             "    if (l < %d) {\n        uint sum = 0;\n#pragma unroll 16\n"
+                             "        for (long b = b0; b < b1; b++)\n"
+                             "            sum += cnt[b * %d + l];\n"
+                             "        seg[q * %d + l] = sum;\n    }\n}\n\n", R, R, R);
+        else if (kk == LC_T_SSCAN)   /* each value's segments scanned; the values' bases */
+            lc_sb_printf(sb, "    uint acc = 0, tot;\n    if (l < %d) {\n"
+                             "#pragma unroll 1\n        for (long q0 = 0; q0 < S; q0 += 16) {\n"
+                             "            uint v[16];   /* 16 loads in flight, then the stores */\n"
+                             "            for (int j = 0; j < 16; j++)\n"
+                             "                v[j] = q0 + j < S ? seg[(q0 + j) * %d + l] : 0;\n"
+                             "            for (int j = 0; j < 16; j++) {\n"
+                             "                if (q0 + j < S)\n                    seg[(q0 + j) * %d + l] = acc;\n"
+                             "                acc += v[j];\n            }\n        }\n    }\n"
+                             "    const uint base = lc_gscan(sl, l < %d ? acc : 0, &tot);\n"
+                             "    if (l < %d)\n        bas[l] = base;\n}\n\n", R, R, R, R, R);
+        else   /* each tile's first place of each value, in a table of their own (in place,
+                * the H100 took 0.199 ms for 2^28 keys; apart, 0.06: docs/benchmarks.md) */
+            lc_sb_printf(sb, "    const long q = g_ %% S, b0 = q * TS, b1 = min(B, b0 + TS);\n"
+                             "    if (l < %d) {\n        uint x = bas[l] + seg[q * %d + l];\n"
+                             "#pragma unroll 1\n        for (long c0 = b0; c0 < b1; c0 += 16) {\n"
+                             "            uint v[16];\n"
+                             "            for (int j = 0; j < 16; j++)\n"
+                             "                v[j] = c0 + j < b1 ? cnt[(c0 + j) * %d + l] : 0;\n"
+                             "            for (int j = 0; j < 16; j++) {\n"
+                             "                if (c0 + j < b1)\n                    pl[(c0 + j) * %d + l] = x;\n"
+                             "                x += v[j];\n            }\n        }\n    }\n}\n\n",
+                         R, R, R, R);
         return 0;
     }
     /* Tile kernels: tile b of row m. */
@@ -262,7 +271,7 @@ static int lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
                          "    for (int j = 0; j < LI; j++)\n        if (j * LT + l < nb)\n"
                          "            atomic_inc(&h[(int)(kk_[j] >> shift) & %d]);\n"
                          "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                         "    if (l < %d)\n        cnt[(m * %d + l) * B + b] = h[l];\n}\n\n",
+                         "    if (l < %d)\n        cnt[(m * B + b) * %d + l] = h[l];\n}\n\n",
                      R, R - 1, R, R);
         return 0;
     }
@@ -271,7 +280,8 @@ static int lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
                      "    __local ushort c[16 * LT] __attribute__((aligned(16)));\n", K);
     if (kk != LC_T_LOCAL)
         lc_sb_printf(sb, "    __local uint go[%d], ds[%d];\n    if (l < %d)\n"
-                         "        go[l] = cnt[(m * %d + l) * B + b];\n", R, R, R, R);
+                         "        go[l] = cnt[M * B * %d + M * S * %d + M * %d + (m * B + b) * %d + l];\n",
+                     R, R, R, R, R, R, R);
     if (arg)
         lc_sb_printf(sb, "    const int pay = 1;\n");
     else if (isf)
@@ -330,14 +340,14 @@ static int lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
 }
 
 static int lc_tile_launch(struct lc_cg *g, struct lc_kcode *c, int kk, int64_t groups, int shift,
-                          const size_t ko[2], const size_t vo[2], const int64_t MBS[3])
+                          const size_t ko[2], const size_t vo[2], const int64_t MBS[4])
 {
     struct lc_launch *l = lc_new_launch(c, lc_tile_names[kk]);
     if (!l)
         return -1;
     union lc_scalar sh = {.i = shift};
     if (lc_sort_params(g, l, NULL, LC_TILE_PARAMS) < 0 || lc_add_i64(l, MBS[0]) < 0 ||
-        lc_add_i64(l, MBS[1]) < 0 || lc_add_i64(l, MBS[2]) < 0 ||
+        lc_add_i64(l, MBS[1]) < 0 || lc_add_i64(l, MBS[2]) < 0 || lc_add_i64(l, MBS[3]) < 0 ||
         lc_add_arg(l, LC_CGARG_SCALAR, 0, LC_INT32, sh) < 0 ||
         lc_add_i64(l, (int64_t)ko[0]) < 0 || lc_add_i64(l, (int64_t)vo[0]) < 0 ||
         lc_add_i64(l, (int64_t)ko[1]) < 0 || lc_add_i64(l, (int64_t)vo[1]) < 0)
@@ -360,8 +370,10 @@ static int lc_sort_tile_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
     int64_t M = 1, N = g->shape[nd - 1];
     for (int d = 0; d < nd - 1; d++)
         M *= g->shape[d];
-    int64_t B = (N + LN - 1) / LN, E = R * B, S = (E + 16 * LC_LT - 1) / (16 * LC_LT);
-    int64_t args[3] = {M, B, S};
+    /* The counts' scan: each row's B tiles in S segments of TS, at most LC_TILE_SEGS. */
+    int64_t B = (N + LN - 1) / LN, E = R * B, TS = (B + LC_TILE_SEGS - 1) / LC_TILE_SEGS;
+    int64_t S = (B + TS - 1) / TS;
+    int64_t args[4] = {M, B, S, TS};
     int passes = key.bits / DB;
     int pay = arg || lc_dtype_kind(dt) == 'f';
 
@@ -380,10 +392,10 @@ static int lc_sort_tile_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
                  key.bits / 4);
         return 0;
     }
-    /* Scratch: the flag, the counts (M x R x B), the segment sums (M x S), keys and payloads
-     * twice (ping-pong); the counts 16-aligned for vector loads. */
+    /* Scratch: the flag, the counts (M x B x R), the segment sums (M x S x R), the values'
+     * bases (M x R), the places (M x B x R), keys and payloads twice (ping-pong). */
     size_t MN = (size_t)(M * N), ks = key.bits == 64 ? 8 : 4;
-    size_t at = lc_round_up(16 + (size_t)(M * E + M * S) * 4, 16);
+    size_t at = lc_round_up(16 + (size_t)(2 * M * E + M * S * R + M * R) * 4, 16);
     size_t kb = lc_round_up(MN * ks, 8), vb = pay ? lc_round_up(MN * 4, 8) : 0;
     ko[0] = at;
     ko[1] = at + kb;

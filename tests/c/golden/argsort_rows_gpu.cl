@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_db10b7783836a7a2_local */
+/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_28000d8a18f88ba7_local */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 1 fused op; sort: rows in one work-group tile of 4096, 4 local passes of 4 bits. */
@@ -127,12 +127,12 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_i64_db10b7783836a7a2_local(
+void lc_sort_i64_28000d8a18f88ba7_local(
     __global long *restrict out0,
     __global const short *restrict a0, const long a0_o, const long a0_s0,
     const long n0,
     const long n1, const long os0_0,
-    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+    __global char *s_, const long sbase, const long M, const long B, const long S, const long TS, const int shift, const long ks, const long vs, const long kd, const long vd)
 {
     __global char *s = s_ + sbase;
     __global int *fl = (__global int *)s;

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 8 local passes of 4 bits", 1 launch: lc_sort_f32_fef5cb7c6d8f7702_local */
+/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 8 local passes of 4 bits", 1 launch: lc_sort_f32_f612a55d8ba9650e_local */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: rows in one work-group tile of 4096, 8 local passes of 4 bits. */
@@ -127,13 +127,13 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_fef5cb7c6d8f7702_local(
+void lc_sort_f32_f612a55d8ba9650e_local(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     const float a1_v,
     const long n0,
     const long n1, const long os0_0,
-    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+    __global char *s_, const long sbase, const long M, const long B, const long S, const long TS, const int shift, const long ks, const long vs, const long kd, const long vd)
 {
     __global char *s = s_ + sbase;
     __global int *fl = (__global int *)s;

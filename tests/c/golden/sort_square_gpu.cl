@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_ebdfeaed0f6f26e9_cfirst lc_sort_f32_ebdfeaed0f6f26e9_sred lc_sort_f32_ebdfeaed0f6f26e9_sscan lc_sort_f32_ebdfeaed0f6f26e9_sdown lc_sort_f32_ebdfeaed0f6f26e9_mfirst lc_sort_f32_ebdfeaed0f6f26e9_count lc_sort_f32_ebdfeaed0f6f26e9_sred lc_sort_f32_ebdfeaed0f6f26e9_sscan lc_sort_f32_ebdfeaed0f6f26e9_sdown lc_sort_f32_ebdfeaed0f6f26e9_move lc_sort_f32_ebdfeaed0f6f26e9_count lc_sort_f32_ebdfeaed0f6f26e9_sred lc_sort_f32_ebdfeaed0f6f26e9_sscan lc_sort_f32_ebdfeaed0f6f26e9_sdown lc_sort_f32_ebdfeaed0f6f26e9_move lc_sort_f32_ebdfeaed0f6f26e9_count lc_sort_f32_ebdfeaed0f6f26e9_sred lc_sort_f32_ebdfeaed0f6f26e9_sscan lc_sort_f32_ebdfeaed0f6f26e9_sdown lc_sort_f32_ebdfeaed0f6f26e9_mlast */
+/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_b913dc9e13457006_cfirst lc_sort_f32_b913dc9e13457006_sred lc_sort_f32_b913dc9e13457006_sscan lc_sort_f32_b913dc9e13457006_sdown lc_sort_f32_b913dc9e13457006_mfirst lc_sort_f32_b913dc9e13457006_count lc_sort_f32_b913dc9e13457006_sred lc_sort_f32_b913dc9e13457006_sscan lc_sort_f32_b913dc9e13457006_sdown lc_sort_f32_b913dc9e13457006_move lc_sort_f32_b913dc9e13457006_count lc_sort_f32_b913dc9e13457006_sred lc_sort_f32_b913dc9e13457006_sscan lc_sort_f32_b913dc9e13457006_sdown lc_sort_f32_b913dc9e13457006_move lc_sort_f32_b913dc9e13457006_count lc_sort_f32_b913dc9e13457006_sred lc_sort_f32_b913dc9e13457006_sscan lc_sort_f32_b913dc9e13457006_sdown lc_sort_f32_b913dc9e13457006_mlast */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits. */
@@ -127,11 +127,11 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_ebdfeaed0f6f26e9_cfirst(
+void lc_sort_f32_b913dc9e13457006_cfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+    __global char *s_, const long sbase, const long M, const long B, const long S, const long TS, const int shift, const long ks, const long vs, const long kd, const long vd)
 {
     __global char *s = s_ + sbase;
     __global int *fl = (__global int *)s;
@@ -176,15 +176,15 @@ void lc_sort_f32_ebdfeaed0f6f26e9_cfirst(
             atomic_inc(&h[(int)(kk_[j] >> shift) & 255]);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (l < 256)
-        cnt[(m * 256 + l) * B + b] = h[l];
+        cnt[(m * B + b) * 256 + l] = h[l];
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_ebdfeaed0f6f26e9_sred(
+void lc_sort_f32_b913dc9e13457006_sred(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+    __global char *s_, const long sbase, const long M, const long B, const long S, const long TS, const int shift, const long ks, const long vs, const long kd, const long vd)
 {
     __global char *s = s_ + sbase;
     __global int *fl = (__global int *)s;
@@ -193,26 +193,25 @@ void lc_sort_f32_ebdfeaed0f6f26e9_sred(
     __local uint sl[LT];
     const long E = 256 * B, m = g_ / S;
     __global uint *cnt = (__global uint *)(s + 16) + m * E;
-    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S;
-    uint tot;
-    const long q = g_ % S;
-    uint sum = 0;
-    for (int j = 0; j < 16; j++) {
-        const long e = q * 16 * LT + j * LT + l;
-        if (e < E)
-            sum += cnt[e];
+    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S * 256;
+    __global uint *bas = (__global uint *)(s + 16) + M * E + M * S * 256 + m * 256;
+    __global uint *pl = (__global uint *)(s + 16) + M * E + M * S * 256 + M * 256 + m * E;
+    const long q = g_ % S, b0 = q * TS, b1 = min(B, b0 + TS);
+    if (l < 256) {
+        uint sum = 0;
+#pragma unroll 16
+        for (long b = b0; b < b1; b++)
+            sum += cnt[b * 256 + l];
+        seg[q * 256 + l] = sum;
     }
-    lc_gscan(sl, sum, &tot);
-    if (l == 0)
-        seg[q] = tot;
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_ebdfeaed0f6f26e9_sscan(
+void lc_sort_f32_b913dc9e13457006_sscan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+    __global char *s_, const long sbase, const long M, const long B, const long S, const long TS, const int shift, const long ks, const long vs, const long kd, const long vd)
 {
     __global char *s = s_ + sbase;
     __global int *fl = (__global int *)s;
@@ -221,26 +220,34 @@ void lc_sort_f32_ebdfeaed0f6f26e9_sscan(
     __local uint sl[LT];
     const long E = 256 * B, m = g_;
     __global uint *cnt = (__global uint *)(s + 16) + m * E;
-    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S;
-    uint tot;
-    uint carry = 0;
+    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S * 256;
+    __global uint *bas = (__global uint *)(s + 16) + M * E + M * S * 256 + m * 256;
+    __global uint *pl = (__global uint *)(s + 16) + M * E + M * S * 256 + M * 256 + m * E;
+    uint acc = 0, tot;
+    if (l < 256) {
 #pragma unroll 1
-    for (long r = 0; r < S; r += LT) {
-        const long e = r + l;
-        const uint v = e < S ? seg[e] : 0;
-        const uint x = lc_gscan(sl, v, &tot);
-        if (e < S)
-            seg[e] = carry + x;
-        carry += tot;
+        for (long q0 = 0; q0 < S; q0 += 16) {
+            uint v[16];   /* 16 loads in flight, then the stores */
+            for (int j = 0; j < 16; j++)
+                v[j] = q0 + j < S ? seg[(q0 + j) * 256 + l] : 0;
+            for (int j = 0; j < 16; j++) {
+                if (q0 + j < S)
+                    seg[(q0 + j) * 256 + l] = acc;
+                acc += v[j];
+            }
+        }
     }
+    const uint base = lc_gscan(sl, l < 256 ? acc : 0, &tot);
+    if (l < 256)
+        bas[l] = base;
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_ebdfeaed0f6f26e9_sdown(
+void lc_sort_f32_b913dc9e13457006_sdown(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+    __global char *s_, const long sbase, const long M, const long B, const long S, const long TS, const int shift, const long ks, const long vs, const long kd, const long vd)
 {
     __global char *s = s_ + sbase;
     __global int *fl = (__global int *)s;
@@ -249,38 +256,32 @@ void lc_sort_f32_ebdfeaed0f6f26e9_sdown(
     __local uint sl[LT];
     const long E = 256 * B, m = g_ / S;
     __global uint *cnt = (__global uint *)(s + 16) + m * E;
-    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S;
-    uint tot;
-    const long q = g_ % S, e0 = q * 16 * LT + l * 16;
-    uint v[16], sum = 0;
-    if (e0 + 16 <= E) {   /* four 16-byte loads */
-        for (int i = 0; i < 4; i++) {
-            const uint4 t = vload4(i, cnt + e0);
-            v[4 * i] = t.x;
-            v[4 * i + 1] = t.y;
-            v[4 * i + 2] = t.z;
-            v[4 * i + 3] = t.w;
+    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S * 256;
+    __global uint *bas = (__global uint *)(s + 16) + M * E + M * S * 256 + m * 256;
+    __global uint *pl = (__global uint *)(s + 16) + M * E + M * S * 256 + M * 256 + m * E;
+    const long q = g_ % S, b0 = q * TS, b1 = min(B, b0 + TS);
+    if (l < 256) {
+        uint x = bas[l] + seg[q * 256 + l];
+#pragma unroll 1
+        for (long c0 = b0; c0 < b1; c0 += 16) {
+            uint v[16];
+            for (int j = 0; j < 16; j++)
+                v[j] = c0 + j < b1 ? cnt[(c0 + j) * 256 + l] : 0;
+            for (int j = 0; j < 16; j++) {
+                if (c0 + j < b1)
+                    pl[(c0 + j) * 256 + l] = x;
+                x += v[j];
+            }
         }
-    } else {
-        for (int i = 0; i < 16; i++)
-            v[i] = e0 + i < E ? cnt[e0 + i] : 0;
     }
-    for (int i = 0; i < 16; i++)
-        sum += v[i];
-    uint x = lc_gscan(sl, sum, &tot) + seg[q];
-    for (int i = 0; i < 16; i++)
-        if (e0 + i < E) {
-            cnt[e0 + i] = x;
-            x += v[i];
-        }
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_ebdfeaed0f6f26e9_mfirst(
+void lc_sort_f32_b913dc9e13457006_mfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+    __global char *s_, const long sbase, const long M, const long B, const long S, const long TS, const int shift, const long ks, const long vs, const long kd, const long vd)
 {
     __global char *s = s_ + sbase;
     __global int *fl = (__global int *)s;
@@ -299,7 +300,7 @@ void lc_sort_f32_ebdfeaed0f6f26e9_mfirst(
     __local ushort c[16 * LT] __attribute__((aligned(16)));
     __local uint go[256], ds[256];
     if (l < 256)
-        go[l] = cnt[(m * 256 + l) * B + b];
+        go[l] = cnt[M * B * 256 + M * S * 256 + M * 256 + (m * B + b) * 256 + l];
     const int pay = *fl != 0;
     for (int j = 0; j < LI; j++) {
         const int e = j * LT + l;
@@ -344,11 +345,11 @@ void lc_sort_f32_ebdfeaed0f6f26e9_mfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_ebdfeaed0f6f26e9_count(
+void lc_sort_f32_b913dc9e13457006_count(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+    __global char *s_, const long sbase, const long M, const long B, const long S, const long TS, const int shift, const long ks, const long vs, const long kd, const long vd)
 {
     __global char *s = s_ + sbase;
     __global int *fl = (__global int *)s;
@@ -379,15 +380,15 @@ void lc_sort_f32_ebdfeaed0f6f26e9_count(
             atomic_inc(&h[(int)(kk_[j] >> shift) & 255]);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (l < 256)
-        cnt[(m * 256 + l) * B + b] = h[l];
+        cnt[(m * B + b) * 256 + l] = h[l];
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_ebdfeaed0f6f26e9_move(
+void lc_sort_f32_b913dc9e13457006_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+    __global char *s_, const long sbase, const long M, const long B, const long S, const long TS, const int shift, const long ks, const long vs, const long kd, const long vd)
 {
     __global char *s = s_ + sbase;
     __global int *fl = (__global int *)s;
@@ -406,7 +407,7 @@ void lc_sort_f32_ebdfeaed0f6f26e9_move(
     __local ushort c[16 * LT] __attribute__((aligned(16)));
     __local uint go[256], ds[256];
     if (l < 256)
-        go[l] = cnt[(m * 256 + l) * B + b];
+        go[l] = cnt[M * B * 256 + M * S * 256 + M * 256 + (m * B + b) * 256 + l];
     const int pay = *fl != 0;
     for (int j = 0; j < LI; j++) {
         const int e = j * LT + l;
@@ -444,11 +445,11 @@ void lc_sort_f32_ebdfeaed0f6f26e9_move(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_ebdfeaed0f6f26e9_mlast(
+void lc_sort_f32_b913dc9e13457006_mlast(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
-    __global char *s_, const long sbase, const long M, const long B, const long S, const int shift, const long ks, const long vs, const long kd, const long vd)
+    __global char *s_, const long sbase, const long M, const long B, const long S, const long TS, const int shift, const long ks, const long vs, const long kd, const long vd)
 {
     __global char *s = s_ + sbase;
     __global int *fl = (__global int *)s;
@@ -467,7 +468,7 @@ void lc_sort_f32_ebdfeaed0f6f26e9_mlast(
     __local ushort c[16 * LT] __attribute__((aligned(16)));
     __local uint go[256], ds[256];
     if (l < 256)
-        go[l] = cnt[(m * 256 + l) * B + b];
+        go[l] = cnt[M * B * 256 + M * S * 256 + M * 256 + (m * B + b) * 256 + l];
     const int pay = *fl != 0;
     for (int j = 0; j < LI; j++) {
         const int e = j * LT + l;
