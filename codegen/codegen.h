@@ -50,6 +50,10 @@ struct lc_target {
     int simd;                   /* explicit SIMD width of loops inside a work-item (0: none) */
     int simd_maps;              /* maps take `simd` elements per item in explicit vectors (else
                                    one item per element, vectorized by the driver) */
+    int simd_outer_cols;        /* column reductions that read no matrix (each read moves along
+                                   the outputs or along the rows, not both: norm(Vd @ C,
+                                   axis=0) for a small K) take SIMD schedules (else one item
+                                   per output, vectorized by the driver) */
     int simd_random;            /* ... of those that draw float32 random numbers (random.c): 16
                                    where the device prefers vectors of 16 floats (AVX-512),
                                    Philox's 64-bit products four blocks a vector; else simd */

@@ -70,6 +70,7 @@ struct lc_target_profile {
 #define LC_CPU_PROFILE(kind_, simd_, rows_, net_)                                            \
     .fixed = {LC_EVERY_KIND, .kind = kind_, .simd = simd_, .reduce_rows = rows_,             \
               .read_panels = (rows_) > 1, .simd_maps = (simd_) > 1,                           \
+              .simd_outer_cols = (simd_) > 1,                                                \
               .split_min_reduced = 4096,                                                     \
               .split_items = 1, .split_per_item = 16384, .sort_row_max = 8192,               \
               .sort_net_max = net_, .sort_stream_stores = 1, .gemm_simd_rows = 4,            \
@@ -175,6 +176,7 @@ void lc_target_for_cpu_runtime(struct lc_target *t)
     t->sort_net_max = 0;
     t->reduce_rows = 0;
     t->simd_maps = 0;
+    t->simd_outer_cols = 0;
 }
 
 /* The GEMM tile candidates the autotuner times (engine/autotune.c) on a device of each kind

@@ -562,7 +562,8 @@ static void check_pocl_versions(void)
 
 /* What another CPU runtime (Intel's) changes in a SIMD target: the sort of 40 rows of 300
  * takes no vector merges, A @ v one output per item, exp(x) * y + 1.5 one item per element;
- * v @ A and x @ W keep their panels, the long full sum its SIMD chunks. */
+ * v @ A and x @ W keep their panels, the long full sum its SIMD chunks; a column sum that
+ * reads no matrix takes one item per output. */
 static void check_cpu_runtime(void)
 {
     struct lc_target t = CPU;
@@ -589,6 +590,18 @@ static void check_cpu_runtime(void)
         for (size_t i = 0; i < n; i++)
             lc_node_release(outs[i]);
     }
+    /* A column sum that reads no matrix, sum((u[:, None] * w)^2, axis=0): SIMD on PoCL, one
+     * item per output on the adjusted target; v @ A (above) keeps its panels there. */
+    int64_t su[2] = {600, 1}, sw[2] = {1, 300};
+    struct lc_node *p = B(LC_OP_MUL, leaf(LC_FLOAT32, 2, su), leaf(LC_FLOAT32, 2, sw));
+    struct lc_node *o = R(LC_OP_SUM, B(LC_OP_MUL, ref(p), p), 1u, 0);
+    CHECK(o != NULL);
+    char *a = plan_code(&o, 1, &CPU), *b = plan_code(&o, 1, &t);
+    CHECK(a && strstr(a, "SIMD") != NULL && strstr(a, "one item per output") == NULL);
+    CHECK(b && strstr(b, "reduce: one item per output") != NULL);
+    free(a);
+    free(b);
+    lc_node_release(o);
 }
 
 int main(void)
