@@ -64,14 +64,11 @@ def test_long_rows_counts_in_segments(dev, dtype):
     """GPU tiles: the tile counts' scan takes at most 256 segments of tiles a row, so rows of
     more than 256 tiles (4096 keys of 4 bytes, 2048 of 8) put 2 or more tiles in a segment.
     515 tiles: segments of 3 and a shorter last one, a partial last tile; sort and argsort,
-    both orders, special values; and uniform data (every digit value in every tile)."""
+    both orders, special values among random ones (every digit value in every tile)."""
     LN = 4096 if dtype == "float32" else 2048
     n = 514 * LN + 5
     h = special(dtype, (n,), seed=11)
     check_row_sorts(lz(h, dev), h, f"n={n}")
-    u = np.random.default_rng(12).random(n).astype(dtype)
-    np.testing.assert_array_equal(np.asarray(lazycl.argsort(lz(u, dev))),
-                                  np.argsort(u, kind="stable"))
 
 
 def check_row_sorts(x, h, msg=""):
