@@ -205,10 +205,10 @@ static int lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
          * every access below is coalesced); the places they become are value-major (all of
          * value 0 first, tile by tile, then value 1, ...). Segments of TS tiles. */
         lc_sb_printf(sb, "    const long E = %d * B, m = %s;\n"
-                         "    __global uint *cnt = (__global uint *)(s + 16) + m * E;\n"
-                         "    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S * %d;\n"
-                         "    __global uint *bas = (__global uint *)(s + 16) + M * E + M * S * %d + m * %d;\n"
-                         "    __global uint *pl = (__global uint *)(s + 16) + M * E + M * S * %d + M * %d + m * E;\n",
+                         "    __global uint *t_ = (__global uint *)(s + 16);\n"
+                         "    __global uint *cnt = t_ + m * E, *seg = t_ + M * E + m * S * %d;\n"
+                         "    __global uint *bas = t_ + M * E + M * S * %d + m * %d;\n"
+                         "    __global uint *pl = t_ + M * E + M * S * %d + M * %d + m * E;\n",
                      R, kk == LC_T_SSCAN ? "g_" : "g_ / S", R, R, R, R, R);
         if (kk == LC_T_SRED)   /* each value's count in segment q */
             lc_sb_printf(sb, "    const long q = g_ %% S, b0 = q * TS, b1 = min(B, b0 + TS);\n"
@@ -219,11 +219,12 @@ static int lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
         else if (kk == LC_T_SSCAN)   /* each value's segments scanned; the values' bases */
             lc_sb_printf(sb, "    uint acc = 0, tot;\n    if (l < %d) {\n"
                              "#pragma unroll 1\n        for (long q0 = 0; q0 < S; q0 += 16) {\n"
-                             "            uint v[16];   /* 16 loads in flight, then the stores */\n"
+                             "            uint v[16];   /* 16 loads at once, then stores */\n"
                              "            for (int j = 0; j < 16; j++)\n"
                              "                v[j] = q0 + j < S ? seg[(q0 + j) * %d + l] : 0;\n"
                              "            for (int j = 0; j < 16; j++) {\n"
-                             "                if (q0 + j < S)\n                    seg[(q0 + j) * %d + l] = acc;\n"
+                             "                if (q0 + j < S)\n"
+                             "                    seg[(q0 + j) * %d + l] = acc;\n"
                              "                acc += v[j];\n            }\n        }\n    }\n"
                              "    const uint base = lc_gscan(sl, l < %d ? acc : 0, &tot);\n"
                              "    if (l < %d)\n        bas[l] = base;\n}\n\n", R, R, R, R, R);
@@ -236,7 +237,8 @@ static int lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
                              "            for (int j = 0; j < 16; j++)\n"
                              "                v[j] = c0 + j < b1 ? cnt[(c0 + j) * %d + l] : 0;\n"
                              "            for (int j = 0; j < 16; j++) {\n"
-                             "                if (c0 + j < b1)\n                    pl[(c0 + j) * %d + l] = x;\n"
+                             "                if (c0 + j < b1)\n"
+                             "                    pl[(c0 + j) * %d + l] = x;\n"
                              "                x += v[j];\n            }\n        }\n    }\n}\n\n",
                          R, R, R, R);
         return 0;
@@ -279,8 +281,9 @@ static int lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
     lc_sb_printf(sb, "    __local %s lk[LP(LN)];\n    __local uint lv[LP(LN)];\n"
                      "    __local ushort c[16 * LT] __attribute__((aligned(16)));\n", K);
     if (kk != LC_T_LOCAL)
-        lc_sb_printf(sb, "    __local uint go[%d], ds[%d];\n    if (l < %d)\n"
-                         "        go[l] = cnt[M * B * %d + M * S * %d + M * %d + (m * B + b) * %d + l];\n",
+        lc_sb_printf(sb, "    __local uint go[%d], ds[%d];\n"
+                         "    __global uint *pl = cnt + M * B * %d + M * S * %d + M * %d;\n"
+                         "    if (l < %d)\n        go[l] = pl[(m * B + b) * %d + l];\n",
                      R, R, R, R, R, R, R);
     if (arg)
         lc_sb_printf(sb, "    const int pay = 1;\n");

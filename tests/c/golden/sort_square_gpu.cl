@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_b913dc9e13457006_cfirst lc_sort_f32_b913dc9e13457006_sred lc_sort_f32_b913dc9e13457006_sscan lc_sort_f32_b913dc9e13457006_sdown lc_sort_f32_b913dc9e13457006_mfirst lc_sort_f32_b913dc9e13457006_count lc_sort_f32_b913dc9e13457006_sred lc_sort_f32_b913dc9e13457006_sscan lc_sort_f32_b913dc9e13457006_sdown lc_sort_f32_b913dc9e13457006_move lc_sort_f32_b913dc9e13457006_count lc_sort_f32_b913dc9e13457006_sred lc_sort_f32_b913dc9e13457006_sscan lc_sort_f32_b913dc9e13457006_sdown lc_sort_f32_b913dc9e13457006_move lc_sort_f32_b913dc9e13457006_count lc_sort_f32_b913dc9e13457006_sred lc_sort_f32_b913dc9e13457006_sscan lc_sort_f32_b913dc9e13457006_sdown lc_sort_f32_b913dc9e13457006_mlast */
+/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_d08010b9625f6b4a_cfirst lc_sort_f32_d08010b9625f6b4a_sred lc_sort_f32_d08010b9625f6b4a_sscan lc_sort_f32_d08010b9625f6b4a_sdown lc_sort_f32_d08010b9625f6b4a_mfirst lc_sort_f32_d08010b9625f6b4a_count lc_sort_f32_d08010b9625f6b4a_sred lc_sort_f32_d08010b9625f6b4a_sscan lc_sort_f32_d08010b9625f6b4a_sdown lc_sort_f32_d08010b9625f6b4a_move lc_sort_f32_d08010b9625f6b4a_count lc_sort_f32_d08010b9625f6b4a_sred lc_sort_f32_d08010b9625f6b4a_sscan lc_sort_f32_d08010b9625f6b4a_sdown lc_sort_f32_d08010b9625f6b4a_move lc_sort_f32_d08010b9625f6b4a_count lc_sort_f32_d08010b9625f6b4a_sred lc_sort_f32_d08010b9625f6b4a_sscan lc_sort_f32_d08010b9625f6b4a_sdown lc_sort_f32_d08010b9625f6b4a_mlast */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits. */
@@ -127,7 +127,7 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_b913dc9e13457006_cfirst(
+void lc_sort_f32_d08010b9625f6b4a_cfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -180,7 +180,7 @@ void lc_sort_f32_b913dc9e13457006_cfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_b913dc9e13457006_sred(
+void lc_sort_f32_d08010b9625f6b4a_sred(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -192,10 +192,10 @@ void lc_sort_f32_b913dc9e13457006_sred(
     const long g_ = get_group_id(0);
     __local uint sl[LT];
     const long E = 256 * B, m = g_ / S;
-    __global uint *cnt = (__global uint *)(s + 16) + m * E;
-    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S * 256;
-    __global uint *bas = (__global uint *)(s + 16) + M * E + M * S * 256 + m * 256;
-    __global uint *pl = (__global uint *)(s + 16) + M * E + M * S * 256 + M * 256 + m * E;
+    __global uint *t_ = (__global uint *)(s + 16);
+    __global uint *cnt = t_ + m * E, *seg = t_ + M * E + m * S * 256;
+    __global uint *bas = t_ + M * E + M * S * 256 + m * 256;
+    __global uint *pl = t_ + M * E + M * S * 256 + M * 256 + m * E;
     const long q = g_ % S, b0 = q * TS, b1 = min(B, b0 + TS);
     if (l < 256) {
         uint sum = 0;
@@ -207,7 +207,7 @@ void lc_sort_f32_b913dc9e13457006_sred(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_b913dc9e13457006_sscan(
+void lc_sort_f32_d08010b9625f6b4a_sscan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -219,15 +219,15 @@ void lc_sort_f32_b913dc9e13457006_sscan(
     const long g_ = get_group_id(0);
     __local uint sl[LT];
     const long E = 256 * B, m = g_;
-    __global uint *cnt = (__global uint *)(s + 16) + m * E;
-    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S * 256;
-    __global uint *bas = (__global uint *)(s + 16) + M * E + M * S * 256 + m * 256;
-    __global uint *pl = (__global uint *)(s + 16) + M * E + M * S * 256 + M * 256 + m * E;
+    __global uint *t_ = (__global uint *)(s + 16);
+    __global uint *cnt = t_ + m * E, *seg = t_ + M * E + m * S * 256;
+    __global uint *bas = t_ + M * E + M * S * 256 + m * 256;
+    __global uint *pl = t_ + M * E + M * S * 256 + M * 256 + m * E;
     uint acc = 0, tot;
     if (l < 256) {
 #pragma unroll 1
         for (long q0 = 0; q0 < S; q0 += 16) {
-            uint v[16];   /* 16 loads in flight, then the stores */
+            uint v[16];   /* 16 loads at once, then stores */
             for (int j = 0; j < 16; j++)
                 v[j] = q0 + j < S ? seg[(q0 + j) * 256 + l] : 0;
             for (int j = 0; j < 16; j++) {
@@ -243,7 +243,7 @@ void lc_sort_f32_b913dc9e13457006_sscan(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_b913dc9e13457006_sdown(
+void lc_sort_f32_d08010b9625f6b4a_sdown(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -255,10 +255,10 @@ void lc_sort_f32_b913dc9e13457006_sdown(
     const long g_ = get_group_id(0);
     __local uint sl[LT];
     const long E = 256 * B, m = g_ / S;
-    __global uint *cnt = (__global uint *)(s + 16) + m * E;
-    __global uint *seg = (__global uint *)(s + 16) + M * E + m * S * 256;
-    __global uint *bas = (__global uint *)(s + 16) + M * E + M * S * 256 + m * 256;
-    __global uint *pl = (__global uint *)(s + 16) + M * E + M * S * 256 + M * 256 + m * E;
+    __global uint *t_ = (__global uint *)(s + 16);
+    __global uint *cnt = t_ + m * E, *seg = t_ + M * E + m * S * 256;
+    __global uint *bas = t_ + M * E + M * S * 256 + m * 256;
+    __global uint *pl = t_ + M * E + M * S * 256 + M * 256 + m * E;
     const long q = g_ % S, b0 = q * TS, b1 = min(B, b0 + TS);
     if (l < 256) {
         uint x = bas[l] + seg[q * 256 + l];
@@ -277,7 +277,7 @@ void lc_sort_f32_b913dc9e13457006_sdown(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_b913dc9e13457006_mfirst(
+void lc_sort_f32_d08010b9625f6b4a_mfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -299,8 +299,9 @@ void lc_sort_f32_b913dc9e13457006_mfirst(
     __local uint lv[LP(LN)];
     __local ushort c[16 * LT] __attribute__((aligned(16)));
     __local uint go[256], ds[256];
+    __global uint *pl = cnt + M * B * 256 + M * S * 256 + M * 256;
     if (l < 256)
-        go[l] = cnt[M * B * 256 + M * S * 256 + M * 256 + (m * B + b) * 256 + l];
+        go[l] = pl[(m * B + b) * 256 + l];
     const int pay = *fl != 0;
     for (int j = 0; j < LI; j++) {
         const int e = j * LT + l;
@@ -345,7 +346,7 @@ void lc_sort_f32_b913dc9e13457006_mfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_b913dc9e13457006_count(
+void lc_sort_f32_d08010b9625f6b4a_count(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -384,7 +385,7 @@ void lc_sort_f32_b913dc9e13457006_count(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_b913dc9e13457006_move(
+void lc_sort_f32_d08010b9625f6b4a_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -406,8 +407,9 @@ void lc_sort_f32_b913dc9e13457006_move(
     __local uint lv[LP(LN)];
     __local ushort c[16 * LT] __attribute__((aligned(16)));
     __local uint go[256], ds[256];
+    __global uint *pl = cnt + M * B * 256 + M * S * 256 + M * 256;
     if (l < 256)
-        go[l] = cnt[M * B * 256 + M * S * 256 + M * 256 + (m * B + b) * 256 + l];
+        go[l] = pl[(m * B + b) * 256 + l];
     const int pay = *fl != 0;
     for (int j = 0; j < LI; j++) {
         const int e = j * LT + l;
@@ -445,7 +447,7 @@ void lc_sort_f32_b913dc9e13457006_move(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_b913dc9e13457006_mlast(
+void lc_sort_f32_d08010b9625f6b4a_mlast(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -467,8 +469,9 @@ void lc_sort_f32_b913dc9e13457006_mlast(
     __local uint lv[LP(LN)];
     __local ushort c[16 * LT] __attribute__((aligned(16)));
     __local uint go[256], ds[256];
+    __global uint *pl = cnt + M * B * 256 + M * S * 256 + M * 256;
     if (l < 256)
-        go[l] = cnt[M * B * 256 + M * S * 256 + M * 256 + (m * B + b) * 256 + l];
+        go[l] = pl[(m * B + b) * 256 + l];
     const int pay = *fl != 0;
     for (int j = 0; j < LI; j++) {
         const int e = j * LT + l;
