@@ -586,6 +586,37 @@ def test_large_schedules(dev, large, fn, axis):
     assert runs[0].tobytes() == runs[1].tobytes() == runs[2].tobytes()
 
 
+@pytest.mark.parametrize("fn,dtype", [(f, d) for f in ("sum", "mean", "max", "argmax", "var",
+                                                          "prod")
+                                      for d in ("float32", "float64", "int32", "complex64")
+                                      if not (d == "complex64" and "max" in f)])
+def test_outer_column_reductions(dev, fn, dtype):
+    """Column reductions whose reads are vectors broadcast along one dim or the other, none a
+    matrix (norm(Vd @ C, axis=0) for a small K): Intel's runtime runs them one item per
+    output, PoCL in SIMD panels or lanes, GPUs in column blocks; 4096 outputs, 600 rows.
+    (Complex max: test_complex.py's lexicographic reductions.)"""
+    rng = np.random.default_rng(5)
+    u, w = (rng.uniform(0.9, 1.1, (600, 1)), rng.uniform(0.9, 1.1, (1, 4096)))
+    if dtype == "int32":
+        u, w = rng.integers(-3, 4, (600, 1)), rng.integers(-3, 4, (1, 4096))
+    if dtype == "complex64":
+        u = u + 0.01j * rng.standard_normal((600, 1))
+    u, w = u.astype(dtype), w.astype(dtype)
+    h = u * w + w * w
+    x = lazycl.asarray(u, device=dev) * lazycl.asarray(w, device=dev) + \
+        lazycl.asarray(w, device=dev) ** 2
+    if fn == "prod":   # a product of 600 values near 1 stays finite; ints of the first 20 rows
+        if dtype == "int32":
+            h, x = h[:20] % 3 - 1, x[:20] % 3 - 1
+    got, want = np.asarray(getattr(lazycl, fn)(x, axis=0)), getattr(np, fn)(h, axis=0)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    if want.dtype.kind in "iu":
+        np.testing.assert_array_equal(got, want)
+    else:
+        np.testing.assert_allclose(got, want, rtol=2e-4 if dtype in ("float32", "complex64")
+                                   else 1e-10)
+
+
 @pytest.mark.parametrize("axis", [None, 0, 1])
 def test_large_int_sum(axis):
     a = np.arange(LARGE[0] * LARGE[1], dtype=np.int32).reshape(LARGE)
