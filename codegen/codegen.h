@@ -157,6 +157,8 @@ void lc_target_gemm_name(const struct lc_target *t, char *out, size_t n);
  * CPU instead ("pocl", the SIMD kind's first name, still reads as simd; tests run the GPU
  * schedules on CPU devices, and `make oclgrind` runs all three on Oclgrind's simulator). */
 enum lc_target_kind lc_target_kind_of(int gpu);
+/* The kind's name, as LAZYCL_SCHEDULE spells it: "gpu", "simd" or "cpu". */
+const char *lc_target_kind_name(enum lc_target_kind kind);
 
 enum lc_cgarg_kind {
     LC_CGARG_INPUT,   /* plan->inputs[index] */

@@ -245,6 +245,11 @@ enum lc_target_kind lc_target_kind_of(int gpu)
     return gpu ? LC_TARGET_GPU : LC_TARGET_SIMD;
 }
 
+const char *lc_target_kind_name(enum lc_target_kind kind)
+{
+    return kind == LC_TARGET_GPU ? "gpu" : kind == LC_TARGET_SIMD ? "simd" : "cpu";
+}
+
 /* Every schedule, in order of preference within its kernel kind. */
 #define LC_SCHEDULES(X)                                                                    \
     X(map_simd)           /* map.c: W elements of a row per item, W-lane vectors */        \

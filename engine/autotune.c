@@ -82,11 +82,6 @@ static int lc_tune_forced(const struct lc_target *t)
     return *end || i < 0 || i >= lc_target_gemm_count(t) ? -1 : (int)i;
 }
 
-static const char *lc_tune_kind_name(enum lc_target_kind k)
-{
-    return k == LC_TARGET_GPU ? "gpu" : k == LC_TARGET_SIMD ? "simd" : "cpu";
-}
-
 static void lc_tune_identity(lc_device_t d, const struct lc_target *t, struct lc_tunerec *r)
 {
     const struct lc_device_info *di = lc_device_info(d);
@@ -95,7 +90,7 @@ static void lc_tune_identity(lc_device_t d, const struct lc_target *t, struct lc
     snprintf(r->device, sizeof r->device, "%s", di->name);
     snprintf(r->platform, sizeof r->platform, "%s", di->platform_version);
     snprintf(r->driver, sizeof r->driver, "%s", di->driver_version);
-    snprintf(r->schedule, sizeof r->schedule, "%s", lc_tune_kind_name(t->kind));
+    snprintf(r->schedule, sizeof r->schedule, "%s", lc_target_kind_name(t->kind));
     r->clblast_ms = -1;
 }
 

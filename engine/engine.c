@@ -47,7 +47,7 @@ const char *lc_engine_schedule_kind(lc_device_t d)
 {
     struct lc_target t;
     lc_target_of(d, &t);
-    return t.kind == LC_TARGET_GPU ? "gpu" : t.kind == LC_TARGET_SIMD ? "simd" : "cpu";
+    return lc_target_kind_name(t.kind);
 }
 
 /* ---- planning -------------------------------------------------------------------- */
