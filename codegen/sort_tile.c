@@ -150,6 +150,35 @@ static void lc_tile_helpers(struct lc_sb *sb, const char *K, int LI, int rolled)
         "        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n}\n\n", K, K, U, U, U, U, U);
 }
 
+/* What the long rows' kernels share (every kernel's parameters M, B, S in scope): where each
+ * count table starts in the scratch, and the running sum the counts' scan takes twice. */
+static void lc_tile_scan_helpers(struct lc_sb *sb, int R)
+{
+    lc_sb_printf(sb,
+        "/* The count tables after the flag's 16 bytes: the counts (M x B x RV, each tile's RV\n"
+        " * values adjacent, so every access is coalesced), each value's sums over segments of\n"
+        " * tiles (M x S x RV), the values' bases (M x RV) and the places the counts become\n"
+        " * (M x B x RV: value-major, all of value 0 first, tile by tile, then value 1, ...). */\n"
+        "#define RV %d\n"
+        "#define LC_CNT(s) ((__global uint *)((s) + 16))\n"
+        "#define LC_SEG(s) (LC_CNT(s) + M * B * RV)\n"
+        "#define LC_BAS(s) (LC_SEG(s) + M * S * RV)\n"
+        "#define LC_PL(s) (LC_BAS(s) + M * RV)\n\n", R);
+    lc_sb_printf(sb,
+        "/* Value l's entries [lo, hi) of src (rows of RV) scanned from acc, exclusive, into dst\n"
+        " * (src itself or not): 16 loads at once, then their stores. Returns the sum. */\n"
+        "static inline uint lc_carry(__global const uint *src, __global uint *dst, const long lo,\n"
+        "                            const long hi, uint acc)\n{\n"
+        "    const int l = get_local_id(0);\n"
+        "#pragma unroll 1\n    for (long c0 = lo; c0 < hi; c0 += 16) {\n"
+        "        uint v[16];\n"
+        "        for (int j = 0; j < 16; j++)\n"
+        "            v[j] = c0 + j < hi ? src[(c0 + j) * RV + l] : 0;\n"
+        "        for (int j = 0; j < 16; j++) {\n"
+        "            if (c0 + j < hi)\n                dst[(c0 + j) * RV + l] = acc;\n"
+        "            acc += v[j];\n        }\n    }\n    return acc;\n}\n\n");
+}
+
 /* The key of the element at i<nr> (declared by the caller), computed from the key expression;
  * for a float sort, -0.0 or a NaN of other bits than np.nan's sets the flag at *fl (a folded
  * NaN key comes back as np.nan, lc_emit_unkey). */
@@ -201,46 +230,30 @@ static int lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
                      "    const int l = get_local_id(0);\n    const long g_ = get_group_id(0);\n"
                      "    __local uint sl[LT];\n");
     if (kk == LC_T_SRED || kk == LC_T_SSCAN || kk == LC_T_SDOWN) {
-        /* The counts of row m: B tiles of R values, cnt[b * R + d] (each tile's R adjacent:
-         * every access below is coalesced); the places they become are value-major (all of
-         * value 0 first, tile by tile, then value 1, ...). Segments of TS tiles. */
-        lc_sb_printf(sb, "    const long E = %d * B, m = %s;\n"
-                         "    __global uint *t_ = (__global uint *)(s + 16);\n"
-                         "    __global uint *cnt = t_ + m * E, *seg = t_ + M * E + m * S * %d;\n"
-                         "    __global uint *bas = t_ + M * E + M * S * %d + m * %d;\n"
-                         "    __global uint *pl = t_ + M * E + M * S * %d + M * %d + m * E;\n",
-                     R, kk == LC_T_SSCAN ? "g_" : "g_ / S", R, R, R, R, R);
+        /* Row m's tables (lc_tile_scan_helpers); SRED and SDOWN: segment q, tiles [b0, b1). */
+        if (kk == LC_T_SSCAN)
+            lc_sb_printf(sb, "    const long m = g_;\n");
+        else
+            lc_sb_printf(sb, "    const long m = g_ / S, q = g_ %% S, b0 = q * TS, "
+                             "b1 = min(B, b0 + TS);\n");
+        lc_sb_printf(sb, "    __global uint *cnt = LC_CNT(s) + m * B * RV;\n"
+                         "    __global uint *pl = LC_PL(s) + m * B * RV;\n"
+                         "    __global uint *seg = LC_SEG(s) + m * S * RV;\n"
+                         "    __global uint *bas = LC_BAS(s) + m * RV;\n");
         if (kk == LC_T_SRED)   /* each value's count in segment q */
-            lc_sb_printf(sb, "    const long q = g_ %% S, b0 = q * TS, b1 = min(B, b0 + TS);\n"
-                             "    if (l < %d) {\n        uint sum = 0;\n#pragma unroll 16\n"
+            lc_sb_printf(sb, "    if (l < RV) {\n        uint sum = 0;\n#pragma unroll 16\n"
                              "        for (long b = b0; b < b1; b++)\n"
-                             "            sum += cnt[b * %d + l];\n"
-                             "        seg[q * %d + l] = sum;\n    }\n}\n\n", R, R, R);
+                             "            sum += cnt[b * RV + l];\n"
+                             "        seg[q * RV + l] = sum;\n    }\n}\n\n");
         else if (kk == LC_T_SSCAN)   /* each value's segments scanned; the values' bases */
-            lc_sb_printf(sb, "    uint acc = 0, tot;\n    if (l < %d) {\n"
-                             "#pragma unroll 1\n        for (long q0 = 0; q0 < S; q0 += 16) {\n"
-                             "            uint v[16];   /* 16 loads at once, then stores */\n"
-                             "            for (int j = 0; j < 16; j++)\n"
-                             "                v[j] = q0 + j < S ? seg[(q0 + j) * %d + l] : 0;\n"
-                             "            for (int j = 0; j < 16; j++) {\n"
-                             "                if (q0 + j < S)\n"
-                             "                    seg[(q0 + j) * %d + l] = acc;\n"
-                             "                acc += v[j];\n            }\n        }\n    }\n"
-                             "    const uint base = lc_gscan(sl, l < %d ? acc : 0, &tot);\n"
-                             "    if (l < %d)\n        bas[l] = base;\n}\n\n", R, R, R, R, R);
+            lc_sb_printf(sb, "    uint tot;\n"
+                             "    const uint acc = l < RV ? lc_carry(seg, seg, 0, S, 0) : 0;\n"
+                             "    const uint base = lc_gscan(sl, acc, &tot);\n"
+                             "    if (l < RV)\n        bas[l] = base;\n}\n\n");
         else   /* each tile's first place of each value, in a table of their own (in place,
                 * the H100 took 0.199 ms for 2^28 keys; apart, 0.06: docs/benchmarks.md) */
-            lc_sb_printf(sb, "    const long q = g_ %% S, b0 = q * TS, b1 = min(B, b0 + TS);\n"
-                             "    if (l < %d) {\n        uint x = bas[l] + seg[q * %d + l];\n"
-                             "#pragma unroll 1\n        for (long c0 = b0; c0 < b1; c0 += 16) {\n"
-                             "            uint v[16];\n"
-                             "            for (int j = 0; j < 16; j++)\n"
-                             "                v[j] = c0 + j < b1 ? cnt[(c0 + j) * %d + l] : 0;\n"
-                             "            for (int j = 0; j < 16; j++) {\n"
-                             "                if (c0 + j < b1)\n"
-                             "                    pl[(c0 + j) * %d + l] = x;\n"
-                             "                x += v[j];\n            }\n        }\n    }\n}\n\n",
-                         R, R, R, R);
+            lc_sb_printf(sb, "    if (l < RV)\n"
+                             "        lc_carry(cnt, pl, b0, b1, bas[l] + seg[q * RV + l]);\n}\n\n");
         return 0;
     }
     /* Tile kernels: tile b of row m. */
@@ -249,7 +262,6 @@ static int lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
     if (nr > 0)
         lc_unravel(sb, 0, nr, "m", "    ");
     lc_sb_printf(sb, "    const long N = n%d, tb = b * LN, nb = min((long)LN, N - tb);\n"
-                     "    __global uint *cnt = (__global uint *)(s + 16);\n"
                      "    __global %s *ksrc = (__global %s *)(s + ks) + m * N;\n"
                      "    __global %s *kdst = (__global %s *)(s + kd) + m * N;\n"
                      "    __global uint *vsrc = (__global uint *)(s + vs) + m * N;\n"
@@ -273,18 +285,16 @@ static int lc_tile_kernel(struct lc_cg *g, struct lc_sb *sb, int kk, int R)
                          "    for (int j = 0; j < LI; j++)\n        if (j * LT + l < nb)\n"
                          "            atomic_inc(&h[(int)(kk_[j] >> shift) & %d]);\n"
                          "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                         "    if (l < %d)\n        cnt[(m * B + b) * %d + l] = h[l];\n}\n\n",
-                     R, R - 1, R, R);
+                         "    if (l < RV)\n        LC_CNT(s)[(m * B + b) * RV + l] = h[l];\n}\n\n",
+                     R, R - 1);
         return 0;
     }
     /* MOVE (and LOCAL): load the tile, sort it locally, write each key to its place. */
     lc_sb_printf(sb, "    __local %s lk[LP(LN)];\n    __local uint lv[LP(LN)];\n"
                      "    __local ushort c[16 * LT] __attribute__((aligned(16)));\n", K);
     if (kk != LC_T_LOCAL)
-        lc_sb_printf(sb, "    __local uint go[%d], ds[%d];\n"
-                         "    __global uint *pl = cnt + M * B * %d + M * S * %d + M * %d;\n"
-                         "    if (l < %d)\n        go[l] = pl[(m * B + b) * %d + l];\n",
-                     R, R, R, R, R, R, R);
+        lc_sb_printf(sb, "    __local uint go[RV], ds[RV];\n"
+                         "    if (l < RV)\n        go[l] = LC_PL(s)[(m * B + b) * RV + l];\n");
     if (arg)
         lc_sb_printf(sb, "    const int pay = 1;\n");
     else if (isf)
@@ -395,8 +405,9 @@ static int lc_sort_tile_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
                  key.bits / 4);
         return 0;
     }
-    /* Scratch: the flag, the counts (M x B x R), the segment sums (M x S x R), the values'
-     * bases (M x R), the places (M x B x R), keys and payloads twice (ping-pong). */
+    /* Scratch: the flag, the count tables (lc_tile_scan_helpers: counts and places M x B x R
+     * each, segment sums M x S x R, bases M x R), keys and payloads twice (ping-pong). */
+    lc_tile_scan_helpers(sb, R);
     size_t MN = (size_t)(M * N), ks = key.bits == 64 ? 8 : 4;
     size_t at = lc_round_up(16 + (size_t)(2 * M * E + M * S * R + M * R) * 4, 16);
     size_t kb = lc_round_up(MN * ks, 8), vb = pay ? lc_round_up(MN * 4, 8) : 0;

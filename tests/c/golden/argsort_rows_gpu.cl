@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_28000d8a18f88ba7_local */
+/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 4 local passes of 4 bits", 1 launch: lc_sort_i64_dce16afebac161ce_local */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 1 fused op; sort: rows in one work-group tile of 4096, 4 local passes of 4 bits. */
@@ -127,7 +127,7 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_i64_28000d8a18f88ba7_local(
+void lc_sort_i64_dce16afebac161ce_local(
     __global long *restrict out0,
     __global const short *restrict a0, const long a0_o, const long a0_s0,
     const long n0,
@@ -142,7 +142,6 @@ void lc_sort_i64_28000d8a18f88ba7_local(
     const long m = g_, b = 0;
     const long i0 = m;
     const long N = n1, tb = b * LN, nb = min((long)LN, N - tb);
-    __global uint *cnt = (__global uint *)(s + 16);
     __global uint *ksrc = (__global uint *)(s + ks) + m * N;
     __global uint *kdst = (__global uint *)(s + kd) + m * N;
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;

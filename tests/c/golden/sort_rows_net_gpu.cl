@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 8 local passes of 4 bits", 1 launch: lc_sort_f32_f612a55d8ba9650e_local */
+/* ---- kernel 0: schedule "sort: rows in one work-group tile of 4096, 8 local passes of 4 bits", 1 launch: lc_sort_f32_cbf73c58129f9690_local */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: rows in one work-group tile of 4096, 8 local passes of 4 bits. */
@@ -127,7 +127,7 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_f612a55d8ba9650e_local(
+void lc_sort_f32_cbf73c58129f9690_local(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o, const long a0_s0,
     const float a1_v,
@@ -143,7 +143,6 @@ void lc_sort_f32_f612a55d8ba9650e_local(
     const long m = g_, b = 0;
     const long i0 = m;
     const long N = n1, tb = b * LN, nb = min((long)LN, N - tb);
-    __global uint *cnt = (__global uint *)(s + 16);
     __global uint *ksrc = (__global uint *)(s + ks) + m * N;
     __global uint *kdst = (__global uint *)(s + kd) + m * N;
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;

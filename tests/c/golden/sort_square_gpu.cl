@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_d08010b9625f6b4a_cfirst lc_sort_f32_d08010b9625f6b4a_sred lc_sort_f32_d08010b9625f6b4a_sscan lc_sort_f32_d08010b9625f6b4a_sdown lc_sort_f32_d08010b9625f6b4a_mfirst lc_sort_f32_d08010b9625f6b4a_count lc_sort_f32_d08010b9625f6b4a_sred lc_sort_f32_d08010b9625f6b4a_sscan lc_sort_f32_d08010b9625f6b4a_sdown lc_sort_f32_d08010b9625f6b4a_move lc_sort_f32_d08010b9625f6b4a_count lc_sort_f32_d08010b9625f6b4a_sred lc_sort_f32_d08010b9625f6b4a_sscan lc_sort_f32_d08010b9625f6b4a_sdown lc_sort_f32_d08010b9625f6b4a_move lc_sort_f32_d08010b9625f6b4a_count lc_sort_f32_d08010b9625f6b4a_sred lc_sort_f32_d08010b9625f6b4a_sscan lc_sort_f32_d08010b9625f6b4a_sdown lc_sort_f32_d08010b9625f6b4a_mlast */
+/* ---- kernel 0: schedule "sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits", 20 launches: lc_sort_f32_7f4e6e65c5c94728_cfirst lc_sort_f32_7f4e6e65c5c94728_sred lc_sort_f32_7f4e6e65c5c94728_sscan lc_sort_f32_7f4e6e65c5c94728_sdown lc_sort_f32_7f4e6e65c5c94728_mfirst lc_sort_f32_7f4e6e65c5c94728_count lc_sort_f32_7f4e6e65c5c94728_sred lc_sort_f32_7f4e6e65c5c94728_sscan lc_sort_f32_7f4e6e65c5c94728_sdown lc_sort_f32_7f4e6e65c5c94728_move lc_sort_f32_7f4e6e65c5c94728_count lc_sort_f32_7f4e6e65c5c94728_sred lc_sort_f32_7f4e6e65c5c94728_sscan lc_sort_f32_7f4e6e65c5c94728_sdown lc_sort_f32_7f4e6e65c5c94728_move lc_sort_f32_7f4e6e65c5c94728_count lc_sort_f32_7f4e6e65c5c94728_sred lc_sort_f32_7f4e6e65c5c94728_sscan lc_sort_f32_7f4e6e65c5c94728_sdown lc_sort_f32_7f4e6e65c5c94728_mlast */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix in work-group tiles of 4096, 4 passes of 8-bit digits. */
@@ -126,8 +126,38 @@ static inline void lc_tile_sort(__local uint *lk, __local uint *lv, __local usho
     }
 }
 
+/* The count tables after the flag's 16 bytes: the counts (M x B x RV, each tile's RV
+ * values adjacent, so every access is coalesced), each value's sums over segments of
+ * tiles (M x S x RV), the values' bases (M x RV) and the places the counts become
+ * (M x B x RV: value-major, all of value 0 first, tile by tile, then value 1, ...). */
+#define RV 256
+#define LC_CNT(s) ((__global uint *)((s) + 16))
+#define LC_SEG(s) (LC_CNT(s) + M * B * RV)
+#define LC_BAS(s) (LC_SEG(s) + M * S * RV)
+#define LC_PL(s) (LC_BAS(s) + M * RV)
+
+/* Value l's entries [lo, hi) of src (rows of RV) scanned from acc, exclusive, into dst
+ * (src itself or not): 16 loads at once, then their stores. Returns the sum. */
+static inline uint lc_carry(__global const uint *src, __global uint *dst, const long lo,
+                            const long hi, uint acc)
+{
+    const int l = get_local_id(0);
+#pragma unroll 1
+    for (long c0 = lo; c0 < hi; c0 += 16) {
+        uint v[16];
+        for (int j = 0; j < 16; j++)
+            v[j] = c0 + j < hi ? src[(c0 + j) * RV + l] : 0;
+        for (int j = 0; j < 16; j++) {
+            if (c0 + j < hi)
+                dst[(c0 + j) * RV + l] = acc;
+            acc += v[j];
+        }
+    }
+    return acc;
+}
+
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_d08010b9625f6b4a_cfirst(
+void lc_sort_f32_7f4e6e65c5c94728_cfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -140,7 +170,6 @@ void lc_sort_f32_d08010b9625f6b4a_cfirst(
     __local uint sl[LT];
     const long m = g_ / B, b = g_ % B;
     const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
-    __global uint *cnt = (__global uint *)(s + 16);
     __global uint *ksrc = (__global uint *)(s + ks) + m * N;
     __global uint *kdst = (__global uint *)(s + kd) + m * N;
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;
@@ -175,12 +204,12 @@ void lc_sort_f32_d08010b9625f6b4a_cfirst(
         if (j * LT + l < nb)
             atomic_inc(&h[(int)(kk_[j] >> shift) & 255]);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (l < 256)
-        cnt[(m * B + b) * 256 + l] = h[l];
+    if (l < RV)
+        LC_CNT(s)[(m * B + b) * RV + l] = h[l];
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_d08010b9625f6b4a_sred(
+void lc_sort_f32_7f4e6e65c5c94728_sred(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -191,23 +220,22 @@ void lc_sort_f32_d08010b9625f6b4a_sred(
     const int l = get_local_id(0);
     const long g_ = get_group_id(0);
     __local uint sl[LT];
-    const long E = 256 * B, m = g_ / S;
-    __global uint *t_ = (__global uint *)(s + 16);
-    __global uint *cnt = t_ + m * E, *seg = t_ + M * E + m * S * 256;
-    __global uint *bas = t_ + M * E + M * S * 256 + m * 256;
-    __global uint *pl = t_ + M * E + M * S * 256 + M * 256 + m * E;
-    const long q = g_ % S, b0 = q * TS, b1 = min(B, b0 + TS);
-    if (l < 256) {
+    const long m = g_ / S, q = g_ % S, b0 = q * TS, b1 = min(B, b0 + TS);
+    __global uint *cnt = LC_CNT(s) + m * B * RV;
+    __global uint *pl = LC_PL(s) + m * B * RV;
+    __global uint *seg = LC_SEG(s) + m * S * RV;
+    __global uint *bas = LC_BAS(s) + m * RV;
+    if (l < RV) {
         uint sum = 0;
 #pragma unroll 16
         for (long b = b0; b < b1; b++)
-            sum += cnt[b * 256 + l];
-        seg[q * 256 + l] = sum;
+            sum += cnt[b * RV + l];
+        seg[q * RV + l] = sum;
     }
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_d08010b9625f6b4a_sscan(
+void lc_sort_f32_7f4e6e65c5c94728_sscan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -218,32 +246,20 @@ void lc_sort_f32_d08010b9625f6b4a_sscan(
     const int l = get_local_id(0);
     const long g_ = get_group_id(0);
     __local uint sl[LT];
-    const long E = 256 * B, m = g_;
-    __global uint *t_ = (__global uint *)(s + 16);
-    __global uint *cnt = t_ + m * E, *seg = t_ + M * E + m * S * 256;
-    __global uint *bas = t_ + M * E + M * S * 256 + m * 256;
-    __global uint *pl = t_ + M * E + M * S * 256 + M * 256 + m * E;
-    uint acc = 0, tot;
-    if (l < 256) {
-#pragma unroll 1
-        for (long q0 = 0; q0 < S; q0 += 16) {
-            uint v[16];   /* 16 loads at once, then stores */
-            for (int j = 0; j < 16; j++)
-                v[j] = q0 + j < S ? seg[(q0 + j) * 256 + l] : 0;
-            for (int j = 0; j < 16; j++) {
-                if (q0 + j < S)
-                    seg[(q0 + j) * 256 + l] = acc;
-                acc += v[j];
-            }
-        }
-    }
-    const uint base = lc_gscan(sl, l < 256 ? acc : 0, &tot);
-    if (l < 256)
+    const long m = g_;
+    __global uint *cnt = LC_CNT(s) + m * B * RV;
+    __global uint *pl = LC_PL(s) + m * B * RV;
+    __global uint *seg = LC_SEG(s) + m * S * RV;
+    __global uint *bas = LC_BAS(s) + m * RV;
+    uint tot;
+    const uint acc = l < RV ? lc_carry(seg, seg, 0, S, 0) : 0;
+    const uint base = lc_gscan(sl, acc, &tot);
+    if (l < RV)
         bas[l] = base;
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_d08010b9625f6b4a_sdown(
+void lc_sort_f32_7f4e6e65c5c94728_sdown(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -254,30 +270,17 @@ void lc_sort_f32_d08010b9625f6b4a_sdown(
     const int l = get_local_id(0);
     const long g_ = get_group_id(0);
     __local uint sl[LT];
-    const long E = 256 * B, m = g_ / S;
-    __global uint *t_ = (__global uint *)(s + 16);
-    __global uint *cnt = t_ + m * E, *seg = t_ + M * E + m * S * 256;
-    __global uint *bas = t_ + M * E + M * S * 256 + m * 256;
-    __global uint *pl = t_ + M * E + M * S * 256 + M * 256 + m * E;
-    const long q = g_ % S, b0 = q * TS, b1 = min(B, b0 + TS);
-    if (l < 256) {
-        uint x = bas[l] + seg[q * 256 + l];
-#pragma unroll 1
-        for (long c0 = b0; c0 < b1; c0 += 16) {
-            uint v[16];
-            for (int j = 0; j < 16; j++)
-                v[j] = c0 + j < b1 ? cnt[(c0 + j) * 256 + l] : 0;
-            for (int j = 0; j < 16; j++) {
-                if (c0 + j < b1)
-                    pl[(c0 + j) * 256 + l] = x;
-                x += v[j];
-            }
-        }
-    }
+    const long m = g_ / S, q = g_ % S, b0 = q * TS, b1 = min(B, b0 + TS);
+    __global uint *cnt = LC_CNT(s) + m * B * RV;
+    __global uint *pl = LC_PL(s) + m * B * RV;
+    __global uint *seg = LC_SEG(s) + m * S * RV;
+    __global uint *bas = LC_BAS(s) + m * RV;
+    if (l < RV)
+        lc_carry(cnt, pl, b0, b1, bas[l] + seg[q * RV + l]);
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_d08010b9625f6b4a_mfirst(
+void lc_sort_f32_7f4e6e65c5c94728_mfirst(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -290,7 +293,6 @@ void lc_sort_f32_d08010b9625f6b4a_mfirst(
     __local uint sl[LT];
     const long m = g_ / B, b = g_ % B;
     const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
-    __global uint *cnt = (__global uint *)(s + 16);
     __global uint *ksrc = (__global uint *)(s + ks) + m * N;
     __global uint *kdst = (__global uint *)(s + kd) + m * N;
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;
@@ -298,10 +300,9 @@ void lc_sort_f32_d08010b9625f6b4a_mfirst(
     __local uint lk[LP(LN)];
     __local uint lv[LP(LN)];
     __local ushort c[16 * LT] __attribute__((aligned(16)));
-    __local uint go[256], ds[256];
-    __global uint *pl = cnt + M * B * 256 + M * S * 256 + M * 256;
-    if (l < 256)
-        go[l] = pl[(m * B + b) * 256 + l];
+    __local uint go[RV], ds[RV];
+    if (l < RV)
+        go[l] = LC_PL(s)[(m * B + b) * RV + l];
     const int pay = *fl != 0;
     for (int j = 0; j < LI; j++) {
         const int e = j * LT + l;
@@ -346,7 +347,7 @@ void lc_sort_f32_d08010b9625f6b4a_mfirst(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_d08010b9625f6b4a_count(
+void lc_sort_f32_7f4e6e65c5c94728_count(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -359,7 +360,6 @@ void lc_sort_f32_d08010b9625f6b4a_count(
     __local uint sl[LT];
     const long m = g_ / B, b = g_ % B;
     const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
-    __global uint *cnt = (__global uint *)(s + 16);
     __global uint *ksrc = (__global uint *)(s + ks) + m * N;
     __global uint *kdst = (__global uint *)(s + kd) + m * N;
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;
@@ -380,12 +380,12 @@ void lc_sort_f32_d08010b9625f6b4a_count(
         if (j * LT + l < nb)
             atomic_inc(&h[(int)(kk_[j] >> shift) & 255]);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (l < 256)
-        cnt[(m * B + b) * 256 + l] = h[l];
+    if (l < RV)
+        LC_CNT(s)[(m * B + b) * RV + l] = h[l];
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_d08010b9625f6b4a_move(
+void lc_sort_f32_7f4e6e65c5c94728_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -398,7 +398,6 @@ void lc_sort_f32_d08010b9625f6b4a_move(
     __local uint sl[LT];
     const long m = g_ / B, b = g_ % B;
     const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
-    __global uint *cnt = (__global uint *)(s + 16);
     __global uint *ksrc = (__global uint *)(s + ks) + m * N;
     __global uint *kdst = (__global uint *)(s + kd) + m * N;
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;
@@ -406,10 +405,9 @@ void lc_sort_f32_d08010b9625f6b4a_move(
     __local uint lk[LP(LN)];
     __local uint lv[LP(LN)];
     __local ushort c[16 * LT] __attribute__((aligned(16)));
-    __local uint go[256], ds[256];
-    __global uint *pl = cnt + M * B * 256 + M * S * 256 + M * 256;
-    if (l < 256)
-        go[l] = pl[(m * B + b) * 256 + l];
+    __local uint go[RV], ds[RV];
+    if (l < RV)
+        go[l] = LC_PL(s)[(m * B + b) * RV + l];
     const int pay = *fl != 0;
     for (int j = 0; j < LI; j++) {
         const int e = j * LT + l;
@@ -447,7 +445,7 @@ void lc_sort_f32_d08010b9625f6b4a_move(
 }
 
 __kernel __attribute__((reqd_work_group_size(LT, 1, 1)))
-void lc_sort_f32_d08010b9625f6b4a_mlast(
+void lc_sort_f32_7f4e6e65c5c94728_mlast(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -460,7 +458,6 @@ void lc_sort_f32_d08010b9625f6b4a_mlast(
     __local uint sl[LT];
     const long m = g_ / B, b = g_ % B;
     const long N = n0, tb = b * LN, nb = min((long)LN, N - tb);
-    __global uint *cnt = (__global uint *)(s + 16);
     __global uint *ksrc = (__global uint *)(s + ks) + m * N;
     __global uint *kdst = (__global uint *)(s + kd) + m * N;
     __global uint *vsrc = (__global uint *)(s + vs) + m * N;
@@ -468,10 +465,9 @@ void lc_sort_f32_d08010b9625f6b4a_mlast(
     __local uint lk[LP(LN)];
     __local uint lv[LP(LN)];
     __local ushort c[16 * LT] __attribute__((aligned(16)));
-    __local uint go[256], ds[256];
-    __global uint *pl = cnt + M * B * 256 + M * S * 256 + M * 256;
-    if (l < 256)
-        go[l] = pl[(m * B + b) * 256 + l];
+    __local uint go[RV], ds[RV];
+    if (l < RV)
+        go[l] = LC_PL(s)[(m * B + b) * RV + l];
     const int pay = *fl != 0;
     for (int j = 0; j < LI; j++) {
         const int e = j * LT + l;
