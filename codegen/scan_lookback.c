@@ -128,9 +128,6 @@ static struct lc_launch *lc_lb_head(struct lc_cg *g, struct lc_kcode *c, struct 
     if (B)
         lc_sb_printf(sb, "    __local %s buf[%lld];\n", B,
                      (long long)lc_tile_words(TS, (int)(TS / (int64_t)L)));
-    else   /* a store's flags (lc_lb_flags): their warps' ballots, the items' bits */
-        lc_sb_printf(sb, "    __local uint bal_[%lld];\n"
-                         "    __local uint fl_[%zu];\n", (long long)(TS / 32), L);
     lc_sb_printf(sb, "    __local %s tot[%zu];\n"
                      "    __local %s lbv_[%d];\n"
                      "%s"
@@ -281,28 +278,50 @@ static int lc_lb_narrow(struct lc_cg *g)
            !strcmp(lc_scan_acc(g, op, dt), "double");
 }
 
-/* Whether a store computes the running count of flags (a cumsum of a bool cast to an integer:
- * a compaction's slots) by ballots: its tile takes no local memory for the values. Each warp's
- * ballot of its 32 items' j-th flags counts them (popcount), the tile's 16 x (L / 32) counts
- * are scanned in (j, warp) order (its elements' order: element j * L + lid), and an element's
- * running count is the tile's prefix, its (j, warp)'s exclusive count and the flags of its
- * warp's lanes before it. NVIDIA takes the ballots from PTX `vote`; other devices build them
- * in local memory from the items' bits.
- * Only where the items keep 8 bytes of loads an element (kept_bytes, lc_lb_keep's): H100,
- * kernel ms, the tile's scan / ballots, x[x > 0.5] of 2^27 float64 0.770 / 0.608, of 2^27
- * int64 0.628 / 0.616, but of 2^28 float32 0.809 / 0.963, x[m] by a bool mask 0.889 / 1.311
- * (not understood: the ballots take less local memory and no more registers). */
+/* How a store computes the running count of flags (a cumsum of a bool cast to an integer: a
+ * compaction's slots), if not in the tile's scan: LC_LB_BALLOTS or LC_LB_QUADS, else 0.
+ * Both take no local memory for the values.
+ *
+ * Ballots: each warp's ballot of its 32 items' j-th flags counts them (popcount), the tile's
+ * 16 x (L / 32) counts are scanned in (j, warp) order (its elements' order: element j * L +
+ * lid), and an element's running count is the tile's prefix, its (j, warp)'s exclusive count
+ * and the flags of its warp's lanes before it. NVIDIA takes the ballots from PTX `vote`; other
+ * devices build them in local memory from the items' bits. H100, kernel ms, the tile's scan /
+ * ballots, x[x > 0.5] of 2^27 float64 0.770 / 0.608, of 2^27 int64 0.628 / 0.616, but of 2^28
+ * float32 0.809 / 0.963, x[m] by a bool mask 0.889 / 1.311.
+ *
+ * Quads: each item takes LC_LB_QUADS quads of 4 adjacent elements (quad j of item lid at
+ * element 4 * (j * L + lid)), their flags in one byte each, four to a word. A warp scans its
+ * items' words byte-wise (a quad's count is at most 4, a warp's 128: a byte), the tile's
+ * LC_LB_QUADS x (L / 32) warp counts are scanned in (quad, warp) order, and an element's count
+ * is the tile's prefix, its (quad, warp)'s exclusive count, its item's exclusive count in the
+ * warp and the flags before it in its quad. Where the items keep at most 4 bytes an element and
+ * store at most 4. H200, kernel ms, the tile's scan / quads (both with untested loads and
+ * stores where the tile lies inside its row): x[x > 0.5] of 2^28 float32 0.78 (0.79 before the
+ * untested loads) / 0.72, x[x > 0.9] 0.82 / 0.61, int8 1.18 / 0.57; but x[m] by a bool mask (5
+ * bytes kept) 0.83 / 0.94 and flatnonzero(m) (8-byte stores) 0.80 / 1.00 (with tested stores),
+ * which keep the tile. Hand-written (benchmarks/gpu/compact_variants.py): quads with float4 loads 0.60
+ * with 8 a item (0.65 with 4, 0.79 with 16), ballots 0.65-0.83 (16-32 elements a item), a
+ * stand-alone copy of the same bytes 0.38; a compaction staging its kept values in local
+ * memory for float4 stores 0.60-0.79, and one writing the same bytes unordered, aligned 0.41:
+ * the scattered 4-byte stores cost most of what the quads lose to a copy. */
+#define LC_LB_BALLOTS 1
+#define LC_LB_QUADS 2
+#define LC_LB_QUADS_PER_ITEM 8
 static int lc_lb_flags(const struct lc_cg *g, int kept_bytes)
 {
     const struct lc_kernel *k = g->k;
-    if (k->kind != LC_KERNEL_STORE || k->scan_op != LC_OP_CUMSUM || kept_bytes != 8 ||
-        g->t->work_group % 32 != 0 || g->t->scan_lookback_per_item > 32)
+    if (k->kind != LC_KERNEL_STORE || k->scan_op != LC_OP_CUMSUM || g->t->work_group % 32 != 0)
         return 0;
     const struct lc_expr *x = &k->exprs[k->store_scan];
     const struct lc_expr *r = &k->exprs[x->in[0]];
     char kind = lc_dtype_kind(x->dtype);
-    return (kind == 'i' || kind == 'u') && r->op == LC_OP_CAST && r->n_in == 1 &&
-           k->exprs[r->in[0]].dtype == LC_BOOL;
+    if (!((kind == 'i' || kind == 'u') && r->op == LC_OP_CAST && r->n_in == 1 &&
+          k->exprs[r->in[0]].dtype == LC_BOOL))
+        return 0;
+    if (kept_bytes == 8)
+        return g->t->scan_lookback_per_item <= 32 ? LC_LB_BALLOTS : 0;
+    return kept_bytes <= 4 && lc_dtype_size(k->exprs[k->store_value].dtype) <= 4 ? LC_LB_QUADS : 0;
 }
 
 /* The flags' counts (lc_lb_flags): the items' bits (fl_me), their warps' ballots (bal_[j *
@@ -314,7 +333,9 @@ static void lc_lb_flag_counts(struct lc_cg *g, struct lc_sb *sb, const char *v, 
     size_t L = g->t->work_group;
     int op, dt;
     lc_lb_op(g, &op, &dt);
-    lc_sb_printf(sb, "    uint fl_me = 0;\n");
+    lc_sb_printf(sb, "    __local uint bal_[%zu];\n"
+                     "    __local uint fl_[%zu];\n"
+                     "    uint fl_me = 0;\n", (size_t)E * (L / 32), L);
     lc_tile_load_keeping(g, sb, v, A, id, E, keep, 1);
     lc_sb_printf(sb, "    const int lane_ = lid & 31, w_ = lid >> 5;\n"
                      "#if defined(cl_nv_pragma_unroll)\n"
@@ -344,6 +365,68 @@ static void lc_lb_flag_counts(struct lc_cg *g, struct lc_sb *sb, const char *v, 
     lc_group_inclusive_scan(&g->h, sb, op, dt, A, id, L);
 }
 
+/* The flags' counts by quads (lc_lb_flags): the items' flags (fq_), their byte-wise counts
+ * (cq_) and inclusive scans in their warp (sq_), the warps' counts (wq_[word * NW + w]), and
+ * the group's inclusive scan of them in (quad, warp) order into tot[] (tot[L - 1]: the tile's
+ * count). Other devices than NVIDIA scan the warps' words in local memory. */
+static void lc_lb_quad_counts(struct lc_cg *g, struct lc_sb *sb, const char *v, const char *A,
+                              const char *id, int E, const char *keep)
+{
+    size_t L = g->t->work_group, NW = L / 32;
+    int op, dt, PW = E / 16;
+    lc_lb_op(g, &op, &dt);
+    const char *U = LC_UNROLL(g->t->roll_loops);
+    lc_sb_printf(sb, "    __local uint wq_[%zu];\n"
+                     "#if !defined(cl_nv_pragma_unroll)\n"
+                     "    __local uint fl_[%zu];\n"
+                     "#endif\n"
+                     "    uint fq_[%d], cq_[%d], sq_[%d];\n"
+                     "    %s"
+                     "    for (int p_ = 0; p_ < %d; p_++)\n"
+                     "        fq_[p_] = 0;\n", (size_t)PW * NW, (size_t)PW * L, PW, PW, PW, U, PW);
+    lc_tile_load_keeping(g, sb, v, A, id, E, keep, LC_LB_QUADS);
+    lc_sb_printf(sb, "    const int lane_ = lid & 31, w_ = lid >> 5;\n"
+                     "    %s"
+                     "    for (int p_ = 0; p_ < %d; p_++) {\n"
+                     "        uint t_ = fq_[p_] - ((fq_[p_] >> 1) & 0x55555555u);\n"
+                     "        t_ = (t_ & 0x33333333u) + ((t_ >> 2) & 0x33333333u);\n"
+                     "        cq_[p_] = sq_[p_] = t_ & 0x0f0f0f0fu;\n"
+                     "    }\n"
+                     "#if defined(cl_nv_pragma_unroll)\n"
+                     "    #pragma unroll\n"
+                     "    for (int o_ = 1; o_ < 32; o_ <<= 1) {\n"
+                     "        #pragma unroll\n"
+                     "        for (int p_ = 0; p_ < %d; p_++) {\n"
+                     "            uint y_;\n"
+                     "            asm volatile(\"shfl.sync.up.b32 %%0, %%1, %%2, 0, 0xffffffff;\" : "
+                     "\"=r\"(y_) : \"r\"(sq_[p_]), \"r\"(o_));\n"
+                     "            if (lane_ >= o_)\n"
+                     "                sq_[p_] += y_;\n"
+                     "        }\n"
+                     "    }\n"
+                     "#else\n"
+                     "    for (int o_ = 1; o_ < 32; o_ <<= 1) {\n"
+                     "        for (int p_ = 0; p_ < %d; p_++)\n"
+                     "            fl_[p_ * %zu + lid] = sq_[p_];\n"
+                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "        for (int p_ = 0; p_ < %d; p_++)\n"
+                     "            sq_[p_] += lane_ >= o_ ? fl_[p_ * %zu + lid - o_] : 0u;\n"
+                     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    }\n"
+                     "#endif\n"
+                     "    if (lane_ == 31)\n"
+                     "        for (int p_ = 0; p_ < %d; p_++)\n"
+                     "            wq_[p_ * %zu + w_] = sq_[p_];\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    %s acc = (%s)(%s);\n"
+                     "    if (lid < %zu) {\n"
+                     "        const int j_ = lid / %zu, t_ = lid %% %zu;\n"
+                     "        acc = (%s)((wq_[(j_ >> 2) * %zu + t_] >> ((j_ & 3) * 8)) & 255u);\n"
+                     "    }\n",
+                 U, PW, PW, PW, L, PW, L, PW, NW, A, A, id, (size_t)(E / 4) * NW, NW, NW, A, NW);
+    lc_group_inclusive_scan(&g->h, sb, op, dt, A, id, L);
+}
+
 /* What a scan and a store computing one share: the head, the tile's values loaded, each item's
  * fold of its E values (a scan's running values in place, `inplace`, unless the tile is
  * narrow), the group's scan of the items' folds, the look-back: `pre` is each item's exclusive
@@ -359,7 +442,7 @@ static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int
     /* 8-byte states take 36 KiB of local memory (18 KiB in half the elements per item was
      * slower: H100, 2^27 float64 cumsum 1.03 ms against 0.80, int32 into int64 of 2^28 1.36
      * against 1.30). A narrow tile takes 18 KiB (twice the elements: 1.19 ms against 1.07). */
-    *E = g->t->scan_lookback_per_item;
+    *E = flags == LC_LB_QUADS ? 4 * LC_LB_QUADS_PER_ITEM : g->t->scan_lookback_per_item;
     size_t L = g->t->work_group;
     int64_t M = lc_scan_rows(g), N = g->shape[nr], TS = (int64_t)L * *E, P = (N + TS - 1) / TS;
     /* output strides: a scan's outputs, a store's scan totals (lc_store_outputs) */
@@ -367,10 +450,14 @@ static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int
                     nw, M, P, TS))
         return -1;
     if (flags) {
-        lc_lb_flag_counts(g, sb, v, A, id, *E, keep);
+        if (flags == LC_LB_QUADS)
+            lc_lb_quad_counts(g, sb, v, A, id, *E, keep);
+        else
+            lc_lb_flag_counts(g, sb, v, A, id, *E, keep);
         lc_lb_prefix(g, sb, op, dt, A, id, nw, 0);
         snprintf(c->schedule, sizeof c->schedule, "store with its count of flags: tiles of %lld "
-                 "per work-group in one pass, warp ballots, a decoupled look-back", (long long)TS);
+                 "per work-group in one pass, %s, a decoupled look-back", (long long)TS,
+                 flags == LC_LB_QUADS ? "quads of adjacent elements" : "warp ballots");
         return 0;
     }
     /* The tile pads a word every E elements (lc_tile_shift), so that an item's E adjacent
@@ -464,6 +551,49 @@ static char *lc_lb_keep(const struct lc_cg *g, int *bytes_out)
     return keep;
 }
 
+/* The store's loop over the item's E elements (lc_gen_store_scan_lookback), with or without
+ * the test of each element's index. */
+static void lc_lb_store_loop(struct lc_cg *g, struct lc_sb *sb, const char *A, int E,
+                             const char *keep, int flags, int guard)
+{
+    const struct lc_kernel *k = g->k;
+    int nr = g->nd - 1;
+    size_t L = g->t->work_group;
+    char test[48] = "";
+    if (guard)
+        snprintf(test, sizeof test, "if (i%d < n%d) ", nr, nr);
+    if (flags == LC_LB_QUADS)   /* element j of the item: j % 4 of its quad j / 4 */
+        lc_sb_printf(sb, "        %s"
+                         "        for (int j = 0; j < %d; j++) {\n"
+                         "            const long i%d = base + ((long)((j >> 2) * %zu + lid) << 2) + (j & 3);\n"
+                         "            %s{\n",
+                     LC_UNROLL(g->t->roll_loops), E, nr, L, test);
+    else
+        lc_sb_printf(sb, "        %s"
+                         "        for (int j = 0; j < %d; j++) {\n"
+                         "            const long i%d = base + j * %zu + lid;\n"
+                         "            %s{\n",
+                     LC_UNROLL(g->t->roll_loops), E, nr, L, test);
+    if (flags == LC_LB_QUADS)   /* its quad's count (lc_lb_quad_bases), then its quad's flags
+                                 * before it */
+        lc_sb_printf(sb, "                %s sacc_ = qb_[j >> 2] + (%s)popcount((fq_[j >> 4] >> "
+                         "(((j >> 2) & 3) * 8)) & ((1u << (j & 3)) - 1u));\n", A, A);
+    else if (flags)   /* the flags before this element: its (j, warp)'s, then its warp's lanes' */
+        lc_sb_printf(sb, "                const int e_ = j * %zu + w_;\n"
+                         "                %s sacc_ = pre + (e_ > 0 ? tot[e_ - 1] : (%s)0) + "
+                         "(%s)popcount(bal_[e_] & ((1u << lane_) - 1u));\n", L / 32, A, A, A);
+    else
+        lc_sb_printf(sb, "                %s sacc_ = buf[j * %zu + lid + (lid >> E_SH)];\n", A,
+                     (size_t)lc_tile_words((int64_t)L, E));
+    for (int i = 0; i < k->n_exprs; i++)
+        if (keep[i])
+            lc_sb_printf(sb, "                const %s v%d = kv%d[j];\n", lc_T(k->exprs[i].dtype),
+                         i, i);
+    lc_emit_exprs_hoisted(g, sb, keep, 1, "                ");
+    lc_store_emit(g, sb, "                ");
+    lc_sb_printf(sb, "            }\n        }\n");
+}
+
 /* A store computing its scan: the tile's scanned values (the scan's prologue only) into local
  * memory, each item's exclusive running states in their place, then each element's store
  * (its exprs again, the scan's state from local memory, the loads the items kept from the
@@ -508,25 +638,24 @@ static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struc
         lc_sb_printf(sb, "    }\n"
                          "    barrier(CLK_LOCAL_MEM_FENCE);\n");
     }
-    lc_sb_printf(sb, "    %s"
-                     "    for (int j = 0; j < %d; j++) {\n"
-                     "        const long i%d = base + j * %zu + lid;\n"
-                     "        if (i%d < n%d) {\n",
-                 LC_UNROLL(g->t->roll_loops), E, nr, L, nr, nr);
-    if (flags)   /* the flags before this element: its (j, warp)'s, then its warp's lanes' */
-        lc_sb_printf(sb, "            const int e_ = j * %zu + w_;\n"
-                         "            %s sacc_ = pre + (e_ > 0 ? tot[e_ - 1] : (%s)0) + "
-                         "(%s)popcount(bal_[e_] & ((1u << lane_) - 1u));\n", L / 32, A, A, A);
-    else
-        lc_sb_printf(sb, "            %s sacc_ = buf[j * %zu + lid + (lid >> E_SH)];\n", A,
-                     (size_t)lc_tile_words((int64_t)L, E));
-    for (int i = 0; i < k->n_exprs; i++)
-        if (keep[i])
-            lc_sb_printf(sb, "            const %s v%d = kv%d[j];\n", lc_T(k->exprs[i].dtype), i,
-                         i);
-    lc_emit_exprs_hoisted(g, sb, keep, 1, "            ");
-    lc_store_emit(g, sb, "            ");
-    lc_sb_printf(sb, "        }\n    }\n}\n");
+    if (flags == LC_LB_QUADS) {
+        /* Each quad's count before it: the tile's prefix, its (quad, warp)'s, its warp's items'. */
+        int Q = E / 4;
+        lc_sb_printf(sb, "    %s qb_[%d];\n"
+                         "    %s"
+                         "    for (int j = 0; j < %d; j++) {\n"
+                         "        const int e_ = j * %zu + w_;\n"
+                         "        const %s t_ = tot[max(e_ - 1, 0)];\n"
+                         "        qb_[j] = pre + (e_ > 0 ? t_ : (%s)0) + (%s)(((sq_[j >> 2] - cq_[j >> 2]) >> "
+                         "((j & 3) * 8)) & 255u);\n"
+                         "    }\n", A, Q, LC_UNROLL(g->t->roll_loops), Q, L / 32, A, A, A);
+    }
+    /* A tile inside its row stores without testing each index (as lc_tile_load_keeping loads) */
+    lc_sb_printf(sb, "    if (base + %lld <= n%d) {\n", (long long)L * E, nr);
+    lc_lb_store_loop(g, sb, A, E, keep, flags, 0);
+    lc_sb_printf(sb, "    } else {\n");
+    lc_lb_store_loop(g, sb, A, E, keep, flags, 1);
+    lc_sb_printf(sb, "    }\n}\n");
     free(keep);
     return 0;
 }

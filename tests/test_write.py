@@ -671,8 +671,8 @@ def test_chunked_compaction_inexact_masks(dev):
 # GPUs compact a long flat mask in one store that writes its count too (_compact.py's
 # _compact_counting; fusion.h's LC_FUSE_SCAN_TOTAL) into a buffer of the mask's size: the
 # result is its first n elements, or a copy of them when n is under a quarter of it. Sizes
-# across the GPU tiles (4096 elements: 256 items of 16) and masks across that threshold; on
-# CPUs the same calls take the chunks.
+# across the GPU tiles (4096 elements: 256 items of 16; 8192 where the flags go by quads: 256
+# items of 8 quads) and masks across that threshold; on CPUs the same calls take the chunks.
 @pytest.mark.parametrize("dtype", core([np.float32, np.float64, np.int8, np.int64, np.uint16,
                                         np.bool_, np.complex64], [np.float32, np.int64]),
                          ids=lambda d: np.dtype(d).name)
@@ -680,7 +680,7 @@ def test_counting_compaction(dev, dtype):
     if np.dtype(dtype) in (np.float64, np.complex64) and not dev.fp64:
         pytest.skip("no fp64")
     gpu = dev.schedule == "gpu"
-    for N in [8192, 8193, 4096 * 3, 4096 * 3 + 1, 100003]:
+    for N in [8192, 8193, 4096 * 3, 4096 * 3 + 1, 8192 * 2 + 5, 100003]:
         rng = np.random.default_rng(N)
         h = (rng.random(N) * 100).astype(dtype)
         x = lz(h, dev).compute()

@@ -225,7 +225,7 @@ def case_store(lc, np):
     _same(np, x[x > 0], h[h > 0], "chunked compaction")
     # GPUs compact a long mask in one store computing the running count (a look-back) and
     # writing the count (the last tile's inclusive prefix).
-    h = _data(np, "float32", (9000,), 24)
+    h = _data(np, "float32", (9000,), 24)     # 4 bytes kept: the flags' quads (two tiles)
     _same(np, lc.asarray(h)[lc.asarray(h) > 0], h[h > 0], "one-pass compaction")
     h = _data(np, "int64", (9000,), 25)       # 8 bytes kept an element: the flags' ballots
     _same(np, lc.asarray(h)[lc.asarray(h) > 0], h[h > 0], "one-pass compaction int64")

@@ -1,6 +1,6 @@
-/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f32_0bb52ecb20f7d946 */
+/* ---- kernel 0: schedule "store with its count of flags: tiles of 8192 per work-group in one pass, quads of adjacent elements, a decoupled look-back", 1 launch: lc_store_f32_9a34ac798eb8d924 */
 #pragma OPENCL FP_CONTRACT OFF
-/* lazycl store kernel: 6 fused ops; store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
+/* lazycl store kernel: 6 fused ops; store with its count of flags: tiles of 8192 per work-group in one pass, quads of adjacent elements, a decoupled look-back. */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #if defined(cl_nv_pragma_unroll)
 #define LC_LB_READ(p) (*(p))
@@ -21,7 +21,7 @@ static inline uint lc_lb_get(volatile __global ulong *w, uint *v) {
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_store_f32_0bb52ecb20f7d946(
+__kernel void lc_store_f32_9a34ac798eb8d924(
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
     const int a2_v,
@@ -30,7 +30,6 @@ __kernel void lc_store_f32_0bb52ecb20f7d946(
     const long x7_n, const long M, __global char *part_, const long sbase, const long P)
 {
     __global char *sc_ = part_ + sbase;
-    __local uint buf[4352];
     __local uint tot[256];
     __local uint lbv_[32];
     __local uint lbs_[32];
@@ -43,28 +42,83 @@ __kernel void lc_store_f32_0bb52ecb20f7d946(
     barrier(CLK_LOCAL_MEM_FENCE);
     const long m = lbt_ / P, q = lbt_ % P;
     volatile __global ulong *lb_w = (volatile __global ulong *)(sc_ + 8) + m * P * 1;
-    const long base = q * 4096;
-    float kv0[16];
+    const long base = q * 8192;
+    __local uint wq_[16];
+#if !defined(cl_nv_pragma_unroll)
+    __local uint fl_[512];
+#endif
+    uint fq_[2], cq_[2], sq_[2];
     #pragma unroll
-    for (int j = 0; j < 16; j++) {
-        const long i0 = base + j * 256 + lid;
-        uint x_ = (uint)(0);
-        if (i0 < n0) {
-            const float v0 = a0[a0_o + i0]; /* buffer */
-            const float v1 = a1_v; /* full */
-            const uchar v2 = (uchar)((v0 > v1)); /* greater */
-            const int v3 = (int)(v2); /* astype */
-            kv0[j] = v0;
-            x_ = (uint)v3;
+    for (int p_ = 0; p_ < 2; p_++)
+        fq_[p_] = 0;
+    float kv0[32];
+    if (base + 8192 <= n0) {
+        #pragma unroll
+        for (int j = 0; j < 32; j++) {
+            const long i0 = base + ((long)((j >> 2) * 256 + lid) << 2) + (j & 3);
+            uint x_ = (uint)(0);
+            {
+                const float v0 = a0[a0_o + i0]; /* buffer */
+                const float v1 = a1_v; /* full */
+                const uchar v2 = (uchar)((v0 > v1)); /* greater */
+                const int v3 = (int)(v2); /* astype */
+                kv0[j] = v0;
+                x_ = (uint)v3;
+            }
+            fq_[j >> 4] |= (uint)(x_ != 0) << (((j >> 2) & 3) * 8 + (j & 3));
         }
-        buf[j * 272 + lid + (lid >> 4)] = x_;
+    } else {
+        #pragma unroll
+        for (int j = 0; j < 32; j++) {
+            const long i0 = base + ((long)((j >> 2) * 256 + lid) << 2) + (j & 3);
+            uint x_ = (uint)(0);
+            if (i0 < n0) {
+                const float v0 = a0[a0_o + i0]; /* buffer */
+                const float v1 = a1_v; /* full */
+                const uchar v2 = (uchar)((v0 > v1)); /* greater */
+                const int v3 = (int)(v2); /* astype */
+                kv0[j] = v0;
+                x_ = (uint)v3;
+            }
+            fq_[j >> 4] |= (uint)(x_ != 0) << (((j >> 2) & 3) * 8 + (j & 3));
+        }
     }
+    const int lane_ = lid & 31, w_ = lid >> 5;
+    #pragma unroll
+    for (int p_ = 0; p_ < 2; p_++) {
+        uint t_ = fq_[p_] - ((fq_[p_] >> 1) & 0x55555555u);
+        t_ = (t_ & 0x33333333u) + ((t_ >> 2) & 0x33333333u);
+        cq_[p_] = sq_[p_] = t_ & 0x0f0f0f0fu;
+    }
+#if defined(cl_nv_pragma_unroll)
+    #pragma unroll
+    for (int o_ = 1; o_ < 32; o_ <<= 1) {
+        #pragma unroll
+        for (int p_ = 0; p_ < 2; p_++) {
+            uint y_;
+            asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y_) : "r"(sq_[p_]), "r"(o_));
+            if (lane_ >= o_)
+                sq_[p_] += y_;
+        }
+    }
+#else
+    for (int o_ = 1; o_ < 32; o_ <<= 1) {
+        for (int p_ = 0; p_ < 2; p_++)
+            fl_[p_ * 256 + lid] = sq_[p_];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int p_ = 0; p_ < 2; p_++)
+            sq_[p_] += lane_ >= o_ ? fl_[p_ * 256 + lid - o_] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#endif
+    if (lane_ == 31)
+        for (int p_ = 0; p_ < 2; p_++)
+            wq_[p_ * 8 + w_] = sq_[p_];
     barrier(CLK_LOCAL_MEM_FENCE);
-    const int E_ = 16, E_SH = 4;
     uint acc = (uint)(0);
-    for (int e = 0; e < 16; e++) {
-        const int ke_ = lid * E_ + e;
-        acc += (uint)buf[ke_ + (ke_ >> E_SH)];
+    if (lid < 64) {
+        const int j_ = lid / 8, t_ = lid % 8;
+        acc = (uint)((wq_[(j_ >> 2) * 8 + t_] >> ((j_ & 3) * 8)) & 255u);
     }
 #if defined(cl_nv_pragma_unroll)
     {
@@ -146,32 +200,51 @@ __kernel void lc_store_f32_0bb52ecb20f7d946(
         t_ += (uint)tot[255];
         lc_lb_put(lb_w + q * 1, t_, 2u);
     }
-    if (lid > 0) {
-        pre += (uint)tot[lid - 1];
-    }
-    for (int e = 0; e < 16; e++) {
-        const int ke_ = lid * E_ + e;
-        const uint x_ = buf[ke_ + (ke_ >> E_SH)];
-        buf[ke_ + (ke_ >> E_SH)] = pre;
-        pre += (uint)x_;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    uint qb_[8];
     #pragma unroll
-    for (int j = 0; j < 16; j++) {
-        const long i0 = base + j * 256 + lid;
-        if (i0 < n0) {
-            uint sacc_ = buf[j * 272 + lid + (lid >> E_SH)];
-            const float v0 = kv0[j];
-            const float v1 = a1_v; /* full */
-            const uchar v2 = (uchar)((v0 > v1)); /* greater */
-            const int v3 = (int)(v2); /* astype */
-            sacc_ += (uint)v3;
-            const int v4 = (int)sacc_; /* running cumsum */
-            const int v5 = a2_v; /* full */
-            const int v6 = (int)((uint)v4 - (uint)v5); /* subtract */
-            const long v7 = (long)min((ulong)v6, (ulong)(x7_n - 1)); /* index clamped for take */
-            if (v2) {
-                a3[a3_o + v7] = v0;
+    for (int j = 0; j < 8; j++) {
+        const int e_ = j * 8 + w_;
+        const uint t_ = tot[max(e_ - 1, 0)];
+        qb_[j] = pre + (e_ > 0 ? t_ : (uint)0) + (uint)(((sq_[j >> 2] - cq_[j >> 2]) >> ((j & 3) * 8)) & 255u);
+    }
+    if (base + 8192 <= n0) {
+        #pragma unroll
+        for (int j = 0; j < 32; j++) {
+            const long i0 = base + ((long)((j >> 2) * 256 + lid) << 2) + (j & 3);
+            {
+                uint sacc_ = qb_[j >> 2] + (uint)popcount((fq_[j >> 4] >> (((j >> 2) & 3) * 8)) & ((1u << (j & 3)) - 1u));
+                const float v0 = kv0[j];
+                const float v1 = a1_v; /* full */
+                const uchar v2 = (uchar)((v0 > v1)); /* greater */
+                const int v3 = (int)(v2); /* astype */
+                sacc_ += (uint)v3;
+                const int v4 = (int)sacc_; /* running cumsum */
+                const int v5 = a2_v; /* full */
+                const int v6 = (int)((uint)v4 - (uint)v5); /* subtract */
+                const long v7 = (long)min((ulong)v6, (ulong)(x7_n - 1)); /* index clamped for take */
+                if (v2) {
+                    a3[a3_o + v7] = v0;
+                }
+            }
+        }
+    } else {
+        #pragma unroll
+        for (int j = 0; j < 32; j++) {
+            const long i0 = base + ((long)((j >> 2) * 256 + lid) << 2) + (j & 3);
+            if (i0 < n0) {
+                uint sacc_ = qb_[j >> 2] + (uint)popcount((fq_[j >> 4] >> (((j >> 2) & 3) * 8)) & ((1u << (j & 3)) - 1u));
+                const float v0 = kv0[j];
+                const float v1 = a1_v; /* full */
+                const uchar v2 = (uchar)((v0 > v1)); /* greater */
+                const int v3 = (int)(v2); /* astype */
+                sacc_ += (uint)v3;
+                const int v4 = (int)sacc_; /* running cumsum */
+                const int v5 = a2_v; /* full */
+                const int v6 = (int)((uint)v4 - (uint)v5); /* subtract */
+                const long v7 = (long)min((ulong)v6, (ulong)(x7_n - 1)); /* index clamped for take */
+                if (v2) {
+                    a3[a3_o + v7] = v0;
+                }
             }
         }
     }

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "store with its count of flags: tiles of 4096 per work-group in one pass, warp ballots, a decoupled look-back", 1 launch: lc_store_f64_ba272c6f1621dc0f */
+/* ---- kernel 0: schedule "store with its count of flags: tiles of 4096 per work-group in one pass, warp ballots, a decoupled look-back", 1 launch: lc_store_f64_936356f342c27c2b */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 7 fused ops; store with its count of flags: tiles of 4096 per work-group in one pass, warp ballots, a decoupled look-back. */
@@ -22,7 +22,7 @@ static inline uint lc_lb_get(volatile __global ulong *w, uint *v) {
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_store_f64_ba272c6f1621dc0f(
+__kernel void lc_store_f64_936356f342c27c2b(
     __global int *restrict out0,
     __global const double *restrict a0, const long a0_o,
     const double a1_v,
@@ -32,8 +32,6 @@ __kernel void lc_store_f64_ba272c6f1621dc0f(
     const long x7_n, const long M, __global char *part_, const long sbase, const long P)
 {
     __global char *sc_ = part_ + sbase;
-    __local uint bal_[128];
-    __local uint fl_[256];
     __local uint tot[256];
     __local uint lbv_[32];
     __local uint lbs_[32];
@@ -47,21 +45,40 @@ __kernel void lc_store_f64_ba272c6f1621dc0f(
     const long m = lbt_ / P, q = lbt_ % P;
     volatile __global ulong *lb_w = (volatile __global ulong *)(sc_ + 8) + m * P * 1;
     const long base = q * 4096;
+    __local uint bal_[128];
+    __local uint fl_[256];
     uint fl_me = 0;
     double kv0[16];
-    #pragma unroll
-    for (int j = 0; j < 16; j++) {
-        const long i0 = base + j * 256 + lid;
-        uint x_ = (uint)(0);
-        if (i0 < n0) {
-            const double v0 = a0[a0_o + i0]; /* buffer */
-            const double v1 = a1_v; /* full */
-            const uchar v2 = (uchar)((v0 > v1)); /* greater */
-            const int v3 = (int)(v2); /* astype */
-            kv0[j] = v0;
-            x_ = (uint)v3;
+    if (base + 4096 <= n0) {
+        #pragma unroll
+        for (int j = 0; j < 16; j++) {
+            const long i0 = base + j * 256 + lid;
+            uint x_ = (uint)(0);
+            {
+                const double v0 = a0[a0_o + i0]; /* buffer */
+                const double v1 = a1_v; /* full */
+                const uchar v2 = (uchar)((v0 > v1)); /* greater */
+                const int v3 = (int)(v2); /* astype */
+                kv0[j] = v0;
+                x_ = (uint)v3;
+            }
+            fl_me |= (uint)(x_ != 0) << j;
         }
-        fl_me |= (uint)(x_ != 0) << j;
+    } else {
+        #pragma unroll
+        for (int j = 0; j < 16; j++) {
+            const long i0 = base + j * 256 + lid;
+            uint x_ = (uint)(0);
+            if (i0 < n0) {
+                const double v0 = a0[a0_o + i0]; /* buffer */
+                const double v1 = a1_v; /* full */
+                const uchar v2 = (uchar)((v0 > v1)); /* greater */
+                const int v3 = (int)(v2); /* astype */
+                kv0[j] = v0;
+                x_ = (uint)v3;
+            }
+            fl_me |= (uint)(x_ != 0) << j;
+        }
     }
     const int lane_ = lid & 31, w_ = lid >> 5;
 #if defined(cl_nv_pragma_unroll)
@@ -170,23 +187,46 @@ __kernel void lc_store_f64_ba272c6f1621dc0f(
         const int v4 = (int)t_;
         out0[0] = v4;
     }
-    #pragma unroll
-    for (int j = 0; j < 16; j++) {
-        const long i0 = base + j * 256 + lid;
-        if (i0 < n0) {
-            const int e_ = j * 8 + w_;
-            uint sacc_ = pre + (e_ > 0 ? tot[e_ - 1] : (uint)0) + (uint)popcount(bal_[e_] & ((1u << lane_) - 1u));
-            const double v0 = kv0[j];
-            const double v1 = a1_v; /* full */
-            const uchar v2 = (uchar)((v0 > v1)); /* greater */
-            const int v3 = (int)(v2); /* astype */
-            sacc_ += (uint)v3;
-            const int v4 = (int)sacc_; /* running cumsum */
-            const int v5 = a2_v; /* full */
-            const int v6 = (int)((uint)v4 - (uint)v5); /* subtract */
-            const long v7 = (long)min((ulong)v6, (ulong)(x7_n - 1)); /* index clamped for take */
-            if (v2) {
-                a3[a3_o + v7] = v0;
+    if (base + 4096 <= n0) {
+        #pragma unroll
+        for (int j = 0; j < 16; j++) {
+            const long i0 = base + j * 256 + lid;
+            {
+                const int e_ = j * 8 + w_;
+                uint sacc_ = pre + (e_ > 0 ? tot[e_ - 1] : (uint)0) + (uint)popcount(bal_[e_] & ((1u << lane_) - 1u));
+                const double v0 = kv0[j];
+                const double v1 = a1_v; /* full */
+                const uchar v2 = (uchar)((v0 > v1)); /* greater */
+                const int v3 = (int)(v2); /* astype */
+                sacc_ += (uint)v3;
+                const int v4 = (int)sacc_; /* running cumsum */
+                const int v5 = a2_v; /* full */
+                const int v6 = (int)((uint)v4 - (uint)v5); /* subtract */
+                const long v7 = (long)min((ulong)v6, (ulong)(x7_n - 1)); /* index clamped for take */
+                if (v2) {
+                    a3[a3_o + v7] = v0;
+                }
+            }
+        }
+    } else {
+        #pragma unroll
+        for (int j = 0; j < 16; j++) {
+            const long i0 = base + j * 256 + lid;
+            if (i0 < n0) {
+                const int e_ = j * 8 + w_;
+                uint sacc_ = pre + (e_ > 0 ? tot[e_ - 1] : (uint)0) + (uint)popcount(bal_[e_] & ((1u << lane_) - 1u));
+                const double v0 = kv0[j];
+                const double v1 = a1_v; /* full */
+                const uchar v2 = (uchar)((v0 > v1)); /* greater */
+                const int v3 = (int)(v2); /* astype */
+                sacc_ += (uint)v3;
+                const int v4 = (int)sacc_; /* running cumsum */
+                const int v5 = a2_v; /* full */
+                const int v6 = (int)((uint)v4 - (uint)v5); /* subtract */
+                const long v7 = (long)min((ulong)v6, (ulong)(x7_n - 1)); /* index clamped for take */
+                if (v2) {
+                    a3[a3_o + v7] = v0;
+                }
             }
         }
     }

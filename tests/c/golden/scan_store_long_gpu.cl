@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f64_436d0c3a9c91f438 */
+/* ---- kernel 0: schedule "store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back", 1 launch: lc_store_f64_9e5b7fe8904ded0f */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 4 fused ops; store with its scan: tiles of 4096 per work-group in one pass, a decoupled look-back. */
@@ -28,7 +28,7 @@ static inline uint lc_lb_get(volatile __global ulong *w, double *v) {
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_store_f64_436d0c3a9c91f438(
+__kernel void lc_store_f64_9e5b7fe8904ded0f(
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
     __global double *a2, const long a2_o,
@@ -51,18 +51,34 @@ __kernel void lc_store_f64_436d0c3a9c91f438(
     volatile __global ulong *lb_w = (volatile __global ulong *)(sc_ + 8) + m * P * 2;
     const long base = q * 4096;
     float kv0[16];
-    #pragma unroll
-    for (int j = 0; j < 16; j++) {
-        const long i0 = base + j * 256 + lid;
-        double x_ = (double)(-0.0);
-        if (i0 < n0) {
-            const float v0 = a0[a0_o + i0]; /* buffer */
-            const float v1 = a1_v; /* full */
-            const float v2 = (v0 * v1); /* multiply */
-            kv0[j] = v0;
-            x_ = (double)v2;
+    if (base + 4096 <= n0) {
+        #pragma unroll
+        for (int j = 0; j < 16; j++) {
+            const long i0 = base + j * 256 + lid;
+            double x_ = (double)(-0.0);
+            {
+                const float v0 = a0[a0_o + i0]; /* buffer */
+                const float v1 = a1_v; /* full */
+                const float v2 = (v0 * v1); /* multiply */
+                kv0[j] = v0;
+                x_ = (double)v2;
+            }
+            buf[j * 272 + lid + (lid >> 4)] = x_;
         }
-        buf[j * 272 + lid + (lid >> 4)] = x_;
+    } else {
+        #pragma unroll
+        for (int j = 0; j < 16; j++) {
+            const long i0 = base + j * 256 + lid;
+            double x_ = (double)(-0.0);
+            if (i0 < n0) {
+                const float v0 = a0[a0_o + i0]; /* buffer */
+                const float v1 = a1_v; /* full */
+                const float v2 = (v0 * v1); /* multiply */
+                kv0[j] = v0;
+                x_ = (double)v2;
+            }
+            buf[j * 272 + lid + (lid >> 4)] = x_;
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int E_ = 16, E_SH = 4;
@@ -167,18 +183,35 @@ __kernel void lc_store_f64_436d0c3a9c91f438(
         pre += (double)x_;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    #pragma unroll
-    for (int j = 0; j < 16; j++) {
-        const long i0 = base + j * 256 + lid;
-        if (i0 < n0) {
-            double sacc_ = buf[j * 272 + lid + (lid >> E_SH)];
-            const float v0 = kv0[j];
-            const float v1 = a1_v; /* full */
-            const float v2 = (v0 * v1); /* multiply */
-            sacc_ += (double)v2;
-            const float v3 = (float)sacc_; /* running cumsum */
-            const double v4 = (double)(v3); /* astype */
-            a2[a2_o + i0] = v4;
+    if (base + 4096 <= n0) {
+        #pragma unroll
+        for (int j = 0; j < 16; j++) {
+            const long i0 = base + j * 256 + lid;
+            {
+                double sacc_ = buf[j * 272 + lid + (lid >> E_SH)];
+                const float v0 = kv0[j];
+                const float v1 = a1_v; /* full */
+                const float v2 = (v0 * v1); /* multiply */
+                sacc_ += (double)v2;
+                const float v3 = (float)sacc_; /* running cumsum */
+                const double v4 = (double)(v3); /* astype */
+                a2[a2_o + i0] = v4;
+            }
+        }
+    } else {
+        #pragma unroll
+        for (int j = 0; j < 16; j++) {
+            const long i0 = base + j * 256 + lid;
+            if (i0 < n0) {
+                double sacc_ = buf[j * 272 + lid + (lid >> E_SH)];
+                const float v0 = kv0[j];
+                const float v1 = a1_v; /* full */
+                const float v2 = (v0 * v1); /* multiply */
+                sacc_ += (double)v2;
+                const float v3 = (float)sacc_; /* running cumsum */
+                const double v4 = (double)(v3); /* astype */
+                a2[a2_o + i0] = v4;
+            }
         }
     }
 }
