@@ -7,6 +7,7 @@ import numpy as np
 
 import lazycl as lc
 
+import numpy_dispatch
 from numba_impls import numba_impls
 from selection import argpartition_top_k
 from workloads import f_cumsum, f_matmul, f_standardize
@@ -176,6 +177,17 @@ def build_peers(args, gpu):
         peers["clblast"] = ("CLBlast (pyclblast " + v + ")", lambda w: _clblast_system(args, w))
     else:
         notes["clblast"] = v if not pyclblast else "skipped"
+
+    off = numpy_dispatch.avx512_targets()
+    if gpu or not off:
+        notes["numpy.avx2"] = ("GPU device: not run" if gpu else
+                               "NumPy takes no AVX-512 target on this CPU: the numpy column is it")
+    elif "numpy.avx2" not in skip:
+        worker = numpy_dispatch.Worker(off)
+        peers["numpy.avx2"] = (f"NumPy {np.__version__}, {' '.join(off)} off (a worker process)",
+                               lambda w: numpy_dispatch.system(worker, w))
+    else:
+        notes["numpy.avx2"] = "skipped"
 
     dpnp, v = detect("dpnp")
     notes["dpnp"] = v if not dpnp else "installed, not wired into this suite"
