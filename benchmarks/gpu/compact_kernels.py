@@ -4,6 +4,7 @@ lazycl as imported. Run two builds one after the other (PYTHONPATH) to compare t
     [N=2**28] [CASES=f32,cumsum] python3 benchmarks/gpu/compact_kernels.py TAG [device]
 """
 import os, sys, numpy as np, lazycl as lc
+from kernel_time import best_kernels
 N = int(os.environ.get("N", 1 << 28))
 rng = np.random.default_rng(0)
 d = sys.argv[2] if len(sys.argv) > 2 else "nvidia:gpu"
@@ -24,13 +25,6 @@ sel = os.environ.get('CASES')
 for name, f in cases.items():
     if sel and not any(c in name for c in sel.split(',')):
         continue
-    best = None
-    for r in range(8):
-        with lc.profile() as p:
-            y = f(); y.compute()
-        ks = [k for k in p.kernels if k["kind"] == "kernel"]
-        tot = sum(k["ms"] for k in ks)
-        if r and (best is None or tot < best[0]):
-            best = (tot, [round(k["ms"], 3) for k in ks])
-        del y
-    print(f"{sys.argv[1]:6s} {name:22s} kernels {best[0]:.3f} ms {best[1]}", flush=True)
+    tot, ks = best_kernels(f)
+    print(f"{sys.argv[1]:6s} {name:22s} kernels {tot:.3f} ms {[round(ms, 3) for _, ms in ks]}",
+          flush=True)

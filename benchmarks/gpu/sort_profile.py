@@ -6,6 +6,7 @@ Each sort runs 4 times under lc.profile; the best of the last 3 by total kernel 
 with its kernels grouped by name suffix (cfirst, count, sred, sscan, sdown, mfirst, move, mlast
 on GPUs; first, hist, scan, move, last on CPUs)."""
 import sys, collections, numpy as np, lazycl as lc
+from kernel_time import best_kernels
 dev = sys.argv[1] if len(sys.argv) > 1 else "nvidia:gpu"
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 1 << 28
 x = lc.asarray(np.random.default_rng(0).random(n, dtype=np.float32), device=dev).compute()
@@ -13,18 +14,10 @@ xi = lc.asarray(np.random.default_rng(1).integers(0, 2**31, n, dtype=np.int32),
                device=dev).compute()
 for name, f in (("sort f32", lambda: lc.sort(x)), ("argsort f32", lambda: lc.argsort(x)),
                 ("sort i32", lambda: lc.sort(xi))):
-    best = None
-    for r in range(4):
-        with lc.profile() as p:
-            y = f(); y.compute()
-        ks = [k for k in p.kernels if k["kind"] == "kernel"]
-        tot = sum(k["ms"] for k in ks)
-        if r and (best is None or tot < best[0]):
-            by = collections.OrderedDict()
-            for k in ks:
-                key = k["name"].split("_")[-1]
-                by.setdefault(key, []).append(round(k["ms"], 3))
-            best = (tot, by)
-    print(f"{name}: {best[0]:.3f} ms", flush=True)
-    for k, v in best[1].items():
+    tot, ks = best_kernels(f, reps=4)
+    by = collections.OrderedDict()
+    for kname, ms in ks:
+        by.setdefault(kname.split("_")[-1], []).append(round(ms, 3))
+    print(f"{name}: {tot:.3f} ms", flush=True)
+    for k, v in by.items():
         print(f"   {k:8s} {sum(v):.3f} {v}", flush=True)
