@@ -372,9 +372,12 @@ void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v
  * expr; NULL: none) in registers for the store's loop: kv<i>[j] for the item's j-th element
  * (the loop unrolled: lc_target's roll_loops). With `flags`, the values (0 or 1) are not put
  * in the tile but in the bits of the item's uint fl_me (bit j: its j-th element's), and no
- * barrier follows. `flags` 2 (quads): the item's elements are E / 4 quads of adjacent elements,
- * quad j at base + 4 * (j * L + lid), and the flags go into the item's uint fq_[E / 16], quad
- * j's in the low 4 bits of byte j % 4 of fq_[j / 4]. */
+ * barrier follows (LC_FLAGS_BALLOTS). With LC_FLAGS_QUADS the item's elements are E / 4 quads
+ * of adjacent elements, quad j at base + 4 * (j * L + lid), and the flags go into the item's
+ * uint fq_[E / 16], quad j's in the low 4 bits of byte j % 4 of fq_[j / 4]. A tile inside its
+ * row loads without testing each index. */
+#define LC_FLAGS_BALLOTS 1
+#define LC_FLAGS_QUADS 2
 void lc_tile_load_keeping(struct lc_cg *g, struct lc_sb *sb, const char *v, const char *A,
                           const char *id, int E, const char *keep, int flags);
 /* A tile scan's last step: after a barrier, the outputs of the group's L*E elements (its

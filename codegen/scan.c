@@ -235,10 +235,10 @@ static void lc_tile_load_loop(struct lc_cg *g, struct lc_sb *sb, int prologue, c
     const struct lc_kernel *k = g->k;
     if (keep)   /* its arrays in registers */
         lc_sb_printf(sb, "%s%s", ind, LC_UNROLL(g->t->roll_loops));
-    if (flags == 2)   /* quads: element j of the item is element j % 4 of its quad j / 4 */
+    if (flags == LC_FLAGS_QUADS)   /* element j of the item: element j % 4 of its quad j / 4 */
         lc_sb_printf(sb, "%sfor (int j = 0; j < %d; j++) {\n"
-                         "%s    const long i%d = base + ((long)((j >> 2) * %zu + lid) << 2) + (j & 3);\n",
-                     ind, E, ind, nr, L);
+                         "%s    const long i%d = base + ((long)((j >> 2) * %zu + lid) << 2) + "
+                         "(j & 3);\n", ind, E, ind, nr, L);
     else
         lc_sb_printf(sb, "%sfor (int j = 0; j < %d; j++) {\n"
                          "%s    const long i%d = base + j * %zu + lid;\n", ind, E, ind, nr, L);
@@ -258,9 +258,9 @@ static void lc_tile_load_loop(struct lc_cg *g, struct lc_sb *sb, int prologue, c
             lc_sb_printf(sb, "%skv%d[j] = v%d;\n", in2, i, i);
     lc_sb_printf(sb, "%sx_ = (%s)%s;\n"
                      "%s    }\n", in2, A, v, ind);
-    if (flags == 2)   /* quad q's flags in byte q % 4 of word q / 4 */
-        lc_sb_printf(sb, "%s    fq_[j >> 4] |= (uint)(x_ != 0) << (((j >> 2) & 3) * 8 + (j & 3));\n",
-                     ind);
+    if (flags == LC_FLAGS_QUADS)   /* quad q's flags in byte q % 4 of word q / 4 */
+        lc_sb_printf(sb, "%s    fq_[j >> 4] |= (uint)(x_ != 0) << (((j >> 2) & 3) * 8 + "
+                         "(j & 3));\n", ind);
     else if (flags)
         lc_sb_printf(sb, "%s    fl_me |= (uint)(x_ != 0) << j;\n", ind);
     else

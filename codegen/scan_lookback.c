@@ -279,34 +279,34 @@ static int lc_lb_narrow(struct lc_cg *g)
 }
 
 /* How a store computes the running count of flags (a cumsum of a bool cast to an integer: a
- * compaction's slots), if not in the tile's scan: LC_LB_BALLOTS or LC_LB_QUADS, else 0.
+ * compaction's slots), if not in the tile's scan: LC_FLAGS_BALLOTS or LC_FLAGS_QUADS, else 0.
  * Both take no local memory for the values.
  *
  * Ballots: each warp's ballot of its 32 items' j-th flags counts them (popcount), the tile's
  * 16 x (L / 32) counts are scanned in (j, warp) order (its elements' order: element j * L +
  * lid), and an element's running count is the tile's prefix, its (j, warp)'s exclusive count
  * and the flags of its warp's lanes before it. NVIDIA takes the ballots from PTX `vote`; other
- * devices build them in local memory from the items' bits. H100, kernel ms, the tile's scan /
- * ballots, x[x > 0.5] of 2^27 float64 0.770 / 0.608, of 2^27 int64 0.628 / 0.616, but of 2^28
- * float32 0.809 / 0.963, x[m] by a bool mask 0.889 / 1.311.
+ * devices build them in local memory from the items' bits. Where the items keep 8 bytes an
+ * element. H100, kernel ms, the tile's scan / ballots, x[x > 0.5] of 2^27 float64 0.770 /
+ * 0.608, of 2^27 int64 0.628 / 0.616, but of 2^28 float32 0.809 / 0.963, x[m] by a bool mask
+ * 0.889 / 1.311.
  *
- * Quads: each item takes LC_LB_QUADS quads of 4 adjacent elements (quad j of item lid at
- * element 4 * (j * L + lid)), their flags in one byte each, four to a word. A warp scans its
- * items' words byte-wise (a quad's count is at most 4, a warp's 128: a byte), the tile's
- * LC_LB_QUADS x (L / 32) warp counts are scanned in (quad, warp) order, and an element's count
- * is the tile's prefix, its (quad, warp)'s exclusive count, its item's exclusive count in the
- * warp and the flags before it in its quad. Where the items keep at most 4 bytes an element and
- * store at most 4. H200, kernel ms, the tile's scan / quads (both with untested loads and
- * stores where the tile lies inside its row): x[x > 0.5] of 2^28 float32 0.78 (0.79 before the
- * untested loads) / 0.72, x[x > 0.9] 0.82 / 0.61, int8 1.18 / 0.57; but x[m] by a bool mask (5
- * bytes kept) 0.83 / 0.94 and flatnonzero(m) (8-byte stores) 0.80 / 1.00 (with tested stores),
- * which keep the tile. Hand-written (benchmarks/gpu/compact_variants.py): quads with float4 loads 0.60
- * with 8 a item (0.65 with 4, 0.79 with 16), ballots 0.65-0.83 (16-32 elements a item), a
- * stand-alone copy of the same bytes 0.38; a compaction staging its kept values in local
- * memory for float4 stores 0.60-0.79, and one writing the same bytes unordered, aligned 0.41:
- * the scattered 4-byte stores cost most of what the quads lose to a copy. */
-#define LC_LB_BALLOTS 1
-#define LC_LB_QUADS 2
+ * Quads: each item takes LC_LB_QUADS_PER_ITEM quads of 4 adjacent elements (quad j of item
+ * lid at element 4 * (j * L + lid)), their flags in one byte each, four to a word. A warp scans
+ * its items' words byte-wise (a quad's count is at most 4, a warp's 128: a byte), the tile's
+ * LC_LB_QUADS_PER_ITEM x (L / 32) warp counts are scanned in (quad, warp) order, and an
+ * element's count is the tile's prefix, its (quad, warp)'s exclusive count, its item's
+ * exclusive count in the warp and the flags before it in its quad. Where the items keep at
+ * most 4 bytes an element and store at most 4. H200, kernel ms, the tile's scan / quads (both
+ * with untested loads and stores where the tile lies inside its row): x[x > 0.5] of 2^28
+ * float32 0.78 (0.79 before the untested loads) / 0.72, x[x > 0.9] 0.82 / 0.61, int8 1.18 /
+ * 0.57; but x[m] by a bool mask (5 bytes kept) 0.83 / 0.94 and flatnonzero(m) (8-byte stores)
+ * 0.80 / 1.00 (with tested stores), which keep the tile. Hand-written
+ * (benchmarks/gpu/compact_variants.py): quads with float4 loads 0.60 with 8 a item (0.65 with
+ * 4, 0.79 with 16), ballots 0.65-0.83 (16-32 a item), a stand-alone copy of the same bytes
+ * 0.38; a compaction staging its kept values in local memory for float4 stores 0.60-0.79, and
+ * one writing the same bytes unordered, aligned 0.41: the scattered 4-byte stores cost most of
+ * what the quads lose to a copy. */
 #define LC_LB_QUADS_PER_ITEM 8
 static int lc_lb_flags(const struct lc_cg *g, int kept_bytes)
 {
@@ -320,8 +320,9 @@ static int lc_lb_flags(const struct lc_cg *g, int kept_bytes)
           k->exprs[r->in[0]].dtype == LC_BOOL))
         return 0;
     if (kept_bytes == 8)
-        return g->t->scan_lookback_per_item <= 32 ? LC_LB_BALLOTS : 0;
-    return kept_bytes <= 4 && lc_dtype_size(k->exprs[k->store_value].dtype) <= 4 ? LC_LB_QUADS : 0;
+        return g->t->scan_lookback_per_item <= 32 ? LC_FLAGS_BALLOTS : 0;
+    int narrow = kept_bytes <= 4 && lc_dtype_size(k->exprs[k->store_value].dtype) <= 4;
+    return narrow ? LC_FLAGS_QUADS : 0;
 }
 
 /* The flags' counts (lc_lb_flags): the items' bits (fl_me), their warps' ballots (bal_[j *
@@ -336,7 +337,7 @@ static void lc_lb_flag_counts(struct lc_cg *g, struct lc_sb *sb, const char *v, 
     lc_sb_printf(sb, "    __local uint bal_[%zu];\n"
                      "    __local uint fl_[%zu];\n"
                      "    uint fl_me = 0;\n", (size_t)E * (L / 32), L);
-    lc_tile_load_keeping(g, sb, v, A, id, E, keep, 1);
+    lc_tile_load_keeping(g, sb, v, A, id, E, keep, LC_FLAGS_BALLOTS);
     lc_sb_printf(sb, "    const int lane_ = lid & 31, w_ = lid >> 5;\n"
                      "#if defined(cl_nv_pragma_unroll)\n"
                      "    %s"
@@ -384,7 +385,7 @@ static void lc_lb_quad_counts(struct lc_cg *g, struct lc_sb *sb, const char *v, 
                      "    %s"
                      "    for (int p_ = 0; p_ < %d; p_++)\n"
                      "        fq_[p_] = 0;\n", (size_t)PW * NW, (size_t)PW * L, PW, PW, PW, U, PW);
-    lc_tile_load_keeping(g, sb, v, A, id, E, keep, LC_LB_QUADS);
+    lc_tile_load_keeping(g, sb, v, A, id, E, keep, LC_FLAGS_QUADS);
     lc_sb_printf(sb, "    const int lane_ = lid & 31, w_ = lid >> 5;\n"
                      "    %s"
                      "    for (int p_ = 0; p_ < %d; p_++) {\n"
@@ -398,8 +399,9 @@ static void lc_lb_quad_counts(struct lc_cg *g, struct lc_sb *sb, const char *v, 
                      "        #pragma unroll\n"
                      "        for (int p_ = 0; p_ < %d; p_++) {\n"
                      "            uint y_;\n"
-                     "            asm volatile(\"shfl.sync.up.b32 %%0, %%1, %%2, 0, 0xffffffff;\" : "
-                     "\"=r\"(y_) : \"r\"(sq_[p_]), \"r\"(o_));\n"
+                     "            asm volatile(\"shfl.sync.up.b32 %%0, %%1, %%2, 0, "
+                     "0xffffffff;\"\n"
+                     "                         : \"=r\"(y_) : \"r\"(sq_[p_]), \"r\"(o_));\n"
                      "            if (lane_ >= o_)\n"
                      "                sq_[p_] += y_;\n"
                      "        }\n"
@@ -442,7 +444,7 @@ static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int
     /* 8-byte states take 36 KiB of local memory (18 KiB in half the elements per item was
      * slower: H100, 2^27 float64 cumsum 1.03 ms against 0.80, int32 into int64 of 2^28 1.36
      * against 1.30). A narrow tile takes 18 KiB (twice the elements: 1.19 ms against 1.07). */
-    *E = flags == LC_LB_QUADS ? 4 * LC_LB_QUADS_PER_ITEM : g->t->scan_lookback_per_item;
+    *E = flags == LC_FLAGS_QUADS ? 4 * LC_LB_QUADS_PER_ITEM : g->t->scan_lookback_per_item;
     size_t L = g->t->work_group;
     int64_t M = lc_scan_rows(g), N = g->shape[nr], TS = (int64_t)L * *E, P = (N + TS - 1) / TS;
     /* output strides: a scan's outputs, a store's scan totals (lc_store_outputs) */
@@ -450,14 +452,14 @@ static int lc_lb_tile(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb, int
                     nw, M, P, TS))
         return -1;
     if (flags) {
-        if (flags == LC_LB_QUADS)
+        if (flags == LC_FLAGS_QUADS)
             lc_lb_quad_counts(g, sb, v, A, id, *E, keep);
         else
             lc_lb_flag_counts(g, sb, v, A, id, *E, keep);
         lc_lb_prefix(g, sb, op, dt, A, id, nw, 0);
         snprintf(c->schedule, sizeof c->schedule, "store with its count of flags: tiles of %lld "
                  "per work-group in one pass, %s, a decoupled look-back", (long long)TS,
-                 flags == LC_LB_QUADS ? "quads of adjacent elements" : "warp ballots");
+                 flags == LC_FLAGS_QUADS ? "quads of adjacent elements" : "warp ballots");
         return 0;
     }
     /* The tile pads a word every E elements (lc_tile_shift), so that an item's E adjacent
@@ -562,10 +564,11 @@ static void lc_lb_store_loop(struct lc_cg *g, struct lc_sb *sb, const char *A, i
     char test[48] = "";
     if (guard)
         snprintf(test, sizeof test, "if (i%d < n%d) ", nr, nr);
-    if (flags == LC_LB_QUADS)   /* element j of the item: j % 4 of its quad j / 4 */
+    if (flags == LC_FLAGS_QUADS)   /* element j of the item: j % 4 of its quad j / 4 */
         lc_sb_printf(sb, "        %s"
                          "        for (int j = 0; j < %d; j++) {\n"
-                         "            const long i%d = base + ((long)((j >> 2) * %zu + lid) << 2) + (j & 3);\n"
+                         "            const long i%d = base + ((long)((j >> 2) * %zu + lid) "
+                         "<< 2) + (j & 3);\n"
                          "            %s{\n",
                      LC_UNROLL(g->t->roll_loops), E, nr, L, test);
     else
@@ -574,8 +577,8 @@ static void lc_lb_store_loop(struct lc_cg *g, struct lc_sb *sb, const char *A, i
                          "            const long i%d = base + j * %zu + lid;\n"
                          "            %s{\n",
                      LC_UNROLL(g->t->roll_loops), E, nr, L, test);
-    if (flags == LC_LB_QUADS)   /* its quad's count (lc_lb_quad_bases), then its quad's flags
-                                 * before it */
+    if (flags == LC_FLAGS_QUADS)   /* its quad's count (qb_, before the loop), then the flags
+                                    * before it in its quad */
         lc_sb_printf(sb, "                %s sacc_ = qb_[j >> 2] + (%s)popcount((fq_[j >> 4] >> "
                          "(((j >> 2) & 3) * 8)) & ((1u << (j & 3)) - 1u));\n", A, A);
     else if (flags)   /* the flags before this element: its (j, warp)'s, then its warp's lanes' */
@@ -638,7 +641,7 @@ static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struc
         lc_sb_printf(sb, "    }\n"
                          "    barrier(CLK_LOCAL_MEM_FENCE);\n");
     }
-    if (flags == LC_LB_QUADS) {
+    if (flags == LC_FLAGS_QUADS) {
         /* Each quad's count before it: the tile's prefix, its (quad, warp)'s, its warp's items'. */
         int Q = E / 4;
         lc_sb_printf(sb, "    %s qb_[%d];\n"
@@ -646,8 +649,9 @@ static int lc_gen_store_scan_lookback(struct lc_cg *g, struct lc_kcode *c, struc
                          "    for (int j = 0; j < %d; j++) {\n"
                          "        const int e_ = j * %zu + w_;\n"
                          "        const %s t_ = tot[max(e_ - 1, 0)];\n"
-                         "        qb_[j] = pre + (e_ > 0 ? t_ : (%s)0) + (%s)(((sq_[j >> 2] - cq_[j >> 2]) >> "
-                         "((j & 3) * 8)) & 255u);\n"
+                         "        qb_[j] = pre + (e_ > 0 ? t_ : (%s)0) +\n"
+                         "                 (%s)(((sq_[j >> 2] - cq_[j >> 2]) >> ((j & 3) * 8)) & "
+                         "255u);\n"
                          "    }\n", A, Q, LC_UNROLL(g->t->roll_loops), Q, L / 32, A, A, A);
     }
     /* A tile inside its row stores without testing each index (as lc_tile_load_keeping loads) */

@@ -20,7 +20,8 @@ cases = {"x[x>0.5] f32": lambda: x[x > 0.5], "x[x>0.9] f32": lambda: x[x > 0.9],
          "xi[xi>49] i32": lambda: xi[xi > 49], "x8[x8>49] i8": lambda: x8[x8 > 49],
          "x[m] bool mask": lambda: x[m], "flatnonzero(m)": lambda: lc.flatnonzero(m),
          "cumsum(x) f32": lambda: lc.cumsum(x), "cumsum(x*x) f32": lambda: lc.cumsum(x * x),
-         "cumsum(xi) i32": lambda: lc.cumsum(xi, dtype=np.int32), "cumsum(xd) f64": lambda: lc.cumsum(xd)}
+         "cumsum(xi) i32": lambda: lc.cumsum(xi, dtype=np.int32),
+         "cumsum(xd) f64": lambda: lc.cumsum(xd)}
 sel = os.environ.get('CASES')
 for name, f in cases.items():
     if sel and not any(c in name for c in sel.split(',')):

@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "store with its count of flags: tiles of 8192 per work-group in one pass, quads of adjacent elements, a decoupled look-back", 1 launch: lc_store_f32_9a34ac798eb8d924 */
+/* ---- kernel 0: schedule "store with its count of flags: tiles of 8192 per work-group in one pass, quads of adjacent elements, a decoupled look-back", 1 launch: lc_store_f32_4336a2f3c21bd838 */
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 6 fused ops; store with its count of flags: tiles of 8192 per work-group in one pass, quads of adjacent elements, a decoupled look-back. */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
@@ -21,7 +21,7 @@ static inline uint lc_lb_get(volatile __global ulong *w, uint *v) {
     *v = u_.t;
     return (uint)(a >> 32);
 }
-__kernel void lc_store_f32_9a34ac798eb8d924(
+__kernel void lc_store_f32_4336a2f3c21bd838(
     __global const float *restrict a0, const long a0_o,
     const float a1_v,
     const int a2_v,
@@ -96,7 +96,8 @@ __kernel void lc_store_f32_9a34ac798eb8d924(
         #pragma unroll
         for (int p_ = 0; p_ < 2; p_++) {
             uint y_;
-            asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y_) : "r"(sq_[p_]), "r"(o_));
+            asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;"
+                         : "=r"(y_) : "r"(sq_[p_]), "r"(o_));
             if (lane_ >= o_)
                 sq_[p_] += y_;
         }
@@ -205,7 +206,8 @@ __kernel void lc_store_f32_9a34ac798eb8d924(
     for (int j = 0; j < 8; j++) {
         const int e_ = j * 8 + w_;
         const uint t_ = tot[max(e_ - 1, 0)];
-        qb_[j] = pre + (e_ > 0 ? t_ : (uint)0) + (uint)(((sq_[j >> 2] - cq_[j >> 2]) >> ((j & 3) * 8)) & 255u);
+        qb_[j] = pre + (e_ > 0 ? t_ : (uint)0) +
+                 (uint)(((sq_[j >> 2] - cq_[j >> 2]) >> ((j & 3) * 8)) & 255u);
     }
     if (base + 8192 <= n0) {
         #pragma unroll
