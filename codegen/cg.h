@@ -380,6 +380,10 @@ void lc_tile_load(struct lc_cg *g, struct lc_sb *sb, int prologue, const char *v
 #define LC_FLAGS_QUADS 2
 void lc_tile_load_keeping(struct lc_cg *g, struct lc_sb *sb, const char *v, const char *A,
                           const char *id, int E, const char *keep, int flags);
+/* The declaration `const long i<nd-1> = ...;` of the row index of element j (a loop variable)
+ * of the item's tile: base + j * L + lid, or with `flags` LC_FLAGS_QUADS element j % 4 of its
+ * quad j / 4, base + 4 * ((j / 4) * L + lid) + j % 4. */
+void lc_tile_index(struct lc_cg *g, struct lc_sb *sb, int flags, const char *ind);
 /* A tile scan's last step: after a barrier, the outputs of the group's L*E elements (its
  * value v<out> read from local buf[], index k at k + k / E, at base + k), coalesced. */
 void lc_tile_write_outputs(struct lc_cg *g, struct lc_sb *sb, int E, const char *v);

@@ -564,19 +564,10 @@ static void lc_lb_store_loop(struct lc_cg *g, struct lc_sb *sb, const char *A, i
     char test[48] = "";
     if (guard)
         snprintf(test, sizeof test, "if (i%d < n%d) ", nr, nr);
-    if (flags == LC_FLAGS_QUADS)   /* element j of the item: j % 4 of its quad j / 4 */
-        lc_sb_printf(sb, "        %s"
-                         "        for (int j = 0; j < %d; j++) {\n"
-                         "            const long i%d = base + ((long)((j >> 2) * %zu + lid) "
-                         "<< 2) + (j & 3);\n"
-                         "            %s{\n",
-                     LC_UNROLL(g->t->roll_loops), E, nr, L, test);
-    else
-        lc_sb_printf(sb, "        %s"
-                         "        for (int j = 0; j < %d; j++) {\n"
-                         "            const long i%d = base + j * %zu + lid;\n"
-                         "            %s{\n",
-                     LC_UNROLL(g->t->roll_loops), E, nr, L, test);
+    lc_sb_printf(sb, "        %s"
+                     "        for (int j = 0; j < %d; j++) {\n", LC_UNROLL(g->t->roll_loops), E);
+    lc_tile_index(g, sb, flags, "            ");
+    lc_sb_printf(sb, "            %s{\n", test);
     if (flags == LC_FLAGS_QUADS)   /* its quad's count (qb_, before the loop), then the flags
                                     * before it in its quad */
         lc_sb_printf(sb, "                %s sacc_ = qb_[j >> 2] + (%s)popcount((fq_[j >> 4] >> "
