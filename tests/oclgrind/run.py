@@ -428,7 +428,8 @@ _CPU = {
 }
 _GPU = {
     "topk": ["k largest", "k smallest", "groups' k merged by the last"],
-    "store": ["store 1-d", "store 2-d", "store with its scan"],
+    "store": ["store 1-d", "store 2-d", "store with its scan", "warp ballots",
+              "quads of adjacent elements"],
     "sort": ["rows in one work-group tile", "LSD radix in work-group tiles"],
     "scan": ["scan: one item per row", "scan: tiles of"],
     "reduce_split": ["split over groups of 256", "blocks of 256 adjacent outputs"],
