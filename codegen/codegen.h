@@ -113,6 +113,8 @@ struct lc_target {
                                    each, in one launch (sort_row.c; 0: never) */
     int64_t sort_net_max;       /* ... and rows of at most this many, in vector registers where
                                    equal keys are equal values (sort_net.c; 0: never) */
+    int vec_len_hint;           /* that sort's kernel tells the driver not to vectorize it across
+                                   work-items (intel_vec_len_hint(1): Intel's CPU runtime) */
     /* Matrix products (gemm.c). */
     int gemm_tiles;             /* products in register-blocked tiles of local memory */
     int gemm_group;             /* items per work-group side (gemm_group^2 items) */
@@ -142,9 +144,10 @@ int lc_pocl_major(const char *platform_version);
 /* What a PoCL device of that major version changes in t (a SIMD target's): from PoCL 4 on,
  * sort_net_max is one block (target.c says why). */
 void lc_target_for_pocl(struct lc_target *t, int pocl_major);
-/* What a CPU device of another runtime (Intel's) changes in t (a SIMD target's): no sort
- * networks, one output per item of a row loop, maps left to the driver (target.c says why). */
-void lc_target_for_cpu_runtime(struct lc_target *t);
+/* What a CPU device of another runtime (Intel's) changes in t (a SIMD target's): one output
+ * per item of a row loop, maps left to the driver, and sort networks only where the runtime
+ * can be told not to vectorize them (vec_len_hint: cl_intel_vec_len_hint; target.c says why). */
+void lc_target_for_cpu_runtime(struct lc_target *t, int vec_len_hint);
 /* The GEMM tile candidates of t's kind that the autotuner times (engine/autotune.c): how
  * many (0: no product schedule to tune); candidate 0 is lc_target_init's default. */
 int lc_target_gemm_count(const struct lc_target *t);

@@ -27,8 +27,10 @@
  * only where equal keys are equal values: callers keep rows with folded floats
  * (-0.0, NaN payloads) and argsorts on the radix path.
  *
- * Only PoCL's target takes it: Intel's CPU runtime built such a kernel in 15-20 s (PoCL 1-1.5
- * s; 0.8 s of it the transpose's shuffles), though it ran it faster (4096^2: 29 ms, NumPy 64).
+ * Intel's CPU runtime widened such a kernel across work-items and took 15-20 s to build it
+ * (PoCL 1-1.5 s; 0.8 s of it the transpose's shuffles), though it ran it faster (4096^2: 29 ms,
+ * NumPy 64); told not to vectorize it (intel_vec_len_hint(1): the target's vec_len_hint) it
+ * builds it in ~1 s and runs it in 25-27 ms (target.c).
  *
  * PoCL 3.1, 2 cores with AVX-512, 4096 x 4096 float32 along rows (benchmarks/run.py): the
  * radix row sort 99 ms (NumPy 65 in its run), this one 52-54 (NumPy 70-80). Of a 43-49 ms

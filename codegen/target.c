@@ -160,8 +160,13 @@ void lc_target_for_pocl(struct lc_target *t, int pocl_major)
         t->sort_net_max = 256;
 }
 
-/* Intel's CPU runtime builds the vector merge sort's network (sort_net.c) in 15-20 s a kernel
- * (PoCL: 1-1.5 s), so its value sorts of rows keep the radix passes. It also vectorizes the
+/* Intel's CPU runtime widens the vector merge sort's network (sort_net.c) across work-items,
+ * and took 15-20 s a kernel to build it so (PoCL: 1-1.5 s). Told not to (intel_vec_len_hint(1),
+ * where the runtime lists cl_intel_vec_len_hint) it builds one in ~1 s and runs it as written:
+ * 4096^2 float32 along rows 25-27 ms against the radix passes' 78 (NumPy's AVX2 sort 90-95);
+ * without the extension, its value sorts of rows keep the radix passes. Turning its
+ * vectorizer off for every kernel (CL_CONFIG_CPU_VECTORIZER_MODE=1) made no other row faster
+ * and maps slower (softmax 12.1 -> 42.5 ms, randn 26.4 -> 195). It also vectorizes the
  * float8 code across work-items, and A @ v's row blocks of 8 outputs an item then run at a
  * third of one output an item's speed (2000 x 30000 float32 @ v, 2 Zen 4 cores: 23.2 ms
  * against 8.3; NumPy 8.0); the panels of v @ A and of products of a few rows stay (u @ A 8.1
@@ -171,9 +176,12 @@ void lc_target_for_pocl(struct lc_target *t, int pocl_major)
  * 2000^2 x 10 55.1 / 50.9 / 46.7, randn 30.8 / - / 26.5); reductions, scans, sorts and top-k
  * keep the float8 code (softmax 10.3 ms against 46.7 in plain items). Other CPU runtimes were
  * not measured: they take Intel's changes, the safer ones. */
-void lc_target_for_cpu_runtime(struct lc_target *t)
+void lc_target_for_cpu_runtime(struct lc_target *t, int vec_len_hint)
 {
-    t->sort_net_max = 0;
+    if (vec_len_hint)
+        t->vec_len_hint = 1;
+    else
+        t->sort_net_max = 0;
     t->reduce_rows = 0;
     t->simd_maps = 0;
     t->simd_outer_cols = 0;

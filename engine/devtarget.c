@@ -42,7 +42,7 @@ static void lc_devtarget_make(lc_device_t d, enum lc_target_kind kind, struct lc
     if (kind == LC_TARGET_SIMD && !strncmp(filter, "pocl:", 5))
         lc_target_for_pocl(t, lc_pocl_major(di->platform_version));
     else if (kind == LC_TARGET_SIMD && di->type == LC_DEVICE_CPU)
-        lc_target_for_cpu_runtime(t);
+        lc_target_for_cpu_runtime(t, di->vec_len_hint);
 }
 
 void lc_engine_target(lc_device_t d, struct lc_target *t)

@@ -140,12 +140,20 @@ static void platform_token(const struct lc_device *d, char *out, size_t n)
 /* PoCL takes SPIR 1.2 bitcode (cl_khr_spir) from the LLVM it was built on, which its
  * platform version names ("OpenCL 3.0 PoCL 3.1+debian  Linux, ..., LLVM 15.0.6, ..."):
  * that LLVM's major version, or 0 (not PoCL, no cl_khr_spir, no LLVM named). */
+/* Does the device's extension string list `name`, as a whole word (cl_khr_spirv_* are not
+ * cl_khr_spir)? */
+static int ext_listed(const char *ext, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = ext; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == ext || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
 static int pocl_spir_llvm(const char *pname, const char *pversion, const char *ext)
 {
-    int listed = 0;   /* the whole word: cl_khr_spirv_* are other extensions */
-    for (const char *p = ext; (p = strstr(p, "cl_khr_spir")) != NULL && !listed; p += 11)
-        listed = (p == ext || p[-1] == ' ') && (p[11] == ' ' || p[11] == '\0');
-    if (strcmp(pname, "Portable Computing Language") != 0 || !listed)
+    if (strcmp(pname, "Portable Computing Language") != 0 || !ext_listed(ext, "cl_khr_spir"))
         return 0;
     const char *l = strstr(pversion, "LLVM ");
     int major = 0;
@@ -181,6 +189,7 @@ static void device_fill(struct lc_device *d, cl_platform_id p, int pidx, const c
         fp = strstr(ext, "cl_khr_fp64") != NULL;
     in->fp64 = fp != 0;
     in->spir_llvm = pocl_spir_llvm(pname, pversion, ext);
+    in->vec_len_hint = ext_listed(ext, "cl_intel_vec_len_hint");
     in->compute_units = device_u32(id, CL_DEVICE_MAX_COMPUTE_UNITS);
     in->global_mem = device_u64(id, CL_DEVICE_GLOBAL_MEM_SIZE);
     in->local_mem = device_u64(id, CL_DEVICE_LOCAL_MEM_SIZE);

@@ -35,6 +35,8 @@ struct lc_device_info {
     int takes_spirv;                 /* il_version lists SPIR-V */
     int spir_llvm;                   /* PoCL with cl_khr_spir: the major version of its LLVM, which
                                         SPIR 1.2 bitcode for it must come from; 0 otherwise */
+    int vec_len_hint;                /* cl_intel_vec_len_hint: a kernel can tell the driver how wide
+                                        to vectorize it across work-items (1: not at all) */
     int fp64;                        /* double precision supported */
     uint32_t compute_units;
     uint64_t global_mem;

@@ -336,9 +336,10 @@ def test_short_row_sort_is_one_launch(dev):
 
 
 #: PoCL's sort_net_max (codegen/target.c): value sorts of rows up to this long are
-#: merge-sorted in vector registers (codegen/sort_net.c; Intel's CPU runtime takes the radix
-#: passes, the test holds for both), in blocks of 256 32-bit keys or 128
-#: 64-bit ones; a float row holding -0.0 or an unusual NaN takes the radix passes instead.
+#: merge-sorted in vector registers (codegen/sort_net.c; Intel's CPU runtime too where it takes
+#: intel_vec_len_hint, else the radix passes: the test holds for both), in blocks of 256 32-bit
+#: keys or 128 64-bit ones; a float row holding -0.0 or an unusual NaN takes the radix passes
+#: instead.
 NET_MAX = 65536
 
 

@@ -567,7 +567,7 @@ static void check_pocl_versions(void)
 static void check_cpu_runtime(void)
 {
     struct lc_target t = CPU;
-    lc_target_for_cpu_runtime(&t);
+    lc_target_for_cpu_runtime(&t, 0);
     static const struct {
         int plan;
         const char *pocl, *other;   /* in the PoCL target's code; in t's, or NULL: not there */
@@ -585,6 +585,26 @@ static void check_cpu_runtime(void)
         CHECK(a && strstr(a, cases[c].pocl) != NULL);
         CHECK(b && (cases[c].other ? strstr(b, cases[c].other) != NULL
                                    : strstr(b, cases[c].pocl) == NULL));
+        free(a);
+        free(b);
+        for (size_t i = 0; i < n; i++)
+            lc_node_release(outs[i]);
+    }
+    /* A runtime that takes intel_vec_len_hint keeps the network, its kernel (alone) telling
+     * the driver not to widen it across items; PoCL's never says so. */
+    struct lc_target th = CPU;
+    lc_target_for_cpu_runtime(&th, 1);
+    static const int hint_plans[] = {35, 20};
+    for (int c = 0; c < 2; c++) {
+        int plan = hint_plans[c];
+        struct lc_node *outs[4] = {0};
+        size_t n = build(plan, 1, outs);
+        CHECK(n >= 1 && outs[0]);
+        char *a = plan_code(outs, n, &CPU), *b = plan_code(outs, n, &th);
+        int net = plan == 35;   /* plan 20: a long 1-d sort, by the radix passes */
+        CHECK(a && !strstr(a, "intel_vec_len_hint"));
+        CHECK(b && count_of(b, "__kernel __attribute__((intel_vec_len_hint(1))) void") == net &&
+              !strstr(b, "a merge sort in vector registers") == !net);
         free(a);
         free(b);
         for (size_t i = 0; i < n; i++)
