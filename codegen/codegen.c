@@ -143,7 +143,7 @@ lc_status lc_codegen(const struct lc_plan *p, int ki, const struct lc_target *t,
         /* No a*b+c contraction into fma: results stay NumPy's, bit for bit
          * where the operations are correctly rounded. */
         lc_sb_printf(&src, "#pragma OPENCL FP_CONTRACT OFF\n");
-        if (t->complex_source && lc_kernel_has(k, lc_dtype_is_complex))
+        if ((t->complex_source && lc_kernel_has(k, lc_dtype_is_complex)) || out->source_only)
             lc_sb_printf(&src, "%s\n", LC_SOURCE_ONLY_MARK);
         if (!strcmp(kind, "gemm"))
             lc_sb_printf(&src, "%s\n", LC_SPIR_O0_MARK);

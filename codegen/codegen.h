@@ -220,6 +220,8 @@ struct lc_kcode {
     size_t zero_bytes;       /* its first zero_bytes must be zero before the first launch */
     char schedule[128];      /* the schedule chosen (no sizes: it is in the source) */
     int64_t gemm_work;       /* a float product (a gemm schedule): batch * M * N * K; else 0 */
+    int source_only;         /* the driver must build it from its source (LC_SOURCE_ONLY_MARK):
+                                it carries a driver's attribute that clang's SPIR-V drops */
 };
 
 /* Generate the code of plan kernel `k`. On failure nothing is held. */

@@ -183,9 +183,11 @@ static int lc_sort_row_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
     if (net)
         lc_emit_sort_net(sb, K, key.bits);
     /* The network is written in vectors; Intel's vectorizer, widening them across items,
-     * took 15-20 s to build it (target.c). */
+     * took 15-20 s to build it (target.c). The attribute reaches the driver only in the
+     * source: clang ignores it (and llvm-spirv-15 crashed on the network's kernel). */
+    c->source_only = net && g->t->vec_len_hint;
     lc_sb_printf(sb, "__kernel %svoid @K@_row(",
-                 net && g->t->vec_len_hint ? "__attribute__((intel_vec_len_hint(1))) " : "");
+                 c->source_only ? "__attribute__((intel_vec_len_hint(1))) " : "");
     if (lc_sort_params(g, NULL, sb, LC_ROW_PARAMS) < 0)
         return -1;
     lc_sb_printf(sb, "    __global char *s = s_ + sbase;\n"

@@ -162,7 +162,8 @@ void lc_target_for_pocl(struct lc_target *t, int pocl_major)
 
 /* Intel's CPU runtime widens the vector merge sort's network (sort_net.c) across work-items,
  * and took 15-20 s a kernel to build it so (PoCL: 1-1.5 s). Told not to (intel_vec_len_hint(1),
- * where the runtime lists cl_intel_vec_len_hint) it builds one in ~1 s and runs it as written:
+ * where the runtime lists cl_intel_vec_len_hint; from source, as clang drops the attribute)
+ * it builds one in ~1 s and runs it as written:
  * 4096^2 float32 along rows 25-27 ms against the radix passes' 78 (NumPy's AVX2 sort 90-95);
  * without the extension, its value sorts of rows keep the radix passes. Turning its
  * vectorizer off for every kernel (CL_CONFIG_CPU_VECTORIZER_MODE=1) made no other row faster

@@ -604,7 +604,8 @@ static void check_cpu_runtime(void)
         int net = plan == 35;   /* plan 20: a long 1-d sort, by the radix passes */
         CHECK(a && !strstr(a, "intel_vec_len_hint"));
         CHECK(b && count_of(b, "__kernel __attribute__((intel_vec_len_hint(1))) void") == net &&
-              !strstr(b, "a merge sort in vector registers") == !net);
+              !strstr(b, "a merge sort in vector registers") == !net &&
+              count_of(b, LC_SOURCE_ONLY_MARK) == net);
         free(a);
         free(b);
         for (size_t i = 0; i < n; i++)
