@@ -95,6 +95,9 @@ struct lc_target {
     int64_t store_local_bytes;  /* a scatter-add into a target of at most this many bytes adds into
                                    a copy per work-group in local memory (0: never) */
     int64_t store_local_groups; /* ... with at most this many work-groups */
+    int store_range_bits;       /* a scatter-add of many elements into a bigger float target
+                                   orders them by ranges of 2^bits places, each range then
+                                   summed in local memory (store_ranges.c; 0: never) */
     /* Sorts. */
     int64_t sort_items;         /* items a sort's rows are cut into (chunks of >= 1024) */
     int sort_digit_bits;        /* bits per radix digit (4 or 8) */

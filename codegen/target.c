@@ -93,7 +93,7 @@ static const struct lc_target_profile lc_profiles[] = {
      * blocks), float32 variances as shifted sums in double (the fp64 divide is slow
      * there), scans in tiles, scatter-adds into a copy per work-group in local memory
      * (32 KiB leaves room for two groups per multiprocessor, a few groups per compute
-     * unit), sorts in tiles of local memory (coalesced moves; rows that fit a tile never
+     * unit), or into bigger float targets by ranges of 2^11 places (store_ranges.c), sorts in tiles of local memory (coalesced moves; rows that fit a tile never
      * leave it), top-k with about 1024 items per compute unit, neighbouring items reading
      * neighbouring elements, and products in register-blocked tiles. */
     [LC_TARGET_GPU] = {
@@ -102,7 +102,8 @@ static const struct lc_target_profile lc_profiles[] = {
                   .column_blocks = 1,
                   .shifted_variance = 1, .scan_max_chunks = 16384, .scan_tiles = 1,
                   .scan_lookback = 1,
-                  .store_local_bytes = 32768, .sort_tiles = 1, .topk_coalesce = 1,
+                  .store_local_bytes = 32768, .store_range_bits = 11, .sort_tiles = 1,
+                  .topk_coalesce = 1,
                   .sort_radix_bits = 8, .gemm_tiles = 1},
         .split_group = 1,
         .column_loop_outputs = 2048, .scan_split_rows = 256, .store_local_groups = 4,
@@ -287,6 +288,7 @@ const char *lc_target_kind_name(enum lc_target_kind kind)
     X(store_scan_lookback) /* scan_lookback.c: a store computing its scan, tiles */ \
     X(store_private)      /* store.c: scatter-adds into private copies, then summed */     \
     X(store_local)        /* store_local.c: scatter-adds into a local copy per group */    \
+    X(store_ranges)       /* store_ranges.c: scatter-adds ordered by range, summed locally */\
     X(store_items)        /* store.c: one item per element written in place */
 
 #define LC_DECLARE(name) extern const struct lc_schedule lc_sched_##name;

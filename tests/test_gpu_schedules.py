@@ -21,7 +21,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SUITES = [("test_reductions.py", None), ("test_reductionkernel.py", None),
           ("test_scans.py", None), ("test_fusion.py", None),
           ("test_plan_cache.py", None), ("test_gather.py", None),
-          ("test_histogram.py", "pocl"), ("test_random.py", "not intel"),
+          ("test_histogram.py", "pocl"), ("test_scatter_ranges.py", "pocl"),
+          ("test_random.py", "not intel"),
           ("test_sort.py", "not intel"), ("test_topk.py", "pocl"), ("test_matmul.py", "pocl"),
           ("test_matmul_epilogue.py", "pocl"), ("test_linalg.py", "pocl"),
           ("test_write.py", "pocl and (repeated or add_at or bincount or scatter or compaction "

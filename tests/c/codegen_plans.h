@@ -441,6 +441,24 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
                 x an element; CPUs: the store's chunks, and a reduction of its own) */
         outs[0] = compaction(LC_FLOAT64, 20000 * scale, 20000 * scale, &outs[1]);
         return 2;
+    case 38: /* bincount-like over 2^22 elements: float32 values widened, added into 65536
+                float64 bins (GPUs: by ranges of 2048 bins, each summed in local memory, the
+                values carried as float32) */
+        {
+            int64_t sb[1] = {65536 * scale}, sn[1] = {((int64_t)1 << 22) * scale};
+            struct lc_node *t = leaf(LC_FLOAT64, 1, sb);
+            struct lc_node *i = leaf(LC_INT64, 1, sn);
+            x = leaf(LC_FLOAT32, 1, sn);
+            struct lc_node *g = lc_node_gather(t, i, 0, 0, &err);
+            struct lc_node *v = lc_node_cast(x, LC_FLOAT64, &err);
+            outs[0] = g && v ? lc_node_store(g, v, NULL, LC_OP_ADD, &err) : NULL;
+            lc_node_release(t);
+            lc_node_release(i);
+            lc_node_release(g);
+            lc_node_release(v);
+            lc_node_release(x);
+        }
+        return 1;
     default: /* sqrt(sum(relu(x @ y + bias)**2, axis=0)): the column norms of a product's
                 epilogue as its post-reduction (GPUs, PoCL and generic CPUs: per-block partials
                 and a combining launch; the product is never written) */
@@ -467,6 +485,6 @@ static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", 
                               "compact_rows", "scan_store_long", "scan_store_rows",
                               "col_sum_std", "gemv_rows", "gemv_cols", "gemm_skinny",
                               "long_scan_c128", "compact_one_pass", "sort_rows_net",
-                              "topk_long", "compact_total"};
+                              "topk_long", "compact_total", "scatter_add_ranges"};
 
 #endif

@@ -686,6 +686,17 @@ int main(void)
             free(a);
             free(b);
         }
+        if (!strcmp(names[w], "scatter_add_ranges") || !strcmp(names[w], "scatter_add_wide")) {
+            /* GPUs: many adds into a target too big for local memory go by ranges, carrying
+             * the float32 the store widens; few adds (scatter_add_wide) stay atomics. */
+            int ranges = !strcmp(names[w], "scatter_add_ranges");
+            char *a = plan_code(outs, n, &GPU);
+            CHECK(a && !strstr(a, "scatter-add by ranges of 2048 places") == !ranges);
+            CHECK(a && (!ranges || (strstr(a, "__global float *pv_") &&
+                                    count_of(a, "red.shared.add.f64") == 1 &&
+                                    count_of(a, "red.global.add.f64") == 1)));
+            free(a);
+        }
         /* The same expression at another size: identical source (sizes are arguments). */
         size_t n2 = build(w, 2, outs2);
         for (int ti = 0; ti < (int)(sizeof targets / sizeof *targets); ti++) {

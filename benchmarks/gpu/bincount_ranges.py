@@ -1,0 +1,260 @@
+"""bincount(idx, weights=w, minlength=65536) of 2^28 int64 indices and float32 weights into
+float64 bins (issue 32's row), by bin ranges: hand-written kernels beside lazycl's one pass of
+global atomics, to see whether fewer global atomics reach the target (half of torch's time).
+
+    python3 benchmarks/gpu/bincount_ranges.py [device] [n] [case ...]
+
+A case is `LB,E,TPG[,RT][,CLOBBER]`: RT passes the ranges and TPG to _acc as arguments,
+CLOBBER gives its local atomics a "memory" clobber (as lazycl's atomic.c writes them). Two
+launches:
+- part: a group of 256 items takes a tile of 256 * E elements and orders it by range (bins
+  idx >> LB: 2^(16 - LB) ranges of 2^LB bins) through local memory, writing each element's
+  bin within its range (ushort) and its weight (float) into the tile's own place, coalesced,
+  and the tile's range offsets;
+- acc: a group per (range, TPG tiles) adds its range's weights of those tiles into 2^LB
+  float64 bins in local memory (red.shared.add.f64 on NVIDIA), then adds its non-zero bins
+  into the output by global atomics: n / (256 * E * TPG) * 65536 of them in all, not n.
+"""
+import os, sys, numpy as np, lazycl as lc
+
+dev = sys.argv[1] if len(sys.argv) > 1 else "nvidia:gpu"
+N = int(sys.argv[2]) if len(sys.argv) > 2 else 1 << 28
+CASES = sys.argv[3:] or ["12,16,256", "12,16,512", "12,16,1024", "12,8,1024", "12,32,512",
+                         "11,16,512", "12,16,2048"]
+BINS = 65536
+rng = np.random.default_rng(0)
+ih = rng.integers(0, BINS, N, dtype=np.int64)
+wh = rng.random(N, dtype=np.float32)
+idx = lc.asarray(ih, device=dev).compute()
+w = lc.asarray(wh, device=dev).compute()
+ref = np.bincount(ih, weights=wh, minlength=BINS)
+
+SRC = r"""
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define L 256
+#define T (L * E)
+#define R (65536 >> LB)
+#define RB (1 << LB)
+#ifdef CLOBBER
+#define CLOB : "memory"
+#else
+#define CLOB
+#endif
+static inline void add_local(__local double *p, double v) {
+#if defined(cl_nv_pragma_unroll)
+    asm volatile("red.shared.add.f64 [%0], %1;" :: "l"((ulong)p), "d"(v) CLOB);
+#else
+    volatile __local ulong *q = (volatile __local ulong *)p;
+    union { ulong u; double t; } o_, n_;
+    ulong e_;
+    o_.u = 0;
+    do { e_ = o_.u; n_.t = o_.t + v; o_.u = atom_cmpxchg(q, e_, n_.u); } while (o_.u != e_);
+#endif
+}
+static inline void add_global(__global double *p, double v) {
+#if defined(cl_nv_pragma_unroll)
+    asm volatile("red.global.add.f64 [%0], %1;" :: "l"(p), "d"(v));
+#else
+    volatile __global ulong *q = (volatile __global ulong *)p;
+    union { ulong u; double t; } o_, n_;
+    ulong e_;
+    o_.u = 0;
+    do { e_ = o_.u; n_.t = o_.t + v; o_.u = atom_cmpxchg(q, e_, n_.u); } while (o_.u != e_);
+#endif
+}
+
+__kernel __attribute__((reqd_work_group_size(L, 1, 1)))
+void part(__global const long *restrict idx, __global const float *restrict w,
+          __global ushort *restrict plo, __global float *restrict pw, __global uint *toff,
+          const long n)
+{
+    __local uint c[R];
+    __local ushort slo[T];
+    __local float sw[T];
+    const int lid = get_local_id(0);
+    const long t = get_group_id(0), base = t * T;
+    for (int i = lid; i < R; i += L)
+        c[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int rr[E];
+    uint sl[E];
+    ushort lo[E];
+    float wv[E];
+    #pragma unroll
+    for (int j = 0; j < E; j++) {
+        const long i = base + j * L + lid;
+        rr[j] = -1;
+        if (i < n) {
+            const long b = idx[i];
+            rr[j] = (int)(b >> LB);
+            lo[j] = (ushort)(b & (RB - 1));
+            wv[j] = w[i];
+        }
+    }
+    #pragma unroll
+    for (int j = 0; j < E; j++)
+        if (rr[j] >= 0)
+            sl[j] = atomic_inc(&c[rr[j]]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {   /* the ranges' offsets in the tile (R is small) */
+        uint s = 0;
+        for (int r = 0; r < R; r++) {
+            const uint v = c[r];
+            c[r] = s;
+            toff[t * (R + 1) + r] = s;
+            s += v;
+        }
+        toff[t * (R + 1) + R] = s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    #pragma unroll
+    for (int j = 0; j < E; j++)
+        if (rr[j] >= 0) {
+            const uint p = c[rr[j]] + sl[j];
+            slo[p] = lo[j];
+            sw[p] = wv[j];
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int m = (int)min((long)T, n - base);
+    for (int p = lid; p < m; p += L) {
+        plo[base + p] = slo[p];
+        pw[base + p] = sw[p];
+    }
+}
+
+/* Groups (range r, tiles g * TPG ...): warp v takes tiles v, v + 8, ... of them. */
+static inline void acc_body(__global const ushort *restrict plo,
+                            __global const float *restrict pw,
+                            __global const uint *restrict toff, __global double *bins,
+                            const long ntiles, const long Rr, const long TPGr, __local double *h)
+{
+#ifdef RT   /* the ranges and the tiles per group as arguments, as lazycl's kernel takes them */
+#undef R
+#undef TPG
+#define R Rr
+#define TPG TPGr
+#endif
+    const int lid = get_local_id(0), lane = lid & 31, wp = lid >> 5;
+    const long r = get_group_id(0) % R, g = get_group_id(0) / R;
+    for (int i = lid; i < RB; i += L)
+        h[i] = 0.0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const long t0 = g * TPG, t1 = min(ntiles, t0 + TPG);
+    for (long t = t0 + wp; t < t1; t += L / 32) {
+        const long beg = t * T + toff[t * (R + 1) + r], end = t * T + toff[t * (R + 1) + r + 1];
+        for (long i = beg + lane; i < end; i += 32)
+            add_local(&h[plo[i]], (double)pw[i]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = lid; i < RB; i += L) {
+        const double v = h[i];
+        if (v != 0.0)
+            add_global(&bins[r * RB + i], v);
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(L, 1, 1)))
+void acc(__global const ushort *restrict plo, __global const float *restrict pw,
+         __global const uint *restrict toff, __global double *bins, const long ntiles,
+         const long Rr, const long TPGr)
+{
+    __local double h[RB];
+    acc_body(plo, pw, toff, bins, ntiles, Rr, TPGr, h);
+}
+
+/* The same reading one buffer laid out as lazycl's scratch (toff, then plo, then pw, each
+ * part 8-aligned), from byte sbase on. */
+__kernel __attribute__((reqd_work_group_size(L, 1, 1)))
+void acc1(__global const char *restrict scr, const long sbase, __global double *bins,
+          const long ntiles, const long Rr, const long TPGr)
+{
+    __local double h[RB];
+    const long boff = (ntiles * (Rr + 1) * 4 + 7) & ~7L;
+    acc_body((__global const ushort *)(scr + sbase + boff),
+             (__global const float *)(scr + sbase + boff + ((ntiles * T * 2 + 7) & ~7L)),
+             (__global const uint *)(scr + sbase), bins, ntiles, Rr, TPGr, h);
+}
+
+/* Copies the three parts into that layout. */
+__kernel void pack(__global char *scr, const long sbase, __global const ushort *plo,
+                   __global const float *pw, __global const uint *toff, const long ntiles,
+                   const long Rr)
+{
+    const long i = get_global_id(0);
+    const long boff = (ntiles * (Rr + 1) * 4 + 7) & ~7L;
+    __global ushort *b = (__global ushort *)(scr + sbase + boff);
+    __global float *v = (__global float *)(scr + sbase + boff + ((ntiles * T * 2 + 7) & ~7L));
+    __global uint *t = (__global uint *)(scr + sbase);
+    if (i < ntiles * T) {
+        b[i] = plo[i];
+        v[i] = pw[i];
+    }
+    if (i < ntiles * (Rr + 1))
+        t[i] = toff[i];
+}
+
+__kernel void zero(__global double *b, const long n)
+{
+    const long i = get_global_id(0);
+    if (i < n) b[i] = 0.0;
+}
+"""
+
+
+def kernel_ms(f, name=None, reps=7):
+    """Best of reps - 1 (after one warm-up): the kernels' ms (those whose names hold `name`)."""
+    best = None
+    for r in range(reps):
+        with lc.profile() as p:
+            y = f()
+            if y is not None:
+                y.compute()
+        t = sum(k["ms"] for k in p.kernels
+                if k["kind"] == "kernel" and (name is None or name in k["name"]))
+        if r and (best is None or t < best):
+            best = t
+        del y
+    return best
+
+
+t = kernel_ms(lambda: lc.bincount(idx, weights=w, minlength=BINS))
+got = np.asarray(lc.bincount(idx, weights=w, minlength=BINS))
+print(f"lazycl bincount: {t:.4f} ms  {'right' if np.allclose(got, ref) else 'WRONG'}", flush=True)
+bins = lc.empty(BINS, np.float64, device=dev).compute()
+for case in CASES:
+    LB, E, TPG = map(int, case.split(",")[:3])
+    opts = (f"-DLB={LB}", f"-DE={E}", f"-DTPG={TPG}") + tuple(
+        "-D" + f for f in case.split(",")[3:])
+    T = 256 * E
+    ntiles = (N + T - 1) // T
+    R = BINS >> LB
+    plo = lc.empty(ntiles * T, np.uint16, device=dev).compute()
+    pw = lc.empty(ntiles * T, np.float32, device=dev).compute()
+    toff = lc.empty(ntiles * (R + 1), np.uint32, device=dev).compute()
+    kp = lc.RawKernel(SRC, "part", options=opts)
+    ka = lc.RawKernel(SRC, "acc", options=opts)
+    kz = lc.RawKernel(SRC, "zero", options=opts)
+    ng = R * ((ntiles + TPG - 1) // TPG)
+
+    def run():
+        kz((BINS + 255) // 256 * 256, 256, (bins, BINS))
+        kp(ntiles * 256, 256, (idx, w, plo, pw, toff, N))
+        ka(ng * 256, 256, (plo, pw, toff, bins, ntiles, R, TPG))
+    run()
+    ok = np.allclose(np.asarray(bins), ref)
+    tp = kernel_ms(lambda: (run(), bins)[1], "part")
+    ta = kernel_ms(lambda: (run(), bins)[1], "acc")
+    tz = kernel_ms(lambda: (run(), bins)[1], "zero")
+    if os.environ.get("ONEBUF"):   # _acc reading one buffer as lazycl's scratch, at SBASE
+        sb = int(os.environ["ONEBUF"])
+        scr = lc.empty(sb + ntiles * (R + 1) * 4 + 8 + ntiles * T * 6 + 16, np.int8,
+                       device=dev).compute()
+        kpk = lc.RawKernel(SRC, "pack", options=opts)
+        ka1 = lc.RawKernel(SRC, "acc1", options=opts)
+        kpk((ntiles * T + 255) // 256 * 256, 256, (scr, sb, plo, pw, toff, ntiles, R))
+        t1 = kernel_ms(lambda: (kz((BINS + 255) // 256 * 256, 256, (bins, BINS)),
+                                ka1(ng * 256, 256, (scr, sb, bins, ntiles, R, TPG)), bins)[2],
+                       "acc1")
+        print(f"{case:24s}: acc from one buffer at byte {sb}: {t1:.4f} ms", flush=True)
+    print(f"{case:24s}: part {tp:.4f} + acc {ta:.4f} + zero {tz:.4f} = "
+          f"{tp + ta + tz:.4f} ms ({ng} groups)  {'right' if ok else 'WRONG'}", flush=True)
