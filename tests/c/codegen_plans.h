@@ -21,6 +21,24 @@ static struct lc_node *relu_matmul(struct lc_node *x, struct lc_node *y, struct 
 }
 
 /* The plans, built at a size; `which` picks one. */
+/* bincount(i, weights=x, minlength=bins)'s store: n float32 values widened to float64, added
+ * into bins places at int64 indices. */
+static struct lc_node *bincount_like(int64_t bins, int64_t n)
+{
+    int64_t sb[1] = {bins}, sn[1] = {n};
+    struct lc_node *t = leaf(LC_FLOAT64, 1, sb), *i = leaf(LC_INT64, 1, sn);
+    struct lc_node *x = leaf(LC_FLOAT32, 1, sn);
+    struct lc_node *g = lc_node_gather(t, i, 0, 0, &err);
+    struct lc_node *v = lc_node_cast(x, LC_FLOAT64, &err);
+    struct lc_node *o = g && v ? lc_node_store(g, v, NULL, LC_OP_ADD, &err) : NULL;
+    lc_node_release(t);
+    lc_node_release(i);
+    lc_node_release(g);
+    lc_node_release(v);
+    lc_node_release(x);
+    return o;
+}
+
 /* x[x > 0.5] as GPUs compact it: a store of x of dtype dt (n elements) into a result of nout
  * elements, each kept element at its running count less one (an int32 scan of the mask the
  * store computes); with `count`, the mask's sum (the result's length) in *count. */
@@ -222,20 +240,7 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
         }
         return 1;
     case 19: /* bincount-like: adds into 65536 float64 bins, more than the elements (atomics) */
-        {
-            int64_t sb[1] = {65536 * scale};
-            struct lc_node *t = leaf(LC_FLOAT64, 1, sb);
-            struct lc_node *i = leaf(LC_INT64, 1, s1);
-            x = leaf(LC_FLOAT32, 1, s1);
-            struct lc_node *g = lc_node_gather(t, i, 0, 0, &err);
-            struct lc_node *v = lc_node_cast(x, LC_FLOAT64, &err);
-            outs[0] = g && v ? lc_node_store(g, v, NULL, LC_OP_ADD, &err) : NULL;
-            lc_node_release(t);
-            lc_node_release(i);
-            lc_node_release(g);
-            lc_node_release(v);
-            lc_node_release(x);
-        }
+        outs[0] = bincount_like(65536 * scale, s1[0]);
         return 1;
     case 20: /* sort(x * x), long 1-d (GPUs: tiles, passes of count, scan, move; CPUs: past
                 sort_net_max, the radix passes over chunks) */
@@ -444,20 +449,7 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
     case 38: /* bincount-like over 2^22 elements: float32 values widened, added into 65536
                 float64 bins (GPUs: by ranges of 2048 bins, each summed in local memory, the
                 values carried as float32) */
-        {
-            int64_t sb[1] = {65536 * scale}, sn[1] = {((int64_t)1 << 22) * scale};
-            struct lc_node *t = leaf(LC_FLOAT64, 1, sb);
-            struct lc_node *i = leaf(LC_INT64, 1, sn);
-            x = leaf(LC_FLOAT32, 1, sn);
-            struct lc_node *g = lc_node_gather(t, i, 0, 0, &err);
-            struct lc_node *v = lc_node_cast(x, LC_FLOAT64, &err);
-            outs[0] = g && v ? lc_node_store(g, v, NULL, LC_OP_ADD, &err) : NULL;
-            lc_node_release(t);
-            lc_node_release(i);
-            lc_node_release(g);
-            lc_node_release(v);
-            lc_node_release(x);
-        }
+        outs[0] = bincount_like(65536 * scale, ((int64_t)1 << 22) * scale);
         return 1;
     default: /* sqrt(sum(relu(x @ y + bias)**2, axis=0)): the column norms of a product's
                 epilogue as its post-reduction (GPUs, PoCL and generic CPUs: per-block partials
