@@ -156,7 +156,8 @@ static int lc_ranges_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     lc_sb_printf(sb, "__kernel __attribute__((reqd_work_group_size(WG_, 1, 1)))\nvoid @K@_part(");
     if (lc_common_params(g, l, sb) < 0)
         return -1;
-    lc_sb_printf(sb, ",\n    __global char *scratch_, const long sbase, const long lo, const long R_, "
+    lc_sb_printf(sb, ",\n    __global char *scratch_, const long sbase, const long lo, "
+                     "const long R_, "
                      "const long ntiles_, const long tpg_)\n{\n");
     if (lc_ranges_args(l, g, lo, R, ntiles, tpg) < 0)
         return -1;
@@ -205,8 +206,10 @@ static int lc_ranges_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                      "            const uint p_ = c_[rr_[j_]] + sl_[j_];\n"
                      "            sb_[p_] = bb_[j_];\n            sv_[p_] = vv_[j_];\n        }\n"
                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "    __global ushort *pb_ = (__global ushort *)(scratch_ + sbase + t_ * TB_);\n"
-                     "    __global %s *pv_ = (__global %s *)(scratch_ + sbase + t_ * TB_ + T_ * 2);\n"
+                     "    __global ushort *pb_ =\n"
+                     "        (__global ushort *)(scratch_ + sbase + t_ * TB_);\n"
+                     "    __global %s *pv_ =\n"
+                     "        (__global %s *)(scratch_ + sbase + t_ * TB_ + T_ * 2);\n"
                      "    for (uint p_ = lid; p_ < kept_; p_ += WG_) {\n"
                      "        pb_[p_] = sb_[p_];\n        pv_[p_] = sv_[p_];\n"
                      "    }\n}\n\n",
@@ -250,7 +253,8 @@ static int lc_ranges_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                  TT, zero, CT, CT, TT, TT);
     lc_emit_atomic_fold(g, sb, "            ", dt, LC_OP_ADD, "__local", "h_ + pb_[i_]", "v_");
     lc_sb_printf(sb, "        }\n    }\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "    for (int b_ = lid; b_ < RB_; b_ += WG_) {\n        const %s s_ = h_[b_];\n"
+                     "    for (int b_ = lid; b_ < RB_; b_ += WG_) {\n"
+                     "        const %s s_ = h_[b_];\n"
                      "        if (%s(s_) != %s && r_ * RB_ + b_ < span_) {\n",
                  TT, dt == LC_FLOAT32 ? "as_uint" : "as_ulong",
                  dt == LC_FLOAT32 ? "0x80000000u" : "0x8000000000000000ul");

@@ -93,7 +93,8 @@ static const struct lc_target_profile lc_profiles[] = {
      * blocks), float32 variances as shifted sums in double (the fp64 divide is slow
      * there), scans in tiles, scatter-adds into a copy per work-group in local memory
      * (32 KiB leaves room for two groups per multiprocessor, a few groups per compute
-     * unit), or into bigger float targets by ranges of 2^11 places (store_ranges.c), sorts in tiles of local memory (coalesced moves; rows that fit a tile never
+     * unit), or into bigger float targets by ranges of 2^11 places (store_ranges.c),
+     * sorts in tiles of local memory (coalesced moves; rows that fit a tile never
      * leave it), top-k with about 1024 items per compute unit, neighbouring items reading
      * neighbouring elements, and products in register-blocked tiles. */
     [LC_TARGET_GPU] = {

@@ -137,9 +137,6 @@ static void platform_token(const struct lc_device *d, char *out, size_t n)
         snprintf(out, n, "%s", "*");
 }
 
-/* PoCL takes SPIR 1.2 bitcode (cl_khr_spir) from the LLVM it was built on, which its
- * platform version names ("OpenCL 3.0 PoCL 3.1+debian  Linux, ..., LLVM 15.0.6, ..."):
- * that LLVM's major version, or 0 (not PoCL, no cl_khr_spir, no LLVM named). */
 /* Does the device's extension string list `name`, as a whole word (cl_khr_spirv_* are not
  * cl_khr_spir)? */
 static int ext_listed(const char *ext, const char *name)
@@ -151,6 +148,9 @@ static int ext_listed(const char *ext, const char *name)
     return 0;
 }
 
+/* PoCL takes SPIR 1.2 bitcode (cl_khr_spir) from the LLVM it was built on, which its
+ * platform version names ("OpenCL 3.0 PoCL 3.1+debian  Linux, ..., LLVM 15.0.6, ..."):
+ * that LLVM's major version, or 0 (not PoCL, no cl_khr_spir, no LLVM named). */
 static int pocl_spir_llvm(const char *pname, const char *pversion, const char *ext)
 {
     if (strcmp(pname, "Portable Computing Language") != 0 || !ext_listed(ext, "cl_khr_spir"))

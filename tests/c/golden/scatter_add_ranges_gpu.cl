@@ -1,4 +1,4 @@
-/* ---- kernel 0: schedule "store 1-d, scatter-add by ranges of 2048 places: tiles ordered by range, then each range summed in local memory", 2 launches: lc_store_f64_230fbaf0f774df0a_part lc_store_f64_230fbaf0f774df0a_acc */
+/* ---- kernel 0: schedule "store 1-d, scatter-add by ranges of 2048 places: tiles ordered by range, then each range summed in local memory", 2 launches: lc_store_f64_8d4ad6485319476b_part lc_store_f64_8d4ad6485319476b_acc */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl store kernel: 3 fused ops; store 1-d, scatter-add by ranges of 2048 places: tiles ordered by range, then each range summed in local memory. */
@@ -32,7 +32,7 @@ static inline long lc_gidx_d(const long i, const long n, long *bad, const int ax
 }
 #define lc_gidx(i, n, err, axis) lc_gidx_d(i, n, bad_, axis)
 __kernel __attribute__((reqd_work_group_size(WG_, 1, 1)))
-void lc_store_f64_230fbaf0f774df0a_part(
+void lc_store_f64_8d4ad6485319476b_part(
     __global const float *restrict a0, const long a0_o,
     __global const long *restrict a1, const long a1_o,
     __global double *a2, const long a2_o,
@@ -129,8 +129,10 @@ void lc_store_f64_230fbaf0f774df0a_part(
             sv_[p_] = vv_[j_];
         }
     barrier(CLK_LOCAL_MEM_FENCE);
-    __global ushort *pb_ = (__global ushort *)(scratch_ + sbase + t_ * TB_);
-    __global float *pv_ = (__global float *)(scratch_ + sbase + t_ * TB_ + T_ * 2);
+    __global ushort *pb_ =
+        (__global ushort *)(scratch_ + sbase + t_ * TB_);
+    __global float *pv_ =
+        (__global float *)(scratch_ + sbase + t_ * TB_ + T_ * 2);
     for (uint p_ = lid; p_ < kept_; p_ += WG_) {
         pb_[p_] = sb_[p_];
         pv_[p_] = sv_[p_];
@@ -138,7 +140,7 @@ void lc_store_f64_230fbaf0f774df0a_part(
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_, 1, 1)))
-void lc_store_f64_230fbaf0f774df0a_acc(__global double *a2, __global const char *restrict scratch_, const long sbase,
+void lc_store_f64_8d4ad6485319476b_acc(__global double *a2, __global const char *restrict scratch_, const long sbase,
     const long lo, const long R_, const long ntiles_, const long tpg_, const long span_)
 {
     __global const uint *restrict toff_ = (__global const uint *)(scratch_ + sbase + ntiles_ * TB_);
