@@ -60,6 +60,21 @@ void lc_emit_atomic_fold(struct lc_cg *g, struct lc_sb *sb, const char *ind, int
     lc_fold_cas(g, sb, ind, dt, op, space, ptr, val);
 }
 
+const char *lc_add_identity(int dt)
+{
+    return dt == LC_FLOAT32 ? "-0.0f" : dt == LC_FLOAT64 ? "-0.0" : "0";
+}
+
+void lc_emit_added(struct lc_sb *sb, int dt, const char *v)
+{
+    if (dt == LC_FLOAT32)
+        lc_sb_printf(sb, "as_uint(%s) != 0x80000000u", v);
+    else if (dt == LC_FLOAT64)
+        lc_sb_printf(sb, "as_ulong(%s) != 0x8000000000000000ul", v);
+    else
+        lc_sb_printf(sb, "%s != 0", v);
+}
+
 /* An atomic read (OpenCL 1.2 orders plain accesses of different groups by nothing), or on
  * NVIDIA a volatile load: PTX's ld.volatile is a relaxed load at system scope from sm_70 on,
  * which sees the atomics' writes and leaves the atomic unit to them (scan_lookback.c: H100,

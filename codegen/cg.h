@@ -9,7 +9,8 @@
  * declare, fold, combine, finalize, spill to scratch), atomic.c and
  * random.c. The schedules live one family per file: map.c, reduce.c and
  * reduce_split.c, gemm.c (with gemm_post.c), scan.c, sort.c (with
- * sort_row.c, sort_net.c and sort_tile.c), topk.c, store.c and store_local.c. Every
+ * sort_row.c, sort_net.c and sort_tile.c), topk.c, store.c, store_local.c and
+ * store_ranges.c. Every
  * function here writes OpenCL C into a struct lc_sb (sb.c), whose oom flag
  * the caller checks once at the end.
  */
@@ -199,6 +200,11 @@ void lc_vcast(struct lc_sb *sb, const char *v, int from, int to, int W);
  * `space` ("__global" or "__local"), val one of dt. */
 void lc_emit_atomic_fold(struct lc_cg *g, struct lc_sb *sb, const char *ind, int dt, int op,
                          const char *space, const char *ptr, const char *val);
+/* The value a copy that items add into starts at, dtype dt's ("-0.0f", "-0.0" or "0": a place no
+ * add reached still holds its bits, so that floats keep a -0.0 target's sign), and the test
+ * (OpenCL C, a bool expression) that such a copy's value v was added to. */
+const char *lc_add_identity(int dt);
+void lc_emit_added(struct lc_sb *sb, int dt, const char *v);
 /* Before a kernel: `#define name(p)`, the read of a 64-bit word in global memory that other
  * work-groups of the launch write by atomics (cl_khr_int64_base_atomics enabled). */
 void lc_emit_shared_read64(struct lc_sb *sb, const char *name);

@@ -237,7 +237,7 @@ static int lc_private_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     int64_t G = g->t->store_private, lo, hi;
     lc_leaf_span(t->leaf, &lo, &hi);
     int64_t span = hi - lo + 1;
-    const char *T = lc_T(dt), *zero = dt == LC_FLOAT32 ? "-0.0f" : dt == LC_FLOAT64 ? "-0.0" : "0";
+    const char *T = lc_T(dt), *zero = lc_add_identity(dt);
     union lc_scalar none = {0};
     c->scratch_bytes = (size_t)(G * span) * (size_t)lc_dtype_size(dt);
 

@@ -56,7 +56,7 @@ static int lc_local_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     lc_local_groups(g, &G);
     size_t wg = g->t->work_group;
     const char *T = lc_T(dt);
-    const char *zero = dt == LC_FLOAT32 ? "-0.0f" : dt == LC_FLOAT64 ? "-0.0" : "0";
+    const char *zero = lc_add_identity(dt);
     struct lc_launch *l = lc_new_launch(c, "");
     if (!l)
         return -1;
@@ -83,12 +83,9 @@ static int lc_local_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     lc_sb_printf(sb, "        }\n    }\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "    for (long b_ = l_; b_ < T_; b_ += %zu) {\n        const %s s_ = h_[b_];\n",
                  wg, T);
-    if (dt == LC_FLOAT32)
-        lc_sb_printf(sb, "        if (as_uint(s_) != 0x80000000u) {\n");
-    else if (dt == LC_FLOAT64)
-        lc_sb_printf(sb, "        if (as_ulong(s_) != 0x8000000000000000ul) {\n");
-    else
-        lc_sb_printf(sb, "        if (s_ != 0) {\n");
+    lc_sb_printf(sb, "        if (");
+    lc_emit_added(sb, dt, "s_");
+    lc_sb_printf(sb, ") {\n");
     char p[48];
     snprintf(p, sizeof p, "a%d + lo + b_", a);
     lc_emit_atomic_fold(g, sb, "            ", dt, LC_OP_ADD, "__global", p, "s_");

@@ -102,15 +102,17 @@ static void lc_ranges_element(struct lc_cg *g, struct lc_sb *sb, int tested, int
                      "            vv_[j_] = v%d;\n        }\n        }\n    }\n", B, cv);
 }
 
+/* Both launches' arguments after their own: the scratch, lo (the target's first place), the
+ * ranges, the tiles and the tiles per _acc group (which _part takes too, unread). */
 static int lc_ranges_args(struct lc_launch *l, const struct lc_cg *g, int64_t lo, int64_t R,
-                          int64_t ntiles, int64_t tail)
+                          int64_t ntiles, int64_t tpg)
 {
     union lc_scalar none = {0};
     int a = g->k->store_access;
     if (lc_add_arg(l, LC_CGARG_SCRATCH, 0, 0, none) < 0 ||
         lc_add_arg(l, LC_CGARG_SCRATCH_BASE, 0, LC_INT64, none) < 0 ||
         lc_add_offset(l, &g->acc[a], a, lo) < 0 || lc_add_i64(l, R) < 0 ||
-        lc_add_i64(l, ntiles) < 0 || lc_add_i64(l, tail) < 0)
+        lc_add_i64(l, ntiles) < 0 || lc_add_i64(l, tpg) < 0)
         return -1;
     return 0;
 }
@@ -142,7 +144,8 @@ static int lc_ranges_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         return -1;
     lc_sb_printf(sb, "#define WG_ %lld\n#define T_ %lld\n#define RB_ %lld\n#define TB_ %zu\n",
                  (long long)wg, (long long)T, (long long)1 << B, TB);
-    if (lc_has_checked_gather(g))
+    int checked = lc_has_checked_gather(g);
+    if (checked)
         /* An index out of range is recorded in the item's registers, and reported (lc_gidx:
          * its atomic) after the tile's loads. */
         lc_sb_printf(sb, "static inline long lc_gidx_d(const long i, const long n, long *bad, "
@@ -176,7 +179,6 @@ static int lc_ranges_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
     /* A whole tile loads its elements with no test of their index, a partial one tests each:
      * NVIDIA issued each element's loads inside its own test (and after the last one's
      * index report), one element's wait after another's. */
-    int checked = lc_has_checked_gather(g);
     if (checked)
         lc_sb_printf(sb, "    long bad_[4] = {0, 0, 0, 0};\n");
     lc_sb_printf(sb, "    if (base_ + T_ <= N_) {\n");
@@ -235,7 +237,6 @@ static int lc_ranges_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         lc_ranges_args(l, g, lo, R, ntiles, tpg) < 0 || lc_add_i64(l, span) < 0)
         return -1;
     lc_ranges_table(sb, "const ");
-    const char *zero = dt == LC_FLOAT32 ? "-0.0f" : "-0.0";
     lc_sb_printf(sb, "    __local %s h_[RB_];\n"
                      "    const int lid = get_local_id(0), lane_ = lid & 31, w_ = lid >> 5;\n"
                      "    const long r_ = get_group_id(0) %% R_, g_ = get_group_id(0) / R_;\n"
@@ -250,14 +251,13 @@ static int lc_ranges_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
                      "        const uint end_ = toff_[t_ * (R_ + 1) + r_ + 1];\n"
                      "        for (uint i_ = toff_[t_ * (R_ + 1) + r_] + lane_; i_ < end_; "
                      "i_ += 32) {\n            const %s v_ = (%s)pv_[i_];\n",
-                 TT, zero, CT, CT, TT, TT);
+                 TT, lc_add_identity(dt), CT, CT, TT, TT);
     lc_emit_atomic_fold(g, sb, "            ", dt, LC_OP_ADD, "__local", "h_ + pb_[i_]", "v_");
     lc_sb_printf(sb, "        }\n    }\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "    for (int b_ = lid; b_ < RB_; b_ += WG_) {\n"
-                     "        const %s s_ = h_[b_];\n"
-                     "        if (%s(s_) != %s && r_ * RB_ + b_ < span_) {\n",
-                 TT, dt == LC_FLOAT32 ? "as_uint" : "as_ulong",
-                 dt == LC_FLOAT32 ? "0x80000000u" : "0x8000000000000000ul");
+                     "        const %s s_ = h_[b_];\n        if (", TT);
+    lc_emit_added(sb, dt, "s_");
+    lc_sb_printf(sb, " && r_ * RB_ + b_ < span_) {\n");
     char p[64];
     snprintf(p, sizeof p, "a%d + lo + r_ * RB_ + b_", a);
     lc_emit_atomic_fold(g, sb, "            ", dt, LC_OP_ADD, "__global", p, "s_");
