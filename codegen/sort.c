@@ -191,11 +191,14 @@ enum { LC_SORT_FIRST, LC_SORT_HIST, LC_SORT_SCAN, LC_SORT_MOVE, LC_SORT_LAST };
                              direct stores */
 
 /* A move's partial line: the elements of digit d at places [lo, hi), from the private lines
- * w to dst (with `pay`, the payloads wv to vdst too). */
+ * w to dst (with `pay`, the payloads wv to vdst too). A scalar loop: Intel's CPU runtime
+ * (2026.22, on an AMD EPYC with AVX2 and no AVX-512) vectorized it into a gather from the
+ * private lines whose emulation took two 32-bit indices as one 64-bit address, a SIGBUS in
+ * every float sort's last move (test_sort.py's long rows). */
 static void lc_sort_flush(struct lc_sb *sb, const char *w, const char *dst, int pay,
                           const char *lo, const char *hi, const char *d, const char *ind)
 {
-    lc_sb_printf(sb, "%sfor (long p = %s; p < %s; p++) {\n"
+    lc_sb_printf(sb, LC_LOOP_SCALAR "%sfor (long p = %s; p < %s; p++) {\n"
                      "%s    const int e = %s * %d + (int)((p + ph_) & %d);\n"
                      "%s    %s[p] = %s[e];\n",
                  ind, lo, hi, ind, d, LC_SORT_LINE, LC_SORT_LINE - 1, ind, dst, w);

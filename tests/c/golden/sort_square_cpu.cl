@@ -1,10 +1,10 @@
-/* ---- kernel 0: schedule "sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row", 9 launches: lc_sort_f32_b71280960d1a8579_first lc_sort_f32_b71280960d1a8579_scan lc_sort_f32_b71280960d1a8579_move lc_sort_f32_b71280960d1a8579_hist lc_sort_f32_b71280960d1a8579_scan lc_sort_f32_b71280960d1a8579_move lc_sort_f32_b71280960d1a8579_hist lc_sort_f32_b71280960d1a8579_scan lc_sort_f32_b71280960d1a8579_last */
+/* ---- kernel 0: schedule "sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row", 9 launches: lc_sort_f32_5ba07ba902d6c75b_first lc_sort_f32_5ba07ba902d6c75b_scan lc_sort_f32_5ba07ba902d6c75b_move lc_sort_f32_5ba07ba902d6c75b_hist lc_sort_f32_5ba07ba902d6c75b_scan lc_sort_f32_5ba07ba902d6c75b_move lc_sort_f32_5ba07ba902d6c75b_hist lc_sort_f32_5ba07ba902d6c75b_scan lc_sort_f32_5ba07ba902d6c75b_last */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row. */
 #define LC_POS int
 
-__kernel void lc_sort_f32_b71280960d1a8579_first(
+__kernel void lc_sort_f32_5ba07ba902d6c75b_first(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -65,7 +65,7 @@ __kernel void lc_sort_f32_b71280960d1a8579_first(
     fl[g_] = f_;
 }
 
-__kernel void lc_sort_f32_b71280960d1a8579_hist(
+__kernel void lc_sort_f32_5ba07ba902d6c75b_hist(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -98,7 +98,7 @@ __kernel void lc_sort_f32_b71280960d1a8579_hist(
         c[d * P] = h[d];
 }
 
-__kernel void lc_sort_f32_b71280960d1a8579_scan(
+__kernel void lc_sort_f32_5ba07ba902d6c75b_scan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -118,7 +118,7 @@ __kernel void lc_sort_f32_b71280960d1a8579_scan(
     }
 }
 
-__kernel void lc_sort_f32_b71280960d1a8579_move(
+__kernel void lc_sort_f32_5ba07ba902d6c75b_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -176,6 +176,7 @@ __kernel void lc_sort_f32_b71280960d1a8579_move(
                         vstore16(wv16[d_], 0, vdst + lo_);
                 }
             } else {
+#pragma clang loop vectorize(disable) interleave(disable)
                 for (long p = f[d_]; p < pos_ + 1; p++) {
                     const int e = d_ * 16 + (int)((p + ph_) & 15);
                     kdst[p] = wk[e];
@@ -189,6 +190,7 @@ __kernel void lc_sort_f32_b71280960d1a8579_move(
     for (int d = 0; d < 2048; d++) {
         const int r = (int)((o[d] + ph_) & 15);
         if (r != 0) {
+#pragma clang loop vectorize(disable) interleave(disable)
             for (long p = max(f[d], o[d] - r); p < o[d]; p++) {
                 const int e = d * 16 + (int)((p + ph_) & 15);
                 kdst[p] = wk[e];
@@ -200,7 +202,7 @@ __kernel void lc_sort_f32_b71280960d1a8579_move(
     mem_fence(CLK_GLOBAL_MEM_FENCE);
 }
 
-__kernel void lc_sort_f32_b71280960d1a8579_last(
+__kernel void lc_sort_f32_5ba07ba902d6c75b_last(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -283,6 +285,7 @@ __kernel void lc_sort_f32_b71280960d1a8579_last(
             if (lo_ >= f[d_]) {
                 __builtin_nontemporal_store(wo16[d_], (__global float16 *)(od_ + lo_));
             } else {
+#pragma clang loop vectorize(disable) interleave(disable)
                 for (long p = f[d_]; p < pos_ + 1; p++) {
                     const int e = d_ * 16 + (int)((p + ph_) & 15);
                     od_[p] = wo[e];
@@ -294,6 +297,7 @@ __kernel void lc_sort_f32_b71280960d1a8579_last(
     for (int d = 0; d < 2048; d++) {
         const int r = (int)((o[d] + ph_) & 15);
         if (r != 0) {
+#pragma clang loop vectorize(disable) interleave(disable)
             for (long p = max(f[d], o[d] - r); p < o[d]; p++) {
                 const int e = d * 16 + (int)((p + ph_) & 15);
                 od_[p] = wo[e];

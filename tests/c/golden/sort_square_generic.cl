@@ -1,10 +1,10 @@
-/* ---- kernel 0: schedule "sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row", 9 launches: lc_sort_f32_45bc0d502ee0cd8b_first lc_sort_f32_45bc0d502ee0cd8b_scan lc_sort_f32_45bc0d502ee0cd8b_move lc_sort_f32_45bc0d502ee0cd8b_hist lc_sort_f32_45bc0d502ee0cd8b_scan lc_sort_f32_45bc0d502ee0cd8b_move lc_sort_f32_45bc0d502ee0cd8b_hist lc_sort_f32_45bc0d502ee0cd8b_scan lc_sort_f32_45bc0d502ee0cd8b_last */
+/* ---- kernel 0: schedule "sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row", 9 launches: lc_sort_f32_4601b8627b868878_first lc_sort_f32_4601b8627b868878_scan lc_sort_f32_4601b8627b868878_move lc_sort_f32_4601b8627b868878_hist lc_sort_f32_4601b8627b868878_scan lc_sort_f32_4601b8627b868878_move lc_sort_f32_4601b8627b868878_hist lc_sort_f32_4601b8627b868878_scan lc_sort_f32_4601b8627b868878_last */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 /* lazycl sort kernel: 2 fused ops; sort: LSD radix, 3 passes of 11-bit digits, 16 chunks per row. */
 #define LC_POS int
 
-__kernel void lc_sort_f32_45bc0d502ee0cd8b_first(
+__kernel void lc_sort_f32_4601b8627b868878_first(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -49,7 +49,7 @@ __kernel void lc_sort_f32_45bc0d502ee0cd8b_first(
     fl[g_] = f_;
 }
 
-__kernel void lc_sort_f32_45bc0d502ee0cd8b_hist(
+__kernel void lc_sort_f32_4601b8627b868878_hist(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -82,7 +82,7 @@ __kernel void lc_sort_f32_45bc0d502ee0cd8b_hist(
         c[d * P] = h[d];
 }
 
-__kernel void lc_sort_f32_45bc0d502ee0cd8b_scan(
+__kernel void lc_sort_f32_4601b8627b868878_scan(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -102,7 +102,7 @@ __kernel void lc_sort_f32_45bc0d502ee0cd8b_scan(
     }
 }
 
-__kernel void lc_sort_f32_45bc0d502ee0cd8b_move(
+__kernel void lc_sort_f32_4601b8627b868878_move(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -160,6 +160,7 @@ __kernel void lc_sort_f32_45bc0d502ee0cd8b_move(
                         vstore16(wv16[d_], 0, vdst + lo_);
                 }
             } else {
+#pragma clang loop vectorize(disable) interleave(disable)
                 for (long p = f[d_]; p < pos_ + 1; p++) {
                     const int e = d_ * 16 + (int)((p + ph_) & 15);
                     kdst[p] = wk[e];
@@ -173,6 +174,7 @@ __kernel void lc_sort_f32_45bc0d502ee0cd8b_move(
     for (int d = 0; d < 2048; d++) {
         const int r = (int)((o[d] + ph_) & 15);
         if (r != 0) {
+#pragma clang loop vectorize(disable) interleave(disable)
             for (long p = max(f[d], o[d] - r); p < o[d]; p++) {
                 const int e = d * 16 + (int)((p + ph_) & 15);
                 kdst[p] = wk[e];
@@ -184,7 +186,7 @@ __kernel void lc_sort_f32_45bc0d502ee0cd8b_move(
     mem_fence(CLK_GLOBAL_MEM_FENCE);
 }
 
-__kernel void lc_sort_f32_45bc0d502ee0cd8b_last(
+__kernel void lc_sort_f32_4601b8627b868878_last(
     __global float *restrict out0,
     __global const float *restrict a0, const long a0_o,
     const long n0,
@@ -267,6 +269,7 @@ __kernel void lc_sort_f32_45bc0d502ee0cd8b_last(
             if (lo_ >= f[d_]) {
                 __builtin_nontemporal_store(wo16[d_], (__global float16 *)(od_ + lo_));
             } else {
+#pragma clang loop vectorize(disable) interleave(disable)
                 for (long p = f[d_]; p < pos_ + 1; p++) {
                     const int e = d_ * 16 + (int)((p + ph_) & 15);
                     od_[p] = wo[e];
@@ -278,6 +281,7 @@ __kernel void lc_sort_f32_45bc0d502ee0cd8b_last(
     for (int d = 0; d < 2048; d++) {
         const int r = (int)((o[d] + ph_) & 15);
         if (r != 0) {
+#pragma clang loop vectorize(disable) interleave(disable)
             for (long p = max(f[d], o[d] - r); p < o[d]; p++) {
                 const int e = d * 16 + (int)((p + ph_) & 15);
                 od_[p] = wo[e];
