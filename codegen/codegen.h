@@ -54,6 +54,10 @@ struct lc_target {
                                    the outputs or along the rows, not both: norm(Vd @ C,
                                    axis=0) for a small K) take SIMD schedules (else one item
                                    per output, vectorized by the driver) */
+    int simd_math_bits;         /* the widest vector a math builtin (sin, log1p, pow, ...) takes
+                                   whole, in bits; wider vectors call it on halves (0: any).
+                                   PoCL 3.1's vectors wider than the device's native ones gave
+                                   garbage on AVX2 (double8 sin, float16 cbrt, ...) */
     int simd_random;            /* ... of those that draw float32 random numbers (random.c): 16
                                    where the device prefers vectors of 16 floats (AVX-512),
                                    Philox's 64-bit products four blocks a vector; else simd */

@@ -119,6 +119,32 @@ void lc_vcast(struct lc_sb *sb, const char *v, int from, int to, int W)
         lc_sb_printf(sb, "convert_%s%d(%s)", lc_T(to), W, v);
 }
 
+/* A float function template on W-lane operands a0, a1: on vectors wider than the target's
+ * math builtins take whole (simd_math_bits), on their halves, joined again. */
+static void lc_vec_math(struct lc_cg *g, struct lc_sb *sb, const struct lc_expr *x,
+                        const char *a0, const char *a1, int W)
+{
+    int bits = 8 * (int)lc_dtype_size(x->cdtype) * W;
+    if (g->t->simd_math_bits <= 0 || bits <= g->t->simd_math_bits || W <= 1) {
+        const char *opv[3] = {a0, a1, "0"};
+        struct lc_helpers h;
+        memset(&h, 0, sizeof h);
+        lc_cg_op(sb, &h, x->op, x->cdtype, x->dtype, opv);
+        return;
+    }
+    lc_sb_printf(sb, "(%s%d)(", lc_T(x->dtype), W);
+    for (int half = 0; half < 2; half++) {
+        struct lc_sb h0 = {0}, h1 = {0};
+        const char *part = half ? "hi" : "lo";
+        lc_sb_printf(&h0, "(%s).%s", a0, part);
+        lc_sb_printf(&h1, "(%s).%s", a1, part);
+        lc_vec_math(g, sb, x, h0.s, h1.s, W / 2);
+        lc_sb_printf(sb, half ? ")" : ", ");
+        lc_sb_free(&h0);
+        lc_sb_free(&h1);
+    }
+}
+
 void lc_emit_exprs_vec(struct lc_cg *g, struct lc_sb *sb, int W, int rd, const char *ind)
 {
     const struct lc_kernel *k = g->k;
@@ -192,14 +218,9 @@ void lc_emit_expr_vec(struct lc_cg *g, struct lc_sb *sb, int i, int W, int rd, c
         case LC_OP_FLOOR: lc_sb_printf(sb, "floor(%s)", a0); break;
         case LC_OP_CEIL: lc_sb_printf(sb, "ceil(%s)", a0); break;
         case LC_OP_TRUNC: lc_sb_printf(sb, "trunc(%s)", a0); break;
-        default: {
-            /* A float function template such as "exp(%0)". */
-            const char *opv[3] = {a0, a1, "0"};
-            struct lc_helpers h;
-            memset(&h, 0, sizeof h);
-            lc_cg_op(sb, &h, x->op, x->cdtype, x->dtype, opv);
+        default:   /* a float function template such as "exp(%0)" */
+            lc_vec_math(g, sb, x, a0, a1, W);
             break;
-        }
         }
         for (int j = 0; j < x->n_in; j++)
             lc_sb_free(&ops[j]);

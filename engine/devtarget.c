@@ -39,9 +39,10 @@ static void lc_devtarget_make(lc_device_t d, enum lc_target_kind kind, struct lc
      * simulator (LAZYCL_SCHEDULE=simd), it keeps the whole profile. */
     char filter[64];   /* the runtime's name for the platform: "pocl:cpu:0" */
     lc_device_filter_string(d, filter, sizeof filter);
-    if (kind == LC_TARGET_SIMD && !strncmp(filter, "pocl:", 5))
+    if (kind == LC_TARGET_SIMD && !strncmp(filter, "pocl:", 5)) {
         lc_target_for_pocl(t, lc_pocl_major(di->platform_version));
-    else if (kind == LC_TARGET_SIMD && di->type == LC_DEVICE_CPU)
+        t->simd_math_bits = (int)di->pref_vec_float * 32;   /* its native vector's bits */
+    } else if (kind == LC_TARGET_SIMD && di->type == LC_DEVICE_CPU)
         lc_target_for_cpu_runtime(t, di->vec_len_hint);
 }
 
