@@ -14,6 +14,19 @@ launches:
 - acc: a group per (range, TPG tiles) adds its range's weights of those tiles into 2^LB
   float64 bins in local memory (red.shared.add.f64 on NVIDIA), then adds its non-zero bins
   into the output by global atomics: n / (256 * E * TPG) * 65536 of them in all, not n.
+
+Environment switches for the variants tried on an H200 (2026-11-28; kernel ms, 2^28, LB=11,
+E=8, TPG=512; part 1.11 and acc 1.09 the baseline):
+- FUSED=1: one launch, a group per task, tickets naming part tiles and acc tasks interleaved
+  (acc of span s after the parts of span s + LAG), an acc task waiting for its span's tiles:
+  2.81-2.89 against 2.20 in two launches (LAG 1, 2, 4; TPG 256, 512, 1024). No overlap.
+- ACC2=1 (or `only`, acc2 alone): acc with U tiles' offsets and first 64 elements loaded
+  before any add: U=1 1.047, U=2 1.032, U=4 1.22, U=8 1.16. Not bound by load latency.
+- ADDK (with ACC2): what acc's adds cost. 1: int64 shared atomics (red.shared.add.u64), 3:
+  atom_add on long, 2: float32 shared atomics: 1.036, 1.036, 0.991 (sums wrong: timing
+  only); 5: plain shared adds (racy) 0.618; 4: no adds, the values summed in a register
+  0.519. So acc is bound by the shared atomics' rate (any type: 2^28 in ~1.03 ms, about one
+  a clock per multiprocessor), not by f64's compare-and-swap and not by its loads.
 """
 import os, sys, numpy as np, lazycl as lc
 
@@ -51,6 +64,21 @@ static inline void add_local(__local double *p, double v) {
     do { e_ = o_.u; n_.t = o_.t + v; o_.u = atom_cmpxchg(q, e_, n_.u); } while (o_.u != e_);
 #endif
 }
+/* Throughput probes (ADDK): 1 an int64 shared atomic of the value in fixed point, 2 a float32
+ * shared atomic (both into the double's bits: timing only, the sums are wrong). */
+static inline void add_local_k(__local double *p, double v) {
+#if ADDK == 1 && defined(cl_nv_pragma_unroll)
+    asm volatile("red.shared.add.u64 [%0], %1;" :: "l"((ulong)p), "l"((long)(v * 1099511627776.0)));
+#elif ADDK == 2 && defined(cl_nv_pragma_unroll)
+    asm volatile("red.shared.add.f32 [%0], %1;" :: "l"((ulong)p), "f"((float)v));
+#elif ADDK == 3
+    atom_add((volatile __local long *)p, (long)(v * 1099511627776.0));
+#elif ADDK == 5
+    *p += v;
+#else
+    add_local(p, v);
+#endif
+}
 static inline void add_global(__global double *p, double v) {
 #if defined(cl_nv_pragma_unroll)
     asm volatile("red.global.add.f64 [%0], %1;" :: "l"(p), "d"(v));
@@ -63,16 +91,12 @@ static inline void add_global(__global double *p, double v) {
 #endif
 }
 
-__kernel __attribute__((reqd_work_group_size(L, 1, 1)))
-void part(__global const long *restrict idx, __global const float *restrict w,
-          __global ushort *restrict plo, __global float *restrict pw, __global uint *toff,
-          const long n)
+static inline void part_body(__global const long *restrict idx, __global const float *restrict w,
+          __global ushort *plo, __global float *pw, __global uint *toff,
+          const long n, const long t, __local uint *c, __local ushort *slo, __local float *sw)
 {
-    __local uint c[R];
-    __local ushort slo[T];
-    __local float sw[T];
     const int lid = get_local_id(0);
-    const long t = get_group_id(0), base = t * T;
+    const long base = t * T;
     for (int i = lid; i < R; i += L)
         c[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -122,11 +146,23 @@ void part(__global const long *restrict idx, __global const float *restrict w,
     }
 }
 
+__kernel __attribute__((reqd_work_group_size(L, 1, 1)))
+void part(__global const long *restrict idx, __global const float *restrict w,
+          __global ushort *restrict plo, __global float *restrict pw, __global uint *toff,
+          const long n)
+{
+    __local uint c[R];
+    __local ushort slo[T];
+    __local float sw[T];
+    part_body(idx, w, plo, pw, toff, n, get_group_id(0), c, slo, sw);
+}
+
 /* Groups (range r, tiles g * TPG ...): warp v takes tiles v, v + 8, ... of them. */
-static inline void acc_body(__global const ushort *restrict plo,
-                            __global const float *restrict pw,
-                            __global const uint *restrict toff, __global double *bins,
-                            const long ntiles, const long Rr, const long TPGr, __local double *h)
+static inline void acc_body(__global const ushort *plo,
+                            __global const float *pw,
+                            __global const uint *toff, __global double *bins,
+                            const long ntiles, const long Rr, const long TPGr, __local double *h,
+                            const long r, const long g)
 {
 #ifdef RT   /* the ranges and the tiles per group as arguments, as lazycl's kernel takes them */
 #undef R
@@ -135,7 +171,6 @@ static inline void acc_body(__global const ushort *restrict plo,
 #define TPG TPGr
 #endif
     const int lid = get_local_id(0), lane = lid & 31, wp = lid >> 5;
-    const long r = get_group_id(0) % R, g = get_group_id(0) / R;
     for (int i = lid; i < RB; i += L)
         h[i] = 0.0;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -159,7 +194,83 @@ void acc(__global const ushort *restrict plo, __global const float *restrict pw,
          const long Rr, const long TPGr)
 {
     __local double h[RB];
-    acc_body(plo, pw, toff, bins, ntiles, Rr, TPGr, h);
+    acc_body(plo, pw, toff, bins, ntiles, Rr, TPGr, h, get_group_id(0) % R, get_group_id(0) / R);
+}
+
+
+#ifndef U
+#define U 4
+#endif
+#ifndef ADDK
+#define ADDK 0
+#endif
+#if ADDK == 4
+#define ADD(p, v) (acc_ += (v) * (double)(*(p) == 0.0))
+#else
+#define ADD(p, v) add_local_k(p, v)
+#endif
+/* acc with more loads in flight: a warp takes U of its tiles a step, reads their offsets,
+ * then the first 64 elements of each (2 a lane) before it adds any; the rest after. */
+__kernel __attribute__((reqd_work_group_size(L, 1, 1)))
+void acc2(__global const ushort *restrict plo, __global const float *restrict pw,
+          __global const uint *restrict toff, __global double *bins, const long ntiles)
+{
+    __local double h[RB];
+    const int lid = get_local_id(0), lane = lid & 31, wp = lid >> 5;
+    const long r = get_group_id(0) % R, g = get_group_id(0) / R;
+    for (int i = lid; i < RB; i += L)
+        h[i] = 0.0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const long t0 = g * TPG, t1 = min(ntiles, t0 + TPG);
+    double acc_ = 0.0;
+    for (long t = t0 + wp; t < t1; t += U * (L / 32)) {
+        uint b[U], e[U];
+        #pragma unroll
+        for (int u = 0; u < U; u++) {
+            const long tt = t + u * (L / 32);
+            b[u] = e[u] = 0;
+            if (tt < t1) {
+                b[u] = toff[tt * (R + 1) + r];
+                e[u] = toff[tt * (R + 1) + r + 1];
+            }
+        }
+        ushort p[U][2];
+        float v[U][2];
+        #pragma unroll
+        for (int u = 0; u < U; u++)
+            #pragma unroll
+            for (int s = 0; s < 2; s++) {
+                const uint i = b[u] + lane + 32 * s;
+                const long tt = t + u * (L / 32);
+                p[u][s] = 0;
+                v[u][s] = 0.0f;
+                if (i < e[u]) {
+                    p[u][s] = plo[tt * T + i];
+                    v[u][s] = pw[tt * T + i];
+                }
+            }
+        #pragma unroll
+        for (int u = 0; u < U; u++)
+            #pragma unroll
+            for (int s = 0; s < 2; s++)
+                if (b[u] + lane + 32 * s < e[u])
+                    ADD(&h[p[u][s]], (double)v[u][s]);
+        #pragma unroll
+        for (int u = 0; u < U; u++) {
+            const long tt = t + u * (L / 32);
+            for (uint i = b[u] + 64 + lane; i < e[u]; i += 32)
+                ADD(&h[plo[tt * T + i]], (double)pw[tt * T + i]);
+        }
+    }
+#if ADDK == 4
+    h[lid] = acc_;
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = lid; i < RB; i += L) {
+        const double v = h[i];
+        if (v != 0.0)
+            add_global(&bins[r * RB + i], v);
+    }
 }
 
 /* The same reading one buffer laid out as lazycl's scratch (toff, then plo, then pw, each
@@ -172,7 +283,8 @@ void acc1(__global const char *restrict scr, const long sbase, __global double *
     const long boff = (ntiles * (Rr + 1) * 4 + 7) & ~7L;
     acc_body((__global const ushort *)(scr + sbase + boff),
              (__global const float *)(scr + sbase + boff + ((ntiles * T * 2 + 7) & ~7L)),
-             (__global const uint *)(scr + sbase), bins, ntiles, Rr, TPGr, h);
+             (__global const uint *)(scr + sbase), bins, ntiles, Rr, TPGr, h,
+             get_group_id(0) % Rr, get_group_id(0) / Rr);
 }
 
 /* Copies the three parts into that layout. */
@@ -191,6 +303,86 @@ __kernel void pack(__global char *scr, const long sbase, __global const ushort *
     }
     if (i < ntiles * (Rr + 1))
         t[i] = toff[i];
+}
+
+
+#ifndef LAG
+#define LAG 2
+#endif
+static inline void fence_gl(void) {
+#if defined(cl_nv_pragma_unroll)
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#else
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+#endif
+}
+/* One launch, a group per task: tickets (in the order groups start) name part tiles and acc
+ * tasks, interleaved so that acc(span s) comes after the parts of span s + LAG; an acc task
+ * waits for its span's tiles, which groups started before it hold. */
+__kernel __attribute__((reqd_work_group_size(L, 1, 1)))
+void fused(__global const long *restrict idx, __global const float *restrict w,
+           __global ushort *plo, __global float *pw, __global uint *toff, __global double *bins,
+           const long n, const long ntiles, __global uint *ctr)
+{
+    __local uint c[R];
+    __local ushort slo[T];
+    __local float sw[T];
+    __local double h[RB];
+    __local uint tk;
+    const int lid = get_local_id(0);
+    const long spans = (ntiles + TPG - 1) / TPG, lag = min((long)LAG, spans);
+    const long total = spans * (TPG + R);
+    {
+        if (lid == 0)
+            tk = atomic_inc(&ctr[0]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const long t = tk;
+        long tile = -1, span = -1, r = -1;
+        if (t < lag * TPG) {
+            tile = t;
+        } else {
+            const long t2 = t - lag * TPG;
+            if (t2 < (spans - lag) * (TPG + R)) {
+                const long b = lag + t2 / (TPG + R), wi = t2 % (TPG + R);
+                if (wi < TPG)
+                    tile = b * TPG + wi;
+                else {
+                    span = b - lag;
+                    r = wi - TPG;
+                }
+            } else {
+                const long t3 = t2 - (spans - lag) * (TPG + R);
+                span = spans - lag + t3 / R;
+                r = t3 % R;
+            }
+        }
+        if (tile >= 0) {
+            if (tile < ntiles) {
+                part_body(idx, w, plo, pw, toff, n, tile, c, slo, sw);
+                fence_gl();
+                barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+                if (lid == 0)
+                    atomic_inc(&ctr[1 + tile / TPG]);
+            }
+        } else {
+            const uint need = (uint)min((long)TPG, ntiles - span * TPG);
+            if (lid == 0) {
+                volatile __global uint *d = (volatile __global uint *)&ctr[1 + span];
+                while (*d < need)
+                    ;
+            }
+            fence_gl();
+            barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+            acc_body(plo, pw, toff, bins, ntiles, R, TPG, h, r, span);
+        }
+    }
+}
+
+__kernel void zero2(__global double *b, const long n, __global uint *ctr, const long nc)
+{
+    const long i = get_global_id(0);
+    if (i < n) b[i] = 0.0;
+    if (i < nc) ctr[i] = 0;
 }
 
 __kernel void zero(__global double *b, const long n)
@@ -245,6 +437,32 @@ for case in CASES:
     tp = kernel_ms(lambda: (run(), bins)[1], "part")
     ta = kernel_ms(lambda: (run(), bins)[1], "acc")
     tz = kernel_ms(lambda: (run(), bins)[1], "zero")
+    if os.environ.get("ACC2"):   # acc with U tiles' loads in flight a step
+        ka2 = lc.RawKernel(SRC, "acc2", options=opts)
+        def run2():
+            kz((BINS + 255) // 256 * 256, 256, (bins, BINS))
+            kp(ntiles * 256, 256, (idx, w, plo, pw, toff, N))
+            ka2(ng * 256, 256, (plo, pw, toff, bins, ntiles))
+        run2()
+        ok2 = np.allclose(np.asarray(bins), ref)
+        t2 = kernel_ms(lambda: (run2(), bins)[1], "acc2")
+        print(f"{case:24s}: acc2 {t2:.4f} ms  {'right' if ok2 else 'WRONG'}", flush=True)
+        if os.environ.get("ACC2") == "only":
+            continue
+    if os.environ.get("FUSED"):   # one launch of persistent groups
+        kf = lc.RawKernel(SRC, "fused", options=opts)
+        kz2 = lc.RawKernel(SRC, "zero2", options=opts)
+        spans = (ntiles + TPG - 1) // TPG
+        ctr = lc.empty(1 + spans, np.uint32, device=dev).compute()
+        for G in [spans * (TPG + R)]:
+            def runf():
+                kz2((BINS + 255) // 256 * 256, 256, (bins, BINS, ctr, 1 + spans))
+                kf(G * 256, 256, (idx, w, plo, pw, toff, bins, N, ntiles, ctr))
+            runf()
+            okf = np.allclose(np.asarray(bins), ref)
+            tf = kernel_ms(lambda: (runf(), bins)[1], "fused")
+            print(f"{case:24s}: fused, {G} groups: {tf:.4f} ms  {'right' if okf else 'WRONG'}",
+                  flush=True)
     if os.environ.get("ONEBUF"):   # _acc reading one buffer as lazycl's scratch, at SBASE
         sb = int(os.environ["ONEBUF"])
         scr = lc.empty(sb + ntiles * (R + 1) * 4 + 8 + ntiles * T * 6 + 16, np.int8,
