@@ -27,6 +27,10 @@ E=8, TPG=512; part 1.11 and acc 1.09 the baseline):
   only); 5: plain shared adds (racy) 0.618; 4: no adds, the values summed in a register
   0.519. So acc is bound by the shared atomics' rate (any type: 2^28 in ~1.03 ms, about one
   a clock per multiprocessor), not by f64's compare-and-swap and not by its loads.
+- ACC3=1 (or `only`): no atomics: each of NW3 warps a group its own bins, lanes of equal bins
+  in a step taking turns through a tag per bin (vote.sync, bar.warp.sync): right, but 3.99
+  (NW3=2) and 4.37 (NW3=1) at 2^11 bins a range, 2.52-2.83 at 2^10 (NW3 4, 2): the bins
+  leave room for few warps per multiprocessor, and each step waits on the turns.
 """
 import os, sys, numpy as np, lazycl as lc
 
@@ -273,6 +277,69 @@ void acc2(__global const ushort *restrict plo, __global const float *restrict pw
     }
 }
 
+
+#ifndef NW3
+#define NW3 2
+#endif
+#define L3 (32 * NW3)
+#if defined(cl_nv_pragma_unroll)
+static inline int warp_any(const int x) {
+    int r;
+    asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %1, 0; vote.sync.any.pred q, p, 0xffffffff; "
+                 "selp.s32 %0, 1, 0, q; }" : "=r"(r) : "r"(x));
+    return r;
+}
+static inline void warp_sync(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
+#else
+static inline int warp_any(const int x) { return sub_group_any(x); }
+static inline void warp_sync(void) { sub_group_barrier(CLK_LOCAL_MEM_FENCE); }
+#endif
+/* acc without atomics: each warp its own RB bins; in a step, lanes of equal bins take turns
+ * (each writes its lane into the bin's tag, the one read back adds, the others try again). */
+__kernel __attribute__((reqd_work_group_size(L3, 1, 1)))
+void acc3(__global const ushort *restrict plo, __global const float *restrict pw,
+          __global const uint *restrict toff, __global double *bins, const long ntiles)
+{
+    __local double h[NW3 * RB];
+    __local uchar tg[NW3 * RB];
+    const int lid = get_local_id(0), lane = lid & 31, wp = lid >> 5;
+    const long r = get_group_id(0) % R, g = get_group_id(0) / R;
+    for (int i = lid; i < NW3 * RB; i += L3)
+        h[i] = 0.0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local double *hw = h + wp * RB;
+    __local uchar *tw = tg + wp * RB;
+    const long t0 = g * TPG, t1 = min(ntiles, t0 + TPG);
+    for (long t = t0 + wp; t < t1; t += NW3) {
+        const uint b = toff[t * (R + 1) + r], e = toff[t * (R + 1) + r + 1];
+        for (uint k = b; k < e; k += 32) {
+            const uint i = k + lane;
+            int pend = i < e;
+            const int bin = pend ? plo[t * T + i] : 0;
+            const double v = pend ? (double)pw[t * T + i] : 0.0;
+            while (warp_any(pend)) {
+                if (pend)
+                    tw[bin] = (uchar)lane;
+                warp_sync();
+                const int own = pend && tw[bin] == lane;
+                if (own) {
+                    hw[bin] += v;
+                    pend = 0;
+                }
+                warp_sync();
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = lid; i < RB; i += L3) {
+        double v = 0.0;
+        for (int w2 = 0; w2 < NW3; w2++)
+            v += h[w2 * RB + i];
+        if (v != 0.0)
+            add_global(&bins[r * RB + i], v);
+    }
+}
+
 /* The same reading one buffer laid out as lazycl's scratch (toff, then plo, then pw, each
  * part 8-aligned), from byte sbase on. */
 __kernel __attribute__((reqd_work_group_size(L, 1, 1)))
@@ -448,6 +515,19 @@ for case in CASES:
         t2 = kernel_ms(lambda: (run2(), bins)[1], "acc2")
         print(f"{case:24s}: acc2 {t2:.4f} ms  {'right' if ok2 else 'WRONG'}", flush=True)
         if os.environ.get("ACC2") == "only":
+            continue
+    if os.environ.get("ACC3"):   # each warp its own bins, no atomics
+        nw3 = int(dict(kv.split("=") for kv in case.split(",")[3:] if "=" in kv).get("NW3", 2))
+        ka3 = lc.RawKernel(SRC, "acc3", options=opts)
+        def run3():
+            kz((BINS + 255) // 256 * 256, 256, (bins, BINS))
+            kp(ntiles * 256, 256, (idx, w, plo, pw, toff, N))
+            ka3(ng * 32 * nw3, 32 * nw3, (plo, pw, toff, bins, ntiles))
+        run3()
+        ok3 = np.allclose(np.asarray(bins), ref)
+        t3 = kernel_ms(lambda: (run3(), bins)[1], "acc3")
+        print(f"{case:24s}: acc3 {t3:.4f} ms  {'right' if ok3 else 'WRONG'}", flush=True)
+        if os.environ.get("ACC3") == "only":
             continue
     if os.environ.get("FUSED"):   # one launch of persistent groups
         kf = lc.RawKernel(SRC, "fused", options=opts)
