@@ -27,7 +27,7 @@ E=8, TPG=512; part 1.11 and acc 1.09 the baseline):
   only); 5: plain shared adds (racy) 0.618; 4: no adds, the values summed in a register
   0.519. So acc is bound by the shared atomics' rate (any type: 2^28 in ~1.03 ms, about one
   a clock per multiprocessor), not by f64's compare-and-swap and not by its loads.
-- ACC3=1 (or `only`): no atomics: each of NW3 warps a group its own bins, lanes of equal bins
+- ACC3=1 (or `only`; NVIDIA only, PTX): no atomics: each of NW3 warps a group its own bins, lanes of equal bins
   in a step taking turns through a tag per bin (vote.sync, bar.warp.sync): right, but 3.99
   (NW3=2) and 4.37 (NW3=1) at 2^11 bins a range, 2.52-2.83 at 2^10 (NW3 4, 2): the bins
   leave room for few warps per multiprocessor, and each step waits on the turns.
@@ -290,10 +290,6 @@ static inline int warp_any(const int x) {
     return r;
 }
 static inline void warp_sync(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
-#else
-static inline int warp_any(const int x) { return sub_group_any(x); }
-static inline void warp_sync(void) { sub_group_barrier(CLK_LOCAL_MEM_FENCE); }
-#endif
 /* acc without atomics: each warp its own RB bins; in a step, lanes of equal bins take turns
  * (each writes its lane into the bin's tag, the one read back adds, the others try again). */
 __kernel __attribute__((reqd_work_group_size(L3, 1, 1)))
@@ -339,6 +335,7 @@ void acc3(__global const ushort *restrict plo, __global const float *restrict pw
             add_global(&bins[r * RB + i], v);
     }
 }
+#endif   /* NVIDIA */
 
 /* The same reading one buffer laid out as lazycl's scratch (toff, then plo, then pw, each
  * part 8-aligned), from byte sbase on. */
@@ -504,45 +501,41 @@ for case in CASES:
     tp = kernel_ms(lambda: (run(), bins)[1], "part")
     ta = kernel_ms(lambda: (run(), bins)[1], "acc")
     tz = kernel_ms(lambda: (run(), bins)[1], "zero")
-    if os.environ.get("ACC2"):   # acc with U tiles' loads in flight a step
-        ka2 = lc.RawKernel(SRC, "acc2", options=opts)
-        def run2():
+    def acc_variant(var, kname, local):
+        """Launch acc's variant `kname` (groups of `local` items) after part; True where the
+        environment says to measure it alone (`var`=only)."""
+        kv = lc.RawKernel(SRC, kname, options=opts)
+
+        def runv():
             kz((BINS + 255) // 256 * 256, 256, (bins, BINS))
             kp(ntiles * 256, 256, (idx, w, plo, pw, toff, N))
-            ka2(ng * 256, 256, (plo, pw, toff, bins, ntiles))
-        run2()
-        ok2 = np.allclose(np.asarray(bins), ref)
-        t2 = kernel_ms(lambda: (run2(), bins)[1], "acc2")
-        print(f"{case:24s}: acc2 {t2:.4f} ms  {'right' if ok2 else 'WRONG'}", flush=True)
-        if os.environ.get("ACC2") == "only":
-            continue
-    if os.environ.get("ACC3"):   # each warp its own bins, no atomics
-        nw3 = int(dict(kv.split("=") for kv in case.split(",")[3:] if "=" in kv).get("NW3", 2))
-        ka3 = lc.RawKernel(SRC, "acc3", options=opts)
-        def run3():
-            kz((BINS + 255) // 256 * 256, 256, (bins, BINS))
-            kp(ntiles * 256, 256, (idx, w, plo, pw, toff, N))
-            ka3(ng * 32 * nw3, 32 * nw3, (plo, pw, toff, bins, ntiles))
-        run3()
-        ok3 = np.allclose(np.asarray(bins), ref)
-        t3 = kernel_ms(lambda: (run3(), bins)[1], "acc3")
-        print(f"{case:24s}: acc3 {t3:.4f} ms  {'right' if ok3 else 'WRONG'}", flush=True)
-        if os.environ.get("ACC3") == "only":
-            continue
-    if os.environ.get("FUSED"):   # one launch of persistent groups
+            kv(ng * local, local, (plo, pw, toff, bins, ntiles))
+        runv()
+        okv = np.allclose(np.asarray(bins), ref)
+        tv = kernel_ms(lambda: (runv(), bins)[1], kname)
+        print(f"{case:24s}: {kname} {tv:.4f} ms  {'right' if okv else 'WRONG'}", flush=True)
+        return os.environ.get(var) == "only"
+    # acc with U tiles' loads in flight a step
+    if os.environ.get("ACC2") and acc_variant("ACC2", "acc2", 256):
+        continue
+    # each warp its own bins, no atomics
+    nw3 = int(dict(kv.split("=") for kv in case.split(",")[3:] if "=" in kv).get("NW3", 2))
+    if os.environ.get("ACC3") and acc_variant("ACC3", "acc3", 32 * nw3):
+        continue
+    if os.environ.get("FUSED"):   # one launch, a group per task
         kf = lc.RawKernel(SRC, "fused", options=opts)
         kz2 = lc.RawKernel(SRC, "zero2", options=opts)
         spans = (ntiles + TPG - 1) // TPG
         ctr = lc.empty(1 + spans, np.uint32, device=dev).compute()
-        for G in [spans * (TPG + R)]:
-            def runf():
-                kz2((BINS + 255) // 256 * 256, 256, (bins, BINS, ctr, 1 + spans))
-                kf(G * 256, 256, (idx, w, plo, pw, toff, bins, N, ntiles, ctr))
-            runf()
-            okf = np.allclose(np.asarray(bins), ref)
-            tf = kernel_ms(lambda: (runf(), bins)[1], "fused")
-            print(f"{case:24s}: fused, {G} groups: {tf:.4f} ms  {'right' if okf else 'WRONG'}",
-                  flush=True)
+        G = spans * (TPG + R)
+        def runf():
+            kz2((BINS + 255) // 256 * 256, 256, (bins, BINS, ctr, 1 + spans))
+            kf(G * 256, 256, (idx, w, plo, pw, toff, bins, N, ntiles, ctr))
+        runf()
+        okf = np.allclose(np.asarray(bins), ref)
+        tf = kernel_ms(lambda: (runf(), bins)[1], "fused")
+        print(f"{case:24s}: fused, {G} groups: {tf:.4f} ms  {'right' if okf else 'WRONG'}",
+              flush=True)
     if os.environ.get("ONEBUF"):   # _acc reading one buffer as lazycl's scratch, at SBASE
         sb = int(os.environ["ONEBUF"])
         scr = lc.empty(sb + ntiles * (R + 1) * 4 + 8 + ntiles * T * 6 + 16, np.int8,
