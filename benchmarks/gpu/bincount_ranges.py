@@ -27,10 +27,11 @@ E=8, TPG=512; part 1.11 and acc 1.09 the baseline):
   only); 5: plain shared adds (racy) 0.618; 4: no adds, the values summed in a register
   0.519. So acc is bound by the shared atomics' rate (any type: 2^28 in ~1.03 ms, about one
   a clock per multiprocessor), not by f64's compare-and-swap and not by its loads.
-- ACC3=1 (or `only`; NVIDIA only, PTX): no atomics: each of NW3 warps a group its own bins, lanes of equal bins
-  in a step taking turns through a tag per bin (vote.sync, bar.warp.sync): right, but 3.99
-  (NW3=2) and 4.37 (NW3=1) at 2^11 bins a range, 2.52-2.83 at 2^10 (NW3 4, 2): the bins
-  leave room for few warps per multiprocessor, and each step waits on the turns.
+- ACC3=1 (or `only`; NVIDIA only, PTX): no atomics: each of NW3 warps a group its own bins,
+  lanes of equal bins in a step taking turns through a tag per bin (vote.sync,
+  bar.warp.sync): right, but 3.99 (NW3=2) and 4.37 (NW3=1) at 2^11 bins a range, 2.52-2.83
+  at 2^10 (NW3 4, 2): the bins leave room for few warps per multiprocessor, and each step
+  waits on the turns.
 """
 import os, sys, numpy as np, lazycl as lc
 
