@@ -1,5 +1,6 @@
 """The float functions in SIMD code: maps long enough to take W-lane vectors (float8 and
-double8 on PoCL, float16 on AVX-512 random numbers), against NumPy, on every device.
+double8 on PoCL), against NumPy, on every device (the random numbers' vector loops:
+test_random.py's moments).
 
 test_elementwise.py's matrices read 7 elements, which the SIMD maps' scalar tails compute
 alone. PoCL 3.1 on an AVX2 host (no AVX-512) returned garbage from math builtins on vectors
@@ -69,16 +70,3 @@ def test_functions_in_vectors(dev, dtype, arity):
             bad.append(f"{op}: {str(e).strip().splitlines()[0]}")
     assert not bad, "\n".join(bad)
 
-
-def test_standard_normal_and_exponential_float64(dev):
-    """Box-Muller's log and sqrt, and the exponential's log, in the random numbers' W-lane
-    loops (float64)."""
-    g = lazycl.random.default_rng(5, device=dev)
-    n = 1 << 16
-    se = 1 / np.sqrt(n)
-    x = np.asarray(g.standard_normal(n))
-    assert np.isfinite(x).all() and abs(x.mean()) < 10 * se and abs(x.std() - 1) < 10 * se
-    x = np.asarray(g.exponential(2.0, n))
-    assert x.min() >= 0 and abs(x.mean() - 2) < 20 * se and abs(x.std() - 2) < 40 * se
-    x = np.asarray(g.lognormal(0.0, 0.5, n))
-    assert x.min() > 0 and abs(np.log(x).mean()) < 10 * se
