@@ -238,13 +238,18 @@ static int lc_gen_map_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
      * never alias inputs). */
     l->global[0] = (size_t)((g->shape[in] + W - 1) / W);
     l->work_dim = (unsigned)nd;
-    if (!g->t->fixed_groups) {
+    const char *item = "(long)get_global_id(0)";
+    if (!g->t->fixed_groups && nd >= 2) {
+        char count[32];   /* the items a row; the rows' groups shifted (lc_cpu_rows) */
+        snprintf(count, sizeof count, "(n%d + %d) / %d", in, W - 1, W);
+        lc_cpu_rows(g->t, sb, l, nd, "j_", count);
+        item = "j_";
+    } else if (!g->t->fixed_groups) {
         char inner[64];   /* the item's first element past its row */
         snprintf(inner, sizeof inner, "(long)get_global_id(0) * %d >= n%d", W, in);
         lc_cpu_range(g->t, sb, l, nd, inner);
     }
-    lc_sb_printf(sb, "    const long i%d = min((long)get_global_id(0) * %d, n%d - %d);\n",
-                 in, W, in, W);
+    lc_sb_printf(sb, "    const long i%d = min(%s * %d, n%d - %d);\n", in, item, W, in, W);
     lc_emit_exprs_vec(g, sb, W, in, "    ");
     for (int o = 0; o < k->n_outputs; o++) {
         lc_sb_printf(sb, "    vstore%d(w%d, 0, ", W, k->outputs[o].expr);
@@ -282,15 +287,20 @@ static int lc_gen_map_items(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *s
         snprintf(c->schedule, sizeof c->schedule, "map 1-d, one item per element");
     } else if (nd <= 3) {
         /* OpenCL dim 0 is the innermost (fastest) kernel dim. */
+        int rows = !g->t->fixed_groups && !v4;   /* lc_cpu_rows declares the innermost */
         for (int d = nd - 1; d >= 0; d--) {
-            lc_sb_printf(sb, "    const long i%d = get_global_id(%d);\n", d, nd - 1 - d);
+            if (!rows || d < nd - 1)
+                lc_sb_printf(sb, "    const long i%d = get_global_id(%d);\n", d, nd - 1 - d);
             l->global[nd - 1 - d] = (size_t)g->shape[d];
         }
         l->work_dim = (unsigned)nd;
         if (g->t->fixed_groups) {
             lc_sb_printf(sb, "    if (i%d >= n%d) return;\n", nd - 1, nd - 1);
-        } else if (!v4) {
-            lc_cpu_range(g->t, sb, l, nd, NULL);
+        } else if (rows) {
+            char name[16], count[16];
+            snprintf(name, sizeof name, "i%d", nd - 1);
+            snprintf(count, sizeof count, "n%d", nd - 1);
+            lc_cpu_rows(g->t, sb, l, nd, name, count);
         }
         snprintf(c->schedule, sizeof c->schedule, "map %d-d range, one item per element", nd);
     } else {

@@ -318,7 +318,20 @@ static size_t lc_groups_of(const struct lc_launch *l)
     return groups;
 }
 
-void lc_cpu_groups_nd(const struct lc_target *t, struct lc_launch *l)
+/* The innermost dim's group for rows of `count` items (lc_cpu_rows): the largest size of
+ * the ladder within the row and `budget` whose rounding adds at most an eighth to the row,
+ * else the ladder's first within the row, else 1 (rows shorter than it). */
+static size_t lc_row_group(size_t count, size_t budget)
+{
+    size_t best = 0;
+    for (size_t w = LC_SMALL_GROUP_MIN; w <= count && w <= budget; w *= LC_SMALL_GROUP_STEP)
+        if (!best || (lc_round_up(count, w) - count) * 8 <= count)
+            best = w;
+    return best ? best : 1;
+}
+
+/* lc_cpu_groups_nd, its innermost group chosen by `rows` (lc_row_group) or covering it. */
+static void lc_groups_nd(const struct lc_target *t, struct lc_launch *l, int rows)
 {
     if (t->fixed_groups || l->work_dim < 2)
         return;
@@ -334,6 +347,8 @@ void lc_cpu_groups_nd(const struct lc_target *t, struct lc_launch *l)
             w *= LC_SMALL_GROUP_STEP;
         if (w > budget)
             w = budget;
+        if (!d && rows)
+            w = lc_row_group(l->global[0], budget);
         l->local[d] = w;
         budget /= w;
     }
@@ -345,6 +360,11 @@ void lc_cpu_groups_nd(const struct lc_target *t, struct lc_launch *l)
     l->use_local = 1;
     for (unsigned d = 0; d < l->work_dim; d++)
         l->global[d] = lc_round_up(l->global[d], l->local[d]);
+}
+
+void lc_cpu_groups_nd(const struct lc_target *t, struct lc_launch *l)
+{
+    lc_groups_nd(t, l, 0);
 }
 
 void lc_cpu_range(const struct lc_target *t, struct lc_sb *sb, struct lc_launch *l, int nd,
@@ -359,6 +379,18 @@ void lc_cpu_range(const struct lc_target *t, struct lc_sb *sb, struct lc_launch 
         lc_cpu_groups(t, l, (int64_t)l->global[0]);
     else
         lc_cpu_groups_nd(t, l);
+}
+
+void lc_cpu_rows(const struct lc_target *t, struct lc_sb *sb, struct lc_launch *l, int nd,
+                 const char *name, const char *count)
+{
+    lc_sb_printf(sb, "    const long %s = min((long)get_group_id(0) * (long)get_local_size(0), "
+                     "%s - (long)get_local_size(0)) + (long)get_local_id(0);\n", name, count);
+    lc_sb_printf(sb, "    if (");
+    for (int d = 0; d < nd - 1; d++)
+        lc_sb_printf(sb, "%si%d >= n%d", d ? " || " : "", d, d);
+    lc_sb_printf(sb, ") return;\n");
+    lc_groups_nd(t, l, 1);
 }
 
 size_t lc_round_up(size_t x, size_t m)

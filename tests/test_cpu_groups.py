@@ -47,6 +47,31 @@ def test_strided_maps_across_groups(device, dtype):
             assert_same(lazycl.exp(x[key] / 8), np.exp(a[key] / 8), 1e-6, 1e-6)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+def test_rows_in_shifted_groups(device, dtype):
+    """Maps of 2-3 dims on CPUs run each row in groups of a size of the ladder within it,
+    the row's last group shifted back to end at the row's end (its first items compute and
+    write again what the group before it wrote): rows one longer than a group, a group and
+    a few, shorter than the ladder's first size, of one element; contiguous, a row
+    broadcast, strided and reversed views; the SIMD maps (exp) with their 8 elements an
+    item. Every element equals NumPy's, and nothing past a row is written (a view's
+    neighbours keep their values)."""
+    for shape in ((3, 1000), (5, 513), (4099, 9), (7, 5), (2, 1), (3, 4097), (2, 3, 1003)):
+        a = make(dtype, shape, seed=shape[-1])
+        row = make(dtype, shape[-1:], seed=1)
+        x, r = lazycl.asarray(a, device=device), lazycl.asarray(row, device=device)
+        assert_same(x * 3 - r, a * 3 - row)
+        assert_same(x[..., ::-1] + r, a[..., ::-1] + row)
+        if dtype == "float32":
+            assert_same(lazycl.exp(x / 8) - r, np.exp(a / 8) - row, 1e-6, 1e-6)
+        wide = make(dtype, shape[:-1] + (shape[-1] + 6,), seed=2)
+        w = lazycl.asarray(wide.copy(), device=device)
+        w[..., 3:-3] = x * 2 + r
+        want = wide.copy()
+        want[..., 3:-3] = a * 2 + row
+        assert_same(w, want)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "int64"])
 def test_many_rows_in_groups(device, dtype):
     """Reductions of one item per output (or per few outputs) over more rows than one CPU

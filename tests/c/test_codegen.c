@@ -403,9 +403,10 @@ static void check_small_groups(void)
         lc_plan_free(&p);
         lc_node_release(out);
     }
-    /* A 2-d map (the generic CPU target: one item per element): each dim the ladder's size
-     * that covers it within 4096 items a group, two groups per compute unit or more, every
-     * range rounded up and tested. */
+    /* A 2-d map (the generic CPU target: one item per element): the rows in groups of a size
+     * of the ladder within them, the row's last group shifted back to end at the row's end,
+     * the outer dim the ladder's size that covers it within 4096 items a group, two groups
+     * per compute unit or more; only the outer index tested. */
     for (int64_t scale = 1; scale <= 41; scale += 40) {
         struct lc_node *out;
         struct lc_plan p;
@@ -419,9 +420,11 @@ static void check_small_groups(void)
                   l->global[d] - ext[d] < l->local[d]);
             groups *= l->global[d] / l->local[d];
         }
-        CHECK(groups >= 4);
-        CHECK(strstr(code.source, "if (i1 >= n1 || i0 >= n0) return;") != NULL ||
-              strstr(code.source, "if (i0 >= n0 || i1 >= n1) return;") != NULL);
+        CHECK(groups >= 4 && l->local[0] <= ext[0] && l->local[0] >= 8);
+        CHECK(strstr(code.source, "if (i0 >= n0) return;") != NULL &&
+              strstr(code.source, "const long i1 = min((long)get_group_id(0) * "
+                                  "(long)get_local_size(0), n1 - (long)get_local_size(0)) + "
+                                  "(long)get_local_id(0);") != NULL);
         lc_kcode_free(&code);
         lc_plan_free(&p);
         lc_node_release(out);
