@@ -1,6 +1,7 @@
 """CPU work-groups (codegen/params.c: lc_small_group, lc_cpu_groups, lc_cpu_groups_nd): small
-launches, PoCL's SIMD maps, reductions of one item per output and maps of 2-3 dims run
-in groups of the ladder 8, 64, 512, 4096 with every range rounded up and tested; longer 1-d item
+launches, PoCL's SIMD maps and reductions of one item per output run in groups of the
+ladder 8, 64, 512, 4096 with every range rounded up and tested; maps of 2-3 dims run each row
+in groups of the ladder within it, the last one shifted back to the row's end; longer 1-d item
 maps (bool) keep the driver's groups. Lengths around the groups and prime counts (where the
 driver, left to choose, runs a group per item) against NumPy. On GPUs the same tests run the
 fixed groups."""
@@ -54,8 +55,8 @@ def test_rows_in_shifted_groups(device, dtype):
     write again what the group before it wrote): rows one longer than a group, a group and
     a few, shorter than the ladder's first size, of one element; contiguous, a row
     broadcast, strided and reversed views; the SIMD maps (exp) with their 8 elements an
-    item. Every element equals NumPy's, and nothing past a row is written (a view's
-    neighbours keep their values)."""
+    item. Every element equals NumPy's; a slice written with the same values (a store:
+    the driver's groups) keeps its neighbours."""
     for shape in ((3, 1000), (5, 513), (4099, 9), (7, 5), (2, 1), (3, 4097), (2, 3, 1003)):
         a = make(dtype, shape, seed=shape[-1])
         row = make(dtype, shape[-1:], seed=1)
