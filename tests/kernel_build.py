@@ -57,13 +57,14 @@ def check_auto_mode_falls_back(device, route):
     assert f"{route} build failed" in err
 
 
-def check_disk_cache(device, source, name, stat, tmp_path):
-    """A build through a route (counted in stats()[stat]) is found on disk by the next process;
-    the source route is another key: no reuse of the first route's entry."""
+def check_disk_cache(device, source, name, stat, tmp_path, **route):
+    """A build through a route (counted in stats()[stat]; `route`: the environment that picks
+    it, else auto's) is found on disk by the next process; the source route is another key:
+    no reuse of the first route's entry."""
     env = {"LAZYCL_CACHE": "1", "LAZYCL_CACHE_DIR": str(tmp_path / "c")}
-    s1, _ = build(device, source, name, **env)
+    s1, _ = build(device, source, name, **env, **route)
     assert s1[stat] == 1
-    s2, _ = build(device, source, name, **env)
+    s2, _ = build(device, source, name, **env, **route)
     assert s2["kernels_compiled"] == 0 and s2["disk_cache_hits"] == 1
-    s3, _ = build(device, source, name, LAZYCL_BUILD="source", **env)
+    s3, _ = build(device, source, name, **dict(env, LAZYCL_BUILD="source"))
     assert s3["kernels_compiled"] == 1 and s3["disk_cache_hits"] == 0

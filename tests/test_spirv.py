@@ -1,4 +1,6 @@
-"""Builds through SPIR-V (clang-15 + llvm-spirv-15 + clCreateProgramWithIL) and LAZYCL_BUILD."""
+"""Builds through SPIR-V (clang-15 + llvm-spirv-15 + clCreateProgramWithIL) and LAZYCL_BUILD.
+LAZYCL_BUILD=auto takes SPIR-V on GPUs that take it; a CPU driver that takes it (Intel's) builds
+from source under auto (faster: runtime/program.c), so its SPIR-V builds are asked for."""
 import shutil
 import subprocess
 
@@ -9,6 +11,15 @@ from kernel_build import (build, check_auto_mode_falls_back, check_disk_cache,
                           check_strict_mode_error)
 
 SPIRV_DEVICES = [d for d in lazycl.devices() if d.takes_spirv]
+#: The devices LAZYCL_BUILD=auto sends through SPIR-V: GPUs (and accelerators) that take it.
+AUTO_SPIRV_DEVICES = [d for d in SPIRV_DEVICES if d.type != "cpu"]
+CPU_SPIRV_DEVICES = [d for d in SPIRV_DEVICES if d.type == "cpu"]
+
+
+def spirv(dev):
+    """The environment that builds through SPIR-V on dev: auto's, or LAZYCL_BUILD=spirv on a
+    CPU device (auto builds those from source)."""
+    return {"LAZYCL_BUILD": "spirv"} if dev.type == "cpu" else {}
 TOOLS = shutil.which("clang-15") and shutil.which("llvm-spirv-15")
 
 pytestmark = [
@@ -45,7 +56,7 @@ def dev(request):
 
 def test_spirv_build_and_dump(dev, tmp_path):
     dump = tmp_path / "dump"
-    s, _ = build(dev, SRC, "lc_spirv_axpy", LAZYCL_DUMP=str(dump))
+    s, _ = build(dev, SRC, "lc_spirv_axpy", LAZYCL_DUMP=str(dump), **spirv(dev))
     assert "error" not in s, s
     assert s["kernels_compiled"] == 1
     assert s["spirv_builds"] == 1
@@ -63,7 +74,7 @@ def test_spirv_build_and_dump(dev, tmp_path):
 def test_spirv_fp64(dev, tmp_path):
     if not dev.fp64:
         pytest.skip("device has no fp64")
-    s, _ = build(dev, SRC_FP64, "lc_spirv_f64", LAZYCL_DUMP=str(tmp_path))
+    s, _ = build(dev, SRC_FP64, "lc_spirv_f64", LAZYCL_DUMP=str(tmp_path), **spirv(dev))
     assert "error" not in s, s
     assert s["spirv_builds"] == 1
     if shutil.which("spirv-val"):
@@ -73,7 +84,7 @@ def test_spirv_fp64(dev, tmp_path):
 
 def test_spirv_options_pass_through(dev):
     s, _ = build(dev, "__kernel void lc_spirv_def(__global int *a) { a[0] = VALUE; }\n", "lc_spirv_def",
-                 "-DVALUE=3 -cl-fast-relaxed-math -cl-mad-enable")
+                 "-DVALUE=3 -cl-fast-relaxed-math -cl-mad-enable", **spirv(dev))
     assert "error" not in s, s
     assert s["spirv_builds"] == 1
 
@@ -96,6 +107,17 @@ def test_bad_build_mode(dev):
     assert "LAZYCL_BUILD" in s["text"] and "fast" in s["text"]
 
 
+@pytest.mark.parametrize("cpu", CPU_SPIRV_DEVICES, ids=lambda d: d.filter_string)
+def test_auto_mode_builds_cpu_drivers_from_source(cpu, tmp_path):
+    """LAZYCL_BUILD=auto on a CPU driver that takes SPIR-V: the driver's compiler, from source
+    (no clang process), and the kernel runs."""
+    s, _ = build(cpu, SRC, "lc_spirv_axpy", LAZYCL_DUMP=str(tmp_path))
+    assert "error" not in s, s
+    assert s["kernels_compiled"] == 1 and s["spirv_builds"] == 0
+    assert not list(tmp_path.glob("*.spv"))
+
+
+@pytest.mark.parametrize("dev", AUTO_SPIRV_DEVICES, ids=lambda d: d.filter_string)
 def test_missing_tools_fall_back_in_auto_mode(dev):
     s, err = build(dev, SRC, "lc_spirv_axpy", LAZYCL_CLANG="/nonexistent/clang-15", LAZYCL_DEBUG="1")
     assert "error" not in s, s
@@ -113,16 +135,17 @@ def test_clang_error_in_spirv_mode_has_log(dev):
     check_strict_mode_error(dev, "spirv", "build log")
 
 
+@pytest.mark.parametrize("dev", AUTO_SPIRV_DEVICES, ids=lambda d: d.filter_string)
 def test_clang_error_in_auto_mode_falls_back_to_driver_log(dev):
     check_auto_mode_falls_back(dev, "SPIR-V")
 
 
 def test_spirv_disk_cache(dev, tmp_path):
-    check_disk_cache(dev, SRC, "lc_spirv_axpy", "spirv_builds", tmp_path)
+    check_disk_cache(dev, SRC, "lc_spirv_axpy", "spirv_builds", tmp_path, **spirv(dev))
 
 
 def test_spirv_kernel_runs(dev):
-    # The benchmark's copy kernel is built through SPIR-V on this device and launched.
+    # The benchmark's copy kernel is built (through SPIR-V on a GPU) and launched.
     from lazycl import _lazycl
     lazycl.reset_stats()
     r = _lazycl._runtime_bench(dev, 1 << 16, 2)
