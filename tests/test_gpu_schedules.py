@@ -2,8 +2,8 @@
 devices: CI has no GPU, so the reduction, scan and fusion suites run again in a child pytest
 with LAZYCL_SCHEDULE=gpu, which makes lazycl write GPU-shaped kernels for any device. The
 NVIDIA run (benchmarks/gpu/run.sh) runs the whole suite on the real thing. Under `make test`
-the child runs take their dtype parameters in conftest.GPU_SCHEDULE_DTYPES only (every kind,
-widths 2 to 8 bytes); `make test-full` takes every dtype."""
+the child runs take their dtype parameters in conftest.GPU_SCHEDULE_DTYPES only (bool, int64,
+float32, complex64); `make test-full` takes every dtype."""
 import os
 import subprocess
 import sys
