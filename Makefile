@@ -121,20 +121,20 @@ $(STAMP): $(SRC) $(INPUTS)
 ctest: deps
 	$(CMAKE) -S . -B build/ctest -DLAZYCL_TESTS=ON -DLAZYCL_PYTHON=OFF
 	$(CMAKE) --build build/ctest -j $(NPROC)
-	cd build/ctest && $(CTEST) --output-on-failure
+	cd build/ctest && $(CTEST) -j $(NPROC) --output-on-failure
 
 asan: deps
 	$(CMAKE) -S . -B build/asan -DLAZYCL_TESTS=ON -DLAZYCL_PYTHON=OFF -DLAZYCL_SANITIZE=ON \
 	    -DCMAKE_BUILD_TYPE=Debug
 	$(CMAKE) --build build/asan -j $(NPROC)
-	cd build/asan && $(ASAN_ENV) $(CTEST) --output-on-failure
+	cd build/asan && $(ASAN_ENV) $(CTEST) -j $(NPROC) --output-on-failure
 
 # ctest runs each test through CMAKE_CROSSCOMPILING_EMULATOR, here valgrind.
 valgrind: deps
 	$(CMAKE) -S . -B build/valgrind -DLAZYCL_TESTS=ON -DLAZYCL_PYTHON=OFF \
 	    -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CROSSCOMPILING_EMULATOR=$(VALGRIND)"
 	$(CMAKE) --build build/valgrind -j $(NPROC)
-	cd build/valgrind && $(CTEST) --output-on-failure
+	cd build/valgrind && $(CTEST) -j $(NPROC) --output-on-failure
 
 # pytest's exit status 5 means it collected no test: not a failure while the
 # suite is being written.

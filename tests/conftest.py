@@ -132,11 +132,13 @@ def _other_device_dtype(item):
 
 def _gpu_schedule_dtype(item):
     """Whether item runs GPU-shaped kernels on a CPU device (LAZYCL_SCHEDULE=gpu) in a dtype
-    outside GPU_SCHEDULE_DTYPES (make test-full only)."""
+    outside GPU_SCHEDULE_DTYPES (make test-full only); a test without a device parameter runs
+    on the default device."""
     if os.environ.get("LAZYCL_SCHEDULE") != "gpu":
         return False
     params = getattr(getattr(item, "callspec", None), "params", {})
-    name = _devname(next((params[p] for p in _DEVICE_PARAMS if p in params), None))
+    name = _devname(next((params[p] for p in _DEVICE_PARAMS if p in params),
+                         lazycl.default_device()))
     if name is None or not name.endswith(":cpu"):
         return False
     return any(_key(params[p]) not in GPU_SCHEDULE_DTYPES for p in _DTYPE_PARAMS if p in params)
