@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import lazycl
-from conftest import DEVICES, lz
+from conftest import DEVICES, core, lz
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The children's device: PoCL where present (quick builds), else the first device.
@@ -230,7 +230,8 @@ def hooks():
             os.environ[k] = v
 
 
-@pytest.mark.parametrize("schedule", [None, "gpu"])
+# The GPU tiles' candidates (on PoCL) in `make test-full` and the GPU machine's runs.
+@pytest.mark.parametrize("schedule", core([None, "gpu"], [None]))
 @pytest.mark.parametrize("dev", DEVICES, ids=[d.filter_string for d in DEVICES])
 def test_every_candidate_matches_numpy(dev, schedule, hooks):
     """Each tile candidate: test_matmul's float32 accuracy bound (K = 4096: within the bound any
