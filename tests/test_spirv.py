@@ -20,6 +20,8 @@ def spirv(dev):
     """The environment that builds through SPIR-V on dev: auto's, or LAZYCL_BUILD=spirv on a
     CPU device (auto builds those from source)."""
     return {"LAZYCL_BUILD": "spirv"} if dev.type == "cpu" else {}
+
+
 TOOLS = shutil.which("clang-15") and shutil.which("llvm-spirv-15")
 
 pytestmark = [
