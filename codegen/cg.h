@@ -123,18 +123,11 @@ int lc_small_group_check(const struct lc_target *t, int64_t total);
  * its bound. Left to choose, PoCL took a divisor of the count (a prime: one item per group,
  * 2.4x the time of a 1-d map of 8000024 floats) and built the kernel again for each. */
 void lc_cpu_groups(const struct lc_target *t, struct lc_launch *l, int64_t total);
-/* As lc_cpu_groups for a launch of 2-3 dims (l->global set): each dim, innermost first, the
- * ladder's size that covers it (past the innermost from 1) within 4096 items a group, then
- * the outer dims' sizes smaller until there are two groups per compute unit; every range
- * rounded up, so the kernel tests every index. The driver's choice took a divisor of each
- * extent (rows of 7 of 1000003 elements: 6.7 ms, against 3.6 for 1000000 rows). */
-void lc_cpu_groups_nd(const struct lc_target *t, struct lc_launch *l);
-/* A CPU launch of indices i0 .. i<nd-1> (l->global and work_dim set) in the ladder's groups
- * (lc_cpu_groups, or lc_cpu_groups_nd past one dim): emits the test that ends the items past
- * every range, `inner` the innermost dim's (NULL: i<nd-1> >= n<nd-1>). */
-void lc_cpu_range(const struct lc_target *t, struct lc_sb *sb, struct lc_launch *l, int nd,
+/* A CPU launch of 1 dim (l->global set) in the ladder's groups (lc_cpu_groups): emits the
+ * test that ends the items past the range, `inner` (NULL: i0 >= n0). */
+void lc_cpu_range(const struct lc_target *t, struct lc_sb *sb, struct lc_launch *l,
                   const char *inner);
-/* As lc_cpu_range for a map of 2-3 dims (i0 .. i<nd-2> declared, l->global set, `count` the
+/* A CPU launch of a map of 2-3 dims (i0 .. i<nd-2> declared, l->global set, `count` the
  * kernel's expression of the items a row, l->global[0]): declares the innermost item index
  * `name` and tests only the outer ones. The innermost dim's groups are a size of the ladder
  * within the row (lc_row_group) and the row's last group starts that many items before its
@@ -142,7 +135,10 @@ void lc_cpu_range(const struct lc_target *t, struct lc_sb *sb, struct lc_launch 
  * and write the same values (a map's outputs never alias its inputs). A test along the
  * lanes PoCL vectorizes cost it 2x (4096^2, (X - m) / s: 11.8-23 ms tested, 5.6-8.5
  * shifted); groups covering the row cost up to 6x (rows of 1000 in groups of 4096: 42 ms
- * against 6.2 in groups of 512 shifted). */
+ * against 6.2 in groups of 512 shifted). The outer dims take the ladder's size that covers
+ * each within 4096 items a group, smaller until there are two groups per compute unit, their
+ * ranges rounded up (the driver's choice took a divisor of each extent: rows of 7 of 1000003
+ * elements, 6.7 ms against 3.6 for 1000000 rows). */
 void lc_cpu_rows(const struct lc_target *t, struct lc_sb *sb, struct lc_launch *l, int nd,
                  const char *name, const char *count);
 void lc_small_group(const struct lc_target *t, struct lc_launch *l, int64_t total);

@@ -247,7 +247,7 @@ static int lc_gen_map_simd(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb
     } else if (!g->t->fixed_groups) {
         char inner[64];   /* the item's first element past its row */
         snprintf(inner, sizeof inner, "(long)get_global_id(0) * %d >= n%d", W, in);
-        lc_cpu_range(g->t, sb, l, nd, inner);
+        lc_cpu_range(g->t, sb, l, inner);
     }
     lc_sb_printf(sb, "    const long i%d = min(%s * %d, n%d - %d);\n", in, item, W, in, W);
     lc_emit_exprs_vec(g, sb, W, in, "    ");

@@ -330,8 +330,11 @@ static size_t lc_row_group(size_t count, size_t budget)
     return best ? best : 1;
 }
 
-/* lc_cpu_groups_nd, its innermost group chosen by `rows` (lc_row_group) or covering it. */
-static void lc_groups_nd(const struct lc_target *t, struct lc_launch *l, int rows)
+/* The groups of lc_cpu_rows' launch of 2-3 dims: the rows' (innermost) dim lc_row_group's
+ * size; each outer dim, innermost first, the ladder's size (from 1: 8, 64, ...) that covers
+ * it within what the dims before it left of 4096 items; then the outer dims' sizes smaller,
+ * outermost first, until there are two groups per compute unit; every range rounded up. */
+static void lc_rows_groups(const struct lc_target *t, struct lc_launch *l)
 {
     if (t->fixed_groups || l->work_dim < 2)
         return;
@@ -339,16 +342,13 @@ static void lc_groups_nd(const struct lc_target *t, struct lc_launch *l, int row
     for (unsigned d = 0; d < l->work_dim; d++)
         if (!l->global[d])
             return;   /* nothing to run: the driver's way */
-    /* Each dim, innermost first, takes the ladder's size (1 past the innermost, then 8, 64,
-     * ...) that covers it, within what the dims before it left of the group. */
     for (unsigned d = 0; d < l->work_dim; d++) {
-        size_t w = d ? 1 : LC_SMALL_GROUP_MIN;
-        while (w < l->global[d] && w * LC_SMALL_GROUP_STEP <= budget)
-            w *= LC_SMALL_GROUP_STEP;
-        if (w > budget)
-            w = budget;
-        if (!d && rows)
+        size_t w = 1;
+        if (!d)
             w = lc_row_group(l->global[0], budget);
+        else
+            while (w < l->global[d] && w * LC_SMALL_GROUP_STEP <= budget)
+                w *= LC_SMALL_GROUP_STEP;
         l->local[d] = w;
         budget /= w;
     }
@@ -362,23 +362,11 @@ static void lc_groups_nd(const struct lc_target *t, struct lc_launch *l, int row
         l->global[d] = lc_round_up(l->global[d], l->local[d]);
 }
 
-void lc_cpu_groups_nd(const struct lc_target *t, struct lc_launch *l)
-{
-    lc_groups_nd(t, l, 0);
-}
-
-void lc_cpu_range(const struct lc_target *t, struct lc_sb *sb, struct lc_launch *l, int nd,
+void lc_cpu_range(const struct lc_target *t, struct lc_sb *sb, struct lc_launch *l,
                   const char *inner)
 {
-    /* The given innermost test first, then the outer indices; else every index in order. */
-    lc_sb_printf(sb, "    if (%s", inner ? inner : "");
-    for (int d = 0; d < (inner ? nd - 1 : nd); d++)
-        lc_sb_printf(sb, "%si%d >= n%d", inner || d ? " || " : "", d, d);
-    lc_sb_printf(sb, ") return;\n");
-    if (l->work_dim == 1)
-        lc_cpu_groups(t, l, (int64_t)l->global[0]);
-    else
-        lc_cpu_groups_nd(t, l);
+    lc_sb_printf(sb, "    if (%s) return;\n", inner ? inner : "i0 >= n0");
+    lc_cpu_groups(t, l, (int64_t)l->global[0]);
 }
 
 void lc_cpu_rows(const struct lc_target *t, struct lc_sb *sb, struct lc_launch *l, int nd,
@@ -390,7 +378,7 @@ void lc_cpu_rows(const struct lc_target *t, struct lc_sb *sb, struct lc_launch *
     for (int d = 0; d < nd - 1; d++)
         lc_sb_printf(sb, "%si%d >= n%d", d ? " || " : "", d, d);
     lc_sb_printf(sb, ") return;\n");
-    lc_groups_nd(t, l, 1);
+    lc_rows_groups(t, l);
 }
 
 size_t lc_round_up(size_t x, size_t m)

@@ -141,7 +141,7 @@ static int lc_store_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         total *= g->shape[d];
     /* 1-d: one group up to LC_SMALL_GROUP_MAX items, else the driver's groups (a bound test
      * in every item cost PoCL's vectorizer: map.c's lc_gen_map_items). 2-3 dims: the driver's
-     * groups too. The ladder's (lc_cpu_groups_nd) took A[1:-1, 1:-1] = B[1:-1, 1:-1] * 2 over
+     * groups too. The ladder's covering groups took A[1:-1, 1:-1] = B[1:-1, 1:-1] * 2 over
      * 10^6 rows of 10 from 6.3-7.5 ms to 2.3-3.4, but jacobi_2d's stores of rows of 1998 from
      * 55 to 81-83 ms (groups of 4096 a row, half of them returning). */
     int grouped = nd == 1 && lc_small_group_check(g->t, total);   /* never with fixed groups */
@@ -155,7 +155,7 @@ static int lc_store_gen(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
         if (g->t->fixed_groups) {
             lc_sb_printf(sb, "    if (i%d >= n%d) return;\n", nd - 1, nd - 1);
         } else if (grouped) {
-            lc_cpu_range(g->t, sb, l, nd, NULL);   /* at most LC_SMALL_GROUP_MAX: one group */
+            lc_cpu_range(g->t, sb, l, NULL);   /* at most LC_SMALL_GROUP_MAX: one group */
         }
     } else {
         lc_sb_printf(sb, "    const long gid = get_global_id(0);\n");
