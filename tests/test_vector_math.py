@@ -21,8 +21,6 @@ pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 N = 1003   # vectors of 8 and 16 lanes, and a scalar tail
 
-_CACHE = {}
-
 
 def _float_ops(ops, dtype, arity):
     """The ops NumPy computes in `dtype` from `dtype` inputs (float functions, not tests)."""
@@ -41,19 +39,16 @@ def _float_ops(ops, dtype, arity):
 
 def results(dev, dtype, arity):
     """op -> (ref, ref_exc, got, got_exc), each op's lazycl result forced on its own."""
-    key = (str(dev), dtype, arity)
-    if key not in _CACHE:
-        out = {}
-        for op in _float_ops(UNARY if arity == 1 else BINARY, np.dtype(dtype), arity):
-            if arity == 1:
-                args = (unary_data(op, dtype, (N,), seed=3),)
-            else:
-                args = binary_data(op, dtype, dtype, (N,), (N,))
-            ref, rexc = _outcome(lambda: np_ref(getattr(np, op), *args))
-            got, gexc = _outcome(lambda: getattr(lazycl, op)(*[lz(a, dev) for a in args]).numpy())
-            out[op] = (ref, rexc, got, gexc)
-        _CACHE[key] = out
-    return _CACHE[key]
+    out = {}
+    for op in _float_ops(UNARY if arity == 1 else BINARY, np.dtype(dtype), arity):
+        if arity == 1:
+            args = (unary_data(op, dtype, (N,), seed=3),)
+        else:
+            args = binary_data(op, dtype, dtype, (N,), (N,))
+        ref, rexc = _outcome(lambda: np_ref(getattr(np, op), *args))
+        got, gexc = _outcome(lambda: getattr(lazycl, op)(*[lz(a, dev) for a in args]).numpy())
+        out[op] = (ref, rexc, got, gexc)
+    return out
 
 
 @pytest.mark.parametrize("arity", [1, 2])
