@@ -42,7 +42,14 @@ struct lc_cg {
     int rnd_lanes;                      /* random sources read W lanes at a time: the widths
                                            read, 8 | 16 (random.c) */
     int rnd_quads;                      /* ... or four values of a Philox block at a time */
+    int index_mode;                     /* a checked gather index (LC_EXPR_INDEX, axis >= 0):
+                                           LC_INDEX_REPORT, _APART or _FLAG (emit.c) */
 };
+
+/* How lc_emit_expr emits a checked gather index. REPORT: lc_gidx, which reports one out of
+ * range. APART: lc_gidx_w, wrapped and clamped only (a kernel before it checked them, map.c);
+ * FLAG: lc_gidx_f, which sets the item's `bad_` instead of reporting. */
+enum { LC_INDEX_REPORT, LC_INDEX_APART, LC_INDEX_FLAG };
 
 /* A schedule: how kernels of one kind are cut into work-items. It serves
  * kernels of `kind` alone (target.c never offers it another); `fits` says

@@ -134,11 +134,17 @@ void lc_emit_expr(struct lc_cg *g, struct lc_sb *sb, int i, const char *ind)
         } else if (x->op == LC_EXPR_INDEX) {
             /* A uint64 index past the long range is out of range anyway. */
             int it = k->exprs[x->in[0]].dtype;
+            const char *fn = g->index_mode == LC_INDEX_APART ? "lc_gidx_w"
+                           : g->index_mode == LC_INDEX_FLAG ? "lc_gidx_f" : "lc_gidx";
             if (it == LC_UINT64)
-                lc_sb_printf(sb, "lc_gidx(v%d > (ulong)LONG_MAX ? LONG_MAX : (long)v%d, x%d_n, "
-                             "lc_err, %d)", x->in[0], x->in[0], i, x->axis);
+                lc_sb_printf(sb, "%s(v%d > (ulong)LONG_MAX ? LONG_MAX : (long)v%d, x%d_n", fn,
+                             x->in[0], x->in[0], i);
             else
-                lc_sb_printf(sb, "lc_gidx((long)v%d, x%d_n, lc_err, %d)", x->in[0], i, x->axis);
+                lc_sb_printf(sb, "%s((long)v%d, x%d_n", fn, x->in[0], i);
+            if (g->index_mode == LC_INDEX_REPORT)
+                lc_sb_printf(sb, ", lc_err, %d)", x->axis);
+            else
+                lc_sb_printf(sb, g->index_mode == LC_INDEX_FLAG ? ", &bad_)" : ")");
         } else if (x->access >= 0) {
             const struct lc_access *a = &g->acc[x->access];
             if (a->kind == LC_ACCESS_CONST) {

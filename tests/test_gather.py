@@ -219,3 +219,40 @@ def test_gathers_share_a_plan(dev):
         assert_same(x[i] + k, a[i] + np.float32(k))
     s = lazycl.stats()
     assert s["plan_misses"] == 1 and s["plan_hits"] == 3
+
+
+@pytest.mark.parametrize("idt", ["int64", "int32", "uint64"])
+def test_long_gathers_check_indices_apart(dev, idt):
+    """A CPU's 1-d gather of 2^18 elements or more reads at wrapped and clamped indices and
+    checks them in a kernel of its own (codegen/map.c, lc_check_apart: chunks of 1024 indices
+    an item): the gather right, negative indices from the end, every out-of-range index
+    reported at the forcing call wherever it falls (first, last, in a chunk cut short by the
+    end), nested and computed indices, and the engine usable after."""
+    n = (1 << 18) + 3
+    a = make("float32", n, seed=7)
+    rng = np.random.default_rng(8)
+    lo = 0 if idt == "uint64" else -n
+    ih = rng.integers(lo, n, n).astype(idt)
+    x, i = lz(a, dev), lz(ih, dev)
+    r = (x * 2)[i] + 1
+    apart = "indices checked apart" in lazycl.explain(r)
+    assert apart == (dev.type == "cpu" and dev.schedule != "gpu")
+    assert launches(r) == 1 + apart
+    assert_same(r, (a * 2)[ih] + 1)
+    # Nested and computed: x[i2[i]] and x[(i * 7) % n].
+    i2 = rng.integers(0, n, n).astype(idt)
+    assert_same(x[lz(i2, dev)[i]], a[i2[ih]])
+    assert_same(x[(i * 7) % n], a[(ih.astype(np.int64) * 7) % n])
+    for place in (0, n - 1, (n // 1024) * 1024 + 1, 5000):
+        for bad in ([n, -n - 1] if idt != "uint64" else [n, 2 ** 62]):
+            jh = ih.copy()
+            jh[place] = bad
+            with pytest.raises(IndexError, match=f"index {bad} is out of bounds for axis 0 "
+                                                 f"with size {n}"):
+                np.asarray(x[lz(jh, dev)])
+    # An index of the nested gather's inner array out of range is reported too.
+    i3 = i2.copy()
+    i3[n // 2] = n + 5
+    with pytest.raises(IndexError, match=f"index {n + 5} is out of bounds"):
+        np.asarray(x[lz(i3, dev)[i]] * 2)
+    assert_same(x[i], a[ih])

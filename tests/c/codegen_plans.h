@@ -451,6 +451,18 @@ static size_t build(int which, int64_t scale, struct lc_node **outs)
                 values carried as float32) */
         outs[0] = bincount_like(65536 * scale, ((int64_t)1 << 22) * scale);
         return 1;
+    case 39: /* 2 * x[idx] + 1 over 2^18 elements (CPUs: wrapped and clamped indices, checked
+                by a kernel of their own; GPUs: each item reports its own) */
+        {
+            int64_t sn[1] = {((int64_t)1 << 18) * scale};
+            struct lc_node *i = leaf(LC_INT64, 1, sn);
+            x = leaf(LC_FLOAT32, 1, sn);
+            struct lc_node *g = lc_node_gather(x, i, 0, 0, &err);
+            outs[0] = g ? B(LC_OP_ADD, B(LC_OP_MUL, g, scalar(2.0)), scalar(1.0)) : NULL;
+            lc_node_release(i);
+            lc_node_release(x);
+        }
+        return 1;
     default: /* sqrt(sum(relu(x @ y + bias)**2, axis=0)): the column norms of a product's
                 epilogue as its post-reduction (GPUs, PoCL and generic CPUs: per-block partials
                 and a combining launch; the product is never written) */
@@ -477,6 +489,7 @@ static const char *names[] = {"map", "sum_sqdiff", "row_meanstd", "col_argmax", 
                               "compact_rows", "scan_store_long", "scan_store_rows",
                               "col_sum_std", "gemv_rows", "gemv_cols", "gemm_skinny",
                               "long_scan_c128", "compact_one_pass", "sort_rows_net",
-                              "topk_long", "compact_total", "scatter_add_ranges"};
+                              "topk_long", "compact_total", "scatter_add_ranges",
+                              "gather_long"};
 
 #endif
