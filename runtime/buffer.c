@@ -122,8 +122,10 @@ lc_status lc_buffer_alloc(lc_device_t d, size_t bytes, lc_buffer_t *out, struct 
     struct lc_buffer *b = calloc(1, sizeof *b);
     if (!b)
         return lc_error_set(e, LC_ERR_NOMEM, "out of host memory allocating a buffer record");
-    cl_int rc;
-    b->mem = clCreateBuffer(d->ctx, CL_MEM_READ_WRITE, cap, NULL, &rc);
+    cl_int rc = CL_SUCCESS;
+    b->mem = lc_huge_buffer(d, cap);
+    if (!b->mem)
+        b->mem = clCreateBuffer(d->ctx, CL_MEM_READ_WRITE, cap, NULL, &rc);
     if (rc != CL_SUCCESS && lc_cl_is_oom(rc)) {
         /* Out of memory: give the cached buffers back to the driver and try once more. */
         LC_LOG(1, "clCreateBuffer(%zu bytes) on '%s' failed with %s: trimming the pool and retrying",

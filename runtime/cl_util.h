@@ -177,6 +177,10 @@ unsigned long long lc_now_ns(void);
 void lc_buffer_init_id(struct lc_buffer *b);
 /* buffer.c: set up the device's pool (at discovery). */
 lc_status lc_pool_init(struct lc_device *d, struct lc_error *e);
+/* hostmem.c: a buffer of cap bytes over host memory of lazycl's own in 2 MiB pages
+ * (LC_HOST_WRAP devices, cap >= LC_HUGE_MIN, LAZYCL_HUGE_PAGES not 0); else NULL. */
+#define LC_HUGE_MIN ((size_t)4 << 20)
+cl_mem lc_huge_buffer(struct lc_device *d, size_t cap);
 
 /* ---- in-thread companions (inthread.c) ------------------------------------------ */
 

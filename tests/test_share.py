@@ -296,3 +296,50 @@ def test_memory_nobody_else_holds_is_not_shared(dev):
         assert a[3] == -1.0
         assert lc.stats()["launches"] > before
         assert recorded
+
+
+def _thp_mode():
+    """Linux's transparent huge pages setting ("always", "madvise", "never"), or None."""
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            return f.read().split("[")[1].split("]")[0]
+    except (OSError, IndexError):
+        return None
+
+
+def _vma_of(addr):
+    """The /proc/self/smaps fields of the mapping holding addr, as a dict."""
+    fields, hit = {}, False
+    with open("/proc/self/smaps") as f:
+        for line in f:
+            head = line.split()[0]
+            if "-" in head and ":" not in head:
+                if hit:
+                    break
+                lo, hi = (int(v, 16) for v in head.split("-"))
+                hit = lo <= addr < hi
+            elif hit:
+                k, _, v = line.partition(":")
+                fields[k] = v.strip()
+    return fields
+
+
+@pytest.mark.parametrize("nbytes", [1 << 20, (8 << 20) + 4])
+def test_big_buffers_in_huge_pages(dev, nbytes):
+    """A buffer of 4 MiB or more on a device that computes in host memory is made over memory
+    of lazycl's own, 2 MiB-aligned and offered to Linux's transparent huge pages (runtime/
+    hostmem.c, lc_huge_buffer: gathers over the driver's 4 KiB pages missed the TLB); a
+    smaller one is the driver's. The NumPy view is the buffer itself, so its address tells."""
+    n = nbytes // 4
+    y = (lc.asarray(np.arange(n, dtype=np.float32), device=dev, copy=True) * 2).compute()
+    v = np.asarray(y)
+    assert_same(v, np.arange(n, dtype=np.float32) * 2)
+    if not shares_out(dev):
+        return
+    addr = v.__array_interface__["data"][0]
+    big = nbytes >= (4 << 20)
+    if big:
+        assert addr % (2 << 20) == 0
+    vma = _vma_of(addr)
+    if big and _thp_mode() in ("always", "madvise") and "THPeligible" in vma:
+        assert vma["THPeligible"] == "1"
