@@ -566,7 +566,7 @@ static void check_pocl_versions(void)
 /* What another CPU runtime (Intel's) changes in a SIMD target: the sort of 40 rows of 300
  * takes no vector merges, A @ v one output per item, exp(x) * y + 1.5 one item per element;
  * v @ A and x @ W keep their panels, the long full sum its SIMD chunks; a column sum that
- * reads no matrix takes one item per output. */
+ * reads no matrix takes one item per output; a count of long rows, groups of one item. */
 static void check_cpu_runtime(void)
 {
     struct lc_target t = CPU;
@@ -626,6 +626,27 @@ static void check_cpu_runtime(void)
     free(a);
     free(b);
     lc_node_release(o);
+    /* The count of x > 0.5 in 16 long rows (a compaction's), which explicit vectors do not
+     * read: one item per output, in groups of one item on the adjusted target (its driver
+     * would read the 8 rows of a group's items side by side, a gather a step), of the
+     * ladder on PoCL's. */
+    int64_t sx[2] = {16, 1 << 16};
+    struct lc_node *gt = B(LC_OP_GT, leaf(LC_FLOAT32, 2, sx), scalar(0.5));
+    struct lc_node *cnt = R(LC_OP_SUM, lc_node_cast(gt, LC_INT32, &err), 1u << 1, 0);
+    lc_node_release(gt);
+    CHECK(cnt != NULL);
+    for (int v = 0; v < 2; v++) {
+        struct lc_plan pl;
+        struct lc_error e = {0};
+        struct lc_kcode code;
+        CHECK(lc_fuse(&cnt, 1, 0, &pl, &e) == LC_OK);
+        CHECK(lc_codegen(&pl, 0, v ? &t : &CPU, &code, &e) == LC_OK);
+        CHECK(!strcmp(code.schedule, "reduce: one item per output"));
+        CHECK(code.launches[0].use_local && (code.launches[0].local[0] == 1) == v);
+        lc_kcode_free(&code);
+        lc_plan_free(&pl);
+    }
+    lc_node_release(cnt);
 }
 
 /* Math builtins on vectors wider than the target's simd_math_bits go on halves (PoCL on AVX2:
