@@ -256,3 +256,37 @@ def test_long_gathers_check_indices_apart(dev, idt):
     with pytest.raises(IndexError, match=f"index {n + 5} is out of bounds"):
         np.asarray(x[lz(i3, dev)[i]] * 2)
     assert_same(x[i], a[ih])
+
+
+def test_long_gathers_in_reductions_and_rows(dev):
+    """Long gathers that each item checks as it reads (a CPU checks apart only in 1-d maps:
+    in a reduction's loop or a 2-d map a check of its own was no faster, measured): in a
+    reduction's per-element part (x[i].sum(), a row sum of x[i] * w) and in a 2-d map (rows
+    gathered, A[j]), each right, and an index out of range reported at the forcing call."""
+    n = (1 << 18) + 7
+    rng = np.random.default_rng(9)
+    a = make("float32", n, seed=10)
+    ih = rng.integers(-n, n, n)
+    x, i = lz(a, dev), lz(ih, dev)
+    s = x[i].sum()
+    assert_same(s, a[ih].sum(dtype=np.float32), rtol=1e-4)
+    w = make("float32", (n // 64 + 1, 64), seed=11)
+    i2 = rng.integers(0, n, w.shape)
+    r = (x[lz(i2, dev)] * lz(w, dev)).sum(axis=1)
+    assert_same(r, (a[i2] * w).sum(axis=1), rtol=1e-5, atol=1e-5)
+    A = make("float32", (n // 4, 4), seed=12)
+    j = rng.integers(-(n // 4), n // 4, n // 2)
+    assert_same(lz(A, dev)[lz(j, dev)] + 1, A[j] + 1)
+    for bad, make_key in ((n, lambda k: k), (-n - 1, lambda k: k[::-1].copy())):
+        jh = make_key(ih.copy())
+        jh[n // 3] = bad
+        with pytest.raises(IndexError, match=f"index {bad} is out of bounds for axis 0 "
+                                             f"with size {n}"):
+            float(x[lz(jh, dev)].sum())
+    i2[5, 63] = n + 1
+    with pytest.raises(IndexError, match=f"index {n + 1} is out of bounds"):
+        np.asarray((x[lz(i2, dev)] * lz(w, dev)).sum(axis=1))
+    j[-1] = n // 4
+    with pytest.raises(IndexError, match=f"index {n // 4} is out of bounds for axis 0"):
+        np.asarray(lz(A, dev)[lz(j, dev)] + 1)
+    assert_same(x[i].sum(), a[ih].sum(dtype=np.float32), rtol=1e-4)
