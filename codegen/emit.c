@@ -132,15 +132,11 @@ void lc_emit_expr(struct lc_cg *g, struct lc_sb *sb, int i, const char *ind)
             /* In range by construction: clamped (no check, nothing reported). */
             lc_sb_printf(sb, "(long)min((ulong)v%d, (ulong)(x%d_n - 1))", x->in[0], i);
         } else if (x->op == LC_EXPR_INDEX) {
-            /* A uint64 index past the long range is out of range anyway. */
-            int it = k->exprs[x->in[0]].dtype;
+            /* NumPy casts an index array to intp ('same_kind'): a uint64 index past the long
+             * range wraps to a negative one, which counts from the end. */
             const char *fn = g->index_mode == LC_INDEX_APART ? "lc_gidx_w"
                            : g->index_mode == LC_INDEX_FLAG ? "lc_gidx_f" : "lc_gidx";
-            if (it == LC_UINT64)
-                lc_sb_printf(sb, "%s(v%d > (ulong)LONG_MAX ? LONG_MAX : (long)v%d, x%d_n", fn,
-                             x->in[0], x->in[0], i);
-            else
-                lc_sb_printf(sb, "%s((long)v%d, x%d_n", fn, x->in[0], i);
+            lc_sb_printf(sb, "%s((long)v%d, x%d_n", fn, x->in[0], i);
             if (g->index_mode == LC_INDEX_REPORT)
                 lc_sb_printf(sb, ", lc_err, %d)", x->axis);
             else

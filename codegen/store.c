@@ -40,11 +40,9 @@ static int lc_store_guard_of(struct lc_cg *g, struct lc_sb *sb, int pred)
             continue;               /* in range by construction (clamped) */
         if (any)
             lc_sb_printf(sb, " && ");
-        if (k->exprs[r].dtype == LC_UINT64)
-            lc_sb_printf(sb, "v%d < (ulong)x%d_n", r, t->dyn[j] - 1);
-        else
-            lc_sb_printf(sb, "(long)v%d >= -x%d_n && (long)v%d < x%d_n", r, t->dyn[j] - 1, r,
-                         t->dyn[j] - 1);
+        /* As lc_gidx reads it: a uint64 index past the long range wraps (NumPy's cast). */
+        lc_sb_printf(sb, "(long)v%d >= -x%d_n && (long)v%d < x%d_n", r, t->dyn[j] - 1, r,
+                     t->dyn[j] - 1);
         any = 1;
     }
     return any;

@@ -290,3 +290,23 @@ def test_long_gathers_in_reductions_and_rows(dev):
     with pytest.raises(IndexError, match=f"index {n // 4} is out of bounds for axis 0"):
         np.asarray(lz(A, dev)[lz(j, dev)] + 1)
     assert_same(x[i].sum(), a[ih].sum(dtype=np.float32), rtol=1e-4)
+
+
+@pytest.mark.parametrize("where", ["device", "host"])
+def test_uint64_indices_wrap_as_numpy(dev, where):
+    """NumPy casts a uint64 index array to intp ('same_kind'): 2**64 - 1 is -1 (the last
+    element) and 2**63 is -2**63, out of range with that value in the message; reads and
+    writes alike, whether the index is a lazycl array or a NumPy one."""
+    a = make("float32", 10, seed=13)
+    key = np.array([2 ** 64 - 1, 0, 2 ** 64 - 10, 3], np.uint64)
+    k = lz(key, dev) if where == "device" else key
+    assert_same(lz(a, dev)[k], a[key])
+    x, b = lz(a, dev), a.copy()
+    x[k] = 7
+    b[key] = 7
+    assert_same(x, b)
+    big = np.array([1, 2 ** 63], np.uint64)
+    kb = lz(big, dev) if where == "device" else big
+    with pytest.raises(IndexError, match="index -9223372036854775808 is out of bounds for "
+                                         "axis 0 with size 10"):
+        np.asarray(lz(a, dev)[kb])

@@ -363,6 +363,13 @@ def test_bincount(dev):
     with pytest.raises(ValueError, match="'minlength' must not be negative"):
         lazycl.bincount(lz(idx, dev), minlength=-1)
     same(lazycl.bincount(lz(np.array([2, 0, 2]), dev), minlength=3), np.array([1, 0, 2]))  # still usable
+    # uint64 bins past 2**63 - 1 are negative after NumPy's cast to intp, with or without a
+    # minlength (never counted into a wrapped bin); below it they count as any index.
+    u = idx.astype(np.uint64)
+    same(lazycl.bincount(lz(u, dev), minlength=350), np.bincount(u, minlength=350))
+    for ml in (0, 3):
+        with pytest.raises(ValueError, match="negative"):
+            lazycl.bincount(lz(np.array([1, 2 ** 64 - 1], np.uint64), dev), minlength=ml)
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.uint64, np.float32, np.float64],

@@ -33,6 +33,8 @@ def _index_array(x, k, size, axis):
         a = a.astype(np.intp)        # [] indexes nothing, as in NumPy
     if a.dtype.kind not in "iu":
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    if a.dtype == np.uint64:
+        a = a.astype(np.intp)        # NumPy's cast ('same_kind'): past 2**63 - 1 it wraps
     if a.size:
         bad = a[(a < -size) | (a >= size)] if a.dtype.kind == "i" else a[a >= size]
         if bad.size:

@@ -521,6 +521,8 @@ def bincount(x, weights=None, minlength=0):
     minlength = operator.index(minlength)
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
+    if np.dtype(x.dtype) == np.uint64:
+        x = _c.astype(x, "int64")                # NumPy's cast to intp: past 2**63 - 1, negative
     q = x.queue
     if weights is None:
         acc, vals = "int32", _c._full(1, (x.size,), "int32", q)
