@@ -47,7 +47,7 @@ struct lc_cg {
 };
 
 /* How lc_emit_expr emits a checked gather index. REPORT: lc_gidx, which reports one out of
- * range. APART: lc_gidx_w, wrapped and clamped only (a kernel before it checked them, map.c);
+ * range. APART: lc_gidx_w, wrapped and clamped only (a second launch checks them, map.c);
  * FLAG: lc_gidx_f, which sets the item's `bad_` instead of reporting. */
 enum { LC_INDEX_REPORT, LC_INDEX_APART, LC_INDEX_FLAG };
 
