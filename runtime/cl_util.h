@@ -168,6 +168,10 @@ void lc_log(int level, const char *fmt, ...)
     ;
 #define LC_LOG(level, ...) do { if (lc_debug_level() >= (level)) lc_log((level), __VA_ARGS__); } while (0)
 
+/* A switch of the environment, on unless `name` is "0": read once into *cache (-1 before;
+ * a setter may store 0 or 1 there). */
+int lc_env_on(atomic_int *cache, const char *name);
+
 /* Monotonic time in nanoseconds. */
 unsigned long long lc_now_ns(void);
 

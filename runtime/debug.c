@@ -1,4 +1,5 @@
-/* debug.c: LAZYCL_DEBUG and LAZYCL_DUMP, read once; the debug log; a monotonic clock. */
+/* debug.c: LAZYCL_DEBUG and LAZYCL_DUMP, read once; on/off switches of the environment; the
+ * debug log; a monotonic clock. */
 #include "runtime/cl_util.h"
 
 #include <stdarg.h>
@@ -36,6 +37,17 @@ const char *lc_dump_dir(void)
 {
     pthread_once(&debug_once, debug_read_env);
     return have_dump ? dump_dir : NULL;
+}
+
+int lc_env_on(atomic_int *cache, const char *name)
+{
+    int v = atomic_load(cache);
+    if (v < 0) {
+        const char *s = getenv(name);
+        v = !(s && !strcmp(s, "0"));
+        atomic_store(cache, v);
+    }
+    return v;
 }
 
 void lc_log(int level, const char *fmt, ...)

@@ -272,17 +272,6 @@ lc_status lc_buffer_wrap_host(lc_device_t d, void *ptr, size_t bytes, void (*on_
 /* -1 until read from LAZYCL_HUGE_PAGES; then 0 or 1. */
 static atomic_int lc_huge_on = -1;
 
-static int lc_huge_enabled(void)
-{
-    int v = atomic_load(&lc_huge_on);
-    if (v < 0) {
-        const char *s = getenv("LAZYCL_HUGE_PAGES");
-        v = !(s && !strcmp(s, "0"));
-        atomic_store(&lc_huge_on, v);
-    }
-    return v;
-}
-
 /* A CPU driver's own buffers sit in 4 KiB pages, as Linux gives them unless asked (its
  * transparent huge pages are mostly set to "madvise"). A kernel reading or writing
  * places all over a big buffer then misses the TLB at nearly every access: x[idx] over
@@ -292,7 +281,8 @@ static int lc_huge_enabled(void)
 cl_mem lc_huge_buffer(struct lc_device *d, size_t cap)
 {
     const size_t page = (size_t)2 << 20;
-    if (cap < LC_HUGE_MIN || !lc_huge_enabled() || !(lc_device_host_sharing(d) & LC_HOST_WRAP))
+    if (cap < LC_HUGE_MIN || !lc_env_on(&lc_huge_on, "LAZYCL_HUGE_PAGES") ||
+        !(lc_device_host_sharing(d) & LC_HOST_WRAP))
         return NULL;
     size_t n = (cap + page - 1) / page * page;
     void *p = aligned_alloc(page, n);

@@ -277,13 +277,7 @@ static atomic_int lc_stage_on = -1;
 
 static int lc_stage_enabled(void)
 {
-    int v = atomic_load(&lc_stage_on);
-    if (v < 0) {
-        const char *s = getenv("LAZYCL_STAGE");
-        v = !(s && !strcmp(s, "0"));
-        atomic_store(&lc_stage_on, v);
-    }
-    return v;
+    return lc_env_on(&lc_stage_on, "LAZYCL_STAGE");
 }
 
 void lc_stage_enable(int on)
