@@ -58,8 +58,6 @@ struct lc_target {
                                    whole, in bits; wider vectors call it on halves (0: any).
                                    PoCL 3.1's vectors wider than the device's native ones gave
                                    garbage on AVX2 (double8 sin, float16 cbrt, ...) */
-    int vec_reg_bytes;          /* a CPU's vector registers together, in bytes (0: not known):
-                                   SIMD column blocks keep their states within them */
     int simd_random;            /* ... of those that draw float32 random numbers (random.c): 16
                                    where the device prefers vectors of 16 floats (AVX-512),
                                    Philox's 64-bit products four blocks a vector; else simd */

@@ -355,28 +355,6 @@ static int lc_cb_twin(struct lc_cg *g, int s)
     return -1;
 }
 
-/* V vectors per reduction field: colblock_vectors (target.c: four, measured), halved while
- * the states would fill more than 3/4 of the vector registers (vec_reg_bytes), leaving
- * the rest to the loaded values. On AVX2 (16 registers of 32 bytes), a float32 mean and std
- * in double keep 3 x 4 double8 states, 24 registers' worth: PoCL spilled them, and the
- * column statistics of 4096^2 took 16-17.7 ms against 8.4-8.9 hand-written (with 2
- * vectors 7.8-8.2; Intel's runtime 10.5 against 11.2-12.2 with 4). */
-static int lc_cb_vectors(struct lc_cg *g, int W)
-{
-    const struct lc_kernel *k = g->k;
-    int V = g->t->colblock_vectors;
-    int64_t bytes = 0;   /* of the states of one vector per field */
-    for (int s = 0; s < k->n_reds; s++) {
-        const struct lc_reduction *r = &k->reds[s];
-        int b = lc_acc_bytes(lc_red_acc(g, r));
-        if (lc_cb_twin(g, s) < 0)
-            bytes += (int64_t)W * (b ? b : 8) * lc_red_nfields(r);
-    }
-    while (g->t->vec_reg_bytes > 0 && V > 1 && bytes * V * 4 > (int64_t)g->t->vec_reg_bytes * 3)
-        V /= 2;
-    return V;
-}
-
 static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc_sb *sb)
 {
     if (lc_reduce_colpanel_fits(g))
@@ -387,7 +365,11 @@ static int lc_gen_reduce_colblock(struct lc_cg *g, struct lc_kcode *c, struct lc
         return -1;
     int nd = g->nd, nk = g->nk, W = g->t->simd;
     int64_t M = lc_kept_count(g), N = lc_reduced_count(g);
-    int V = lc_cb_vectors(g, W);
+    /* V vectors per reduction field (target.c: four, measured). A float32 mean and std keep
+     * 3 x 4 double8 states, more than AVX2's 16 registers hold, yet 2 vectors were slower:
+     * 4096^2 statistics 7.4-11 ms against 4.4-5.9 with 4 (PoCL and Intel, 2 Zen 3 cores,
+     * alternating builds, huge pages on or off; the wider block reads two lines a row). */
+    int V = g->t->colblock_vectors;
     int64_t B = (int64_t)V * W;
     int64_t blocks = (M + B - 1) / B;
     int64_t P = lc_block_chunks(g, N, blocks);

@@ -44,12 +44,6 @@ static void lc_devtarget_make(lc_device_t d, enum lc_target_kind kind, struct lc
         t->simd_math_bits = (int)di->pref_vec_float * 32;   /* its native vector's bits */
     } else if (kind == LC_TARGET_SIMD && di->type == LC_DEVICE_CPU)
         lc_target_for_cpu_runtime(t, di->vec_len_hint);
-    /* x86's vector registers: 16 of the native width, 32 with AVX-512 (16 floats); other
-     * CPUs counted so too (ARM's 32 of 16 bytes as 16: a smaller column block, not a spill).
-     * The native width: Intel's runtime prefers 1 float (it vectorizes across items). */
-    uint32_t native = di->native_vec_float;
-    if (kind == LC_TARGET_SIMD && di->type == LC_DEVICE_CPU && native > 0)
-        t->vec_reg_bytes = (int)native * 4 * (native >= 16 ? 32 : 16);
 }
 
 void lc_engine_target(lc_device_t d, struct lc_target *t)

@@ -204,7 +204,6 @@ static void device_fill(struct lc_device *d, cl_platform_id p, int pidx, const c
     in->pref_vec_long = device_u32(id, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG);
     in->pref_vec_float = device_u32(id, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT);
     in->pref_vec_double = device_u32(id, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE);
-    in->native_vec_float = device_u32(id, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT);
     in->mem_base_addr_align = device_u32(id, CL_DEVICE_MEM_BASE_ADDR_ALIGN);
     d->address_bits = device_u32(id, CL_DEVICE_ADDRESS_BITS);
     if (d->address_bits != 32)

@@ -44,8 +44,6 @@ struct lc_device_info {
     uint64_t max_alloc;
     size_t max_work_group;
     uint32_t pref_vec_char, pref_vec_short, pref_vec_int, pref_vec_long, pref_vec_float, pref_vec_double;
-    uint32_t native_vec_float;       /* CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT (Intel's CPU runtime
-                                        prefers 1 float: it vectorizes across items) */
     uint32_t mem_base_addr_align;    /* bits, as OpenCL reports it */
     int platform_index;              /* index of its platform in discovery order */
     int index_in_type;               /* index among devices of its type (on any platform) */
