@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import lazycl
-from conftest import DEVICES, core, lz
+from conftest import DEVICES, FULL, core, lz
 
 CDTYPES = ["complex64", "complex128"]
 
@@ -260,8 +260,9 @@ def test_lexicographic_reductions(dev, dt):
     a = lz(z, dev)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        for f in ("max", "min", "nanmax", "nanmin"):
-            for ax in (None, 0, 1, 2, (0, 2)):
+        # `make test` takes each axis class once over the four (28 kernels a dtype in full).
+        for j, f in enumerate(("max", "min", "nanmax", "nanmin")):
+            for ax in (None, 0, 1, 2, (0, 2)) if FULL else ((None, 2), (0,), (1,), ((0, 2),))[j]:
                 np.testing.assert_array_equal(getattr(lazycl, f)(a, axis=ax).numpy(),
                                               getattr(np, f)(z, axis=ax), err_msg=f"{f} {ax}")
     for f in ("argmax", "argmin"):
