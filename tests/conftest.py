@@ -121,14 +121,25 @@ def assert_same(got, ref, rtol=0.0, atol=0.0, dtype=None):
                                    atol=atol, equal_nan=True)
 
 
+def _case(item, default=None):
+    """item's parameters, and its device's "platform:type" (the device parameter's, else
+    `default`'s; None without either)."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return params, _devname(next((params[p] for p in _DEVICE_PARAMS if p in params), default))
+
+
+def _dtypes_outside(params, keep):
+    """Whether some dtype parameter of a case is not in keep."""
+    return any(_key(params[p]) not in keep for p in _DTYPE_PARAMS if p in params)
+
+
 def _other_device_dtype(item):
     """Whether item runs on a CPU device other than the default one in a dtype outside
     OTHER_DEVICE_DTYPES (make test-full only)."""
-    params = getattr(getattr(item, "callspec", None), "params", {})
-    name = _devname(next((params[p] for p in _DEVICE_PARAMS if p in params), None))
+    params, name = _case(item)
     if name is None or not name.endswith(":cpu") or name == _devname(lazycl.default_device()):
         return False
-    return any(_key(params[p]) not in OTHER_DEVICE_DTYPES for p in _DTYPE_PARAMS if p in params)
+    return _dtypes_outside(params, OTHER_DEVICE_DTYPES)
 
 
 def _gpu_schedule_dtype(item):
@@ -137,12 +148,10 @@ def _gpu_schedule_dtype(item):
     on the default device."""
     if os.environ.get("LAZYCL_SCHEDULE") != "gpu":
         return False
-    params = getattr(getattr(item, "callspec", None), "params", {})
-    name = _devname(next((params[p] for p in _DEVICE_PARAMS if p in params),
-                         lazycl.default_device()))
+    params, name = _case(item, lazycl.default_device())
     if name is None or not name.endswith(":cpu"):
         return False
-    return any(_key(params[p]) not in GPU_SCHEDULE_DTYPES for p in _DTYPE_PARAMS if p in params)
+    return _dtypes_outside(params, GPU_SCHEDULE_DTYPES)
 
 
 def _devname(d):
