@@ -190,6 +190,9 @@ char *lc_row_invariants(const struct lc_cg *g, int d);
  * or inside it (inside = 1: the others). */
 void lc_emit_exprs_hoisted(struct lc_cg *g, struct lc_sb *sb, const char *inv, int inside,
                            const char *ind);
+/* need[i] set, on entry, for the exprs wanted: set too, on return, for every expr they are
+ * computed from (their inputs, and the indices their gathered reads take), all the way down. */
+void lc_exprs_needed(const struct lc_cg *g, char *need);
 /* Emit expr i alone as v<i> (its inputs must be emitted before it in the same scope). */
 void lc_emit_expr(struct lc_cg *g, struct lc_sb *sb, int i, const char *ind);
 /* A comment naming the op of the node expr x computes (nothing when x has no node). */

@@ -107,6 +107,21 @@ char *lc_row_invariants(const struct lc_cg *g, int d)
     return inv;
 }
 
+void lc_exprs_needed(const struct lc_cg *g, char *need)
+{
+    const struct lc_kernel *k = g->k;
+    for (int i = k->n_exprs - 1; i >= 0; i--) {   /* inputs come before the exprs using them */
+        if (!need[i])
+            continue;
+        const struct lc_expr *x = &k->exprs[i];
+        for (int j = 0; j < x->n_in; j++)
+            need[x->in[j]] = 1;
+        if (x->access >= 0)
+            for (int j = 0; j < g->acc[x->access].n_dyn; j++)
+                need[g->acc[x->access].dyn[j] - 1] = 1;
+    }
+}
+
 void lc_emit_exprs_hoisted(struct lc_cg *g, struct lc_sb *sb, const char *inv, int inside,
                            const char *ind)
 {

@@ -420,19 +420,10 @@ static int lc_gen_check_apart(struct lc_cg *g, struct lc_kcode *c, struct lc_sb 
     char *need = calloc((size_t)k->n_exprs + 1, 1);
     if (!need)
         return -1;
-    /* The checked indices and what they are computed from (exprs are in SSA order). */
-    for (int i = k->n_exprs - 1; i >= 0; i--) {
-        const struct lc_expr *x = &k->exprs[i];
-        if (x->op == LC_EXPR_INDEX && x->axis >= 0)
-            need[i] = 1;
-        if (!need[i])
-            continue;
-        for (int j = 0; j < x->n_in; j++)
-            need[x->in[j]] = 1;
-        if (x->access >= 0)
-            for (int j = 0; j < g->acc[x->access].n_dyn; j++)
-                need[g->acc[x->access].dyn[j] - 1] = 1;
-    }
+    /* The checked indices and what they are computed from. */
+    for (int i = 0; i < k->n_exprs; i++)
+        need[i] = k->exprs[i].op == LC_EXPR_INDEX && k->exprs[i].axis >= 0;
+    lc_exprs_needed(g, need);
     struct lc_launch *l = lc_map_header_as(g, c, sb, "_chk");
     if (!l) {
         free(need);

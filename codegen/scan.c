@@ -480,16 +480,7 @@ char *lc_scan_prologue_need(const struct lc_cg *g)
     if (!need)
         return NULL;
     need[root] = 1;
-    for (int i = root; i >= 0; i--) {
-        if (!need[i])
-            continue;
-        const struct lc_expr *x = &k->exprs[i];
-        for (int j = 0; j < x->n_in; j++)
-            need[x->in[j]] = 1;
-        if (x->access >= 0)
-            for (int j = 0; j < g->acc[x->access].n_dyn; j++)
-                need[g->acc[x->access].dyn[j] - 1] = 1;
-    }
+    lc_exprs_needed(g, need);
     return need;
 }
 
